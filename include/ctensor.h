@@ -1,0 +1,456 @@
+/*
+ * ctensor.h - the public C API of libctensor.
+ *
+ * ctensor gives C (and every language with a C FFI) PyTorch's memory model:
+ * refcounted byte storages, tensors that are strided views (dtype, sizes,
+ * strides, storage offset) onto them, zero-copy import of foreign memory,
+ * bounds-checked views and a copy engine with dtype conversion.
+ *
+ * Conventions (see also docs/conventions.md):
+ *  - Every fallible function returns a tensor_status_t (TENSOR_OK == 0) and
+ *    writes its result through its first parameter, `out`. On failure `*out`
+ *    is set to NULL, nothing leaks, and nothing the caller passed is taken over.
+ *  - tensor_last_error() gives the message of the last failed call on the
+ *    calling thread; successful calls leave it unchanged.
+ *  - Every handle given out through `out` is a new reference that the caller
+ *    releases with tensor_release()/tensor_storage_release(). Getters borrow.
+ *  - Sizes, strides and storage offsets are int64_t counted in elements (as in
+ *    PyTorch); byte counts are size_t. `dim` arguments may be negative.
+ *  - A tensor's metadata never changes after creation. Handles may be shared
+ *    between threads; retain/release are atomic. Concurrent writes to the same
+ *    elements are the caller's to synchronise.
+ *
+ * Stability: everything in this header is stable ABI from the version in its
+ * @since tag; status and dtype values never change.
+ */
+#ifndef CTENSOR_H
+#define CTENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Marks every exported declaration. */
+#if defined(_WIN32) && defined(CTENSOR_BUILDING)
+#define CTENSOR_API __declspec(dllexport)
+#elif defined(__GNUC__) && defined(CTENSOR_BUILDING)
+#define CTENSOR_API __attribute__((visibility("default")))
+#else
+#define CTENSOR_API
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Version                                                                    */
+/* ------------------------------------------------------------------------- */
+
+#define CTENSOR_VERSION_MAJOR 0
+#define CTENSOR_VERSION_MINOR 1
+#define CTENSOR_VERSION_PATCH 0
+/** MAJOR*10000 + MINOR*100 + PATCH, comparable with tensor_version_number(). */
+#define CTENSOR_VERSION_NUMBER \
+  (CTENSOR_VERSION_MAJOR * 10000 + CTENSOR_VERSION_MINOR * 100 + CTENSOR_VERSION_PATCH)
+
+/** The library's version as "MAJOR.MINOR.PATCH" (static string). @since 0.1 */
+CTENSOR_API const char *tensor_version_string(void);
+/** The library's CTENSOR_VERSION_NUMBER, to compare against the header's. @since 0.1 */
+CTENSOR_API int32_t tensor_version_number(void);
+
+/* ------------------------------------------------------------------------- */
+/* Status codes                                                               */
+/* ------------------------------------------------------------------------- */
+
+/** Result of every fallible call. The values below are fixed forever. */
+typedef int32_t tensor_status_t;
+
+#define TENSOR_OK 0              /**< success */
+#define TENSOR_E_INVALID 1       /**< bad argument: NULL, negative size, dim out of range, unknown dtype, step 0 */
+#define TENSOR_E_NOMEM 2         /**< allocation failed */
+#define TENSOR_E_BOUNDS 3        /**< a view or index would reach outside its storage or dimension */
+#define TENSOR_E_SHAPE 4         /**< shapes do not match, cannot broadcast, or bad -1 use */
+#define TENSOR_E_STRIDE 5        /**< view impossible with these strides (reshape would copy) */
+#define TENSOR_E_DTYPE 6         /**< dtype not allowed here */
+#define TENSOR_E_OVERFLOW 7      /**< size, stride, offset or byte-count arithmetic overflows */
+#define TENSOR_E_READONLY 8      /**< write into read-only memory */
+#define TENSOR_E_OVERLAP 9       /**< write destination may have internal overlap */
+#define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
+#define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
+#define TENSOR_E_IO 12           /**< operating-system I/O error */
+#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure */
+#define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
+
+/**
+ * The message of the last failed call on this thread, e.g.
+ * "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
+ * Returns "" if no call has failed on this thread. The string is owned by the
+ * library and stays valid until the next failing call on the same thread.
+ * Thread-safe (thread-local). @since 0.1
+ */
+CTENSOR_API const char *tensor_last_error(void);
+
+/**
+ * The name of a status code as spelled above ("TENSOR_OK", "TENSOR_E_BOUNDS", ...),
+ * or NULL for an unknown value. Static string. @since 0.1
+ */
+CTENSOR_API const char *tensor_status_name(tensor_status_t status);
+
+/* ------------------------------------------------------------------------- */
+/* Data types                                                                 */
+/* ------------------------------------------------------------------------- */
+
+/** Element type; values equal PyTorch's c10::ScalarType. */
+typedef int32_t tensor_dtype_t;
+
+#define TENSOR_UINT8 0
+#define TENSOR_INT8 1
+#define TENSOR_INT16 2
+#define TENSOR_INT32 3
+#define TENSOR_INT64 4
+#define TENSOR_FLOAT16 5
+#define TENSOR_FLOAT32 6
+#define TENSOR_FLOAT64 7
+#define TENSOR_COMPLEX64 9
+#define TENSOR_COMPLEX128 10
+#define TENSOR_BOOL 11
+#define TENSOR_BFLOAT16 15
+#define TENSOR_UINT16 27
+#define TENSOR_UINT32 28
+#define TENSOR_UINT64 29
+
+/** Size in bytes of one element of `dtype`; 0 if `dtype` is unknown. @since 0.1 */
+CTENSOR_API size_t tensor_dtype_size(tensor_dtype_t dtype);
+
+/**
+ * PyTorch's name of `dtype` without the "torch." prefix ("uint8", "float32",
+ * "bfloat16", "complex64", "bool", ...); NULL if unknown. Static string. @since 0.1
+ */
+CTENSOR_API const char *tensor_dtype_name(tensor_dtype_t dtype);
+
+/* ------------------------------------------------------------------------- */
+/* Limits and flags                                                           */
+/* ------------------------------------------------------------------------- */
+
+/** Most dimensions a tensor may have. */
+#define TENSOR_MAX_DIMS 64
+/** Storage flag: writes through any view of the storage fail with TENSOR_E_READONLY. */
+#define TENSOR_READONLY 1u
+/** tensor_slice bound standing for "the open end" (INT64_MIN stands for the other). */
+#define TENSOR_SLICE_END INT64_MAX
+/** tensor_squeeze dim meaning "every size-1 dim". */
+#define TENSOR_ALL_DIMS INT64_MIN
+/** tensor_to copy modes (torch.asarray's copy=None/True/False). */
+#define TENSOR_COPY_IF_NEEDED 0
+#define TENSOR_COPY_ALWAYS 1
+#define TENSOR_COPY_NEVER 2
+
+/** Opaque refcounted byte buffer. */
+typedef struct tensor_storage tensor_storage_t;
+/** Opaque refcounted strided view onto a storage. */
+typedef struct tensor tensor_t;
+
+/**
+ * Called exactly once with `ctx` when the last reference to a wrapped storage
+ * goes away, on whichever thread drops it. Must not call back into ctensor
+ * with the storage being released.
+ */
+typedef void (*tensor_release_fn)(void *ctx);
+
+/* ------------------------------------------------------------------------- */
+/* Storage                                                                    */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Allocates an owned, zero-filled, writable CPU storage of `nbytes` bytes,
+ * 64-byte aligned (`nbytes` 0 is allowed).
+ * @param out receives a new reference.
+ * @return TENSOR_OK; TENSOR_E_INVALID if out is NULL; TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_storage_new(tensor_storage_t **out, size_t nbytes);
+
+/**
+ * Wraps `nbytes` bytes of caller memory at `data` without copying.
+ * `release(ctx)` runs exactly once when the last reference is gone (`release`
+ * may be NULL); on failure it is not called and nothing is taken over.
+ * @param flags 0 or TENSOR_READONLY.
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, data NULL with nbytes > 0,
+ *         unknown flag bits); TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_storage_wrap(tensor_storage_t **out, void *data, size_t nbytes,
+                                                uint32_t flags, tensor_release_fn release,
+                                                void *ctx);
+
+/** First byte of the storage (borrowed); NULL if s is NULL. @since 0.1 */
+CTENSOR_API void *tensor_storage_data(const tensor_storage_t *s);
+/** Size of the storage in bytes; 0 if s is NULL. @since 0.1 */
+CTENSOR_API size_t tensor_storage_nbytes(const tensor_storage_t *s);
+/** 1 if the storage is read-only, else 0 (0 for NULL). @since 0.1 */
+CTENSOR_API int32_t tensor_storage_is_readonly(const tensor_storage_t *s);
+/** Adds a reference and returns `s`; accepts NULL. Thread-safe. @since 0.1 */
+CTENSOR_API tensor_storage_t *tensor_storage_retain(tensor_storage_t *s);
+/** Drops a reference; the last one frees the storage. Accepts NULL. Thread-safe. @since 0.1 */
+CTENSOR_API void tensor_storage_release(tensor_storage_t *s);
+/** Current reference count (each tensor on the storage holds one); 0 for NULL. @since 0.1 */
+CTENSOR_API int64_t tensor_storage_refcount(const tensor_storage_t *s);
+
+/* ------------------------------------------------------------------------- */
+/* Creation                                                                   */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * A tensor viewing storage `s` (which gains a reference; the caller keeps its own).
+ * `strides` NULL means contiguous. Checked like tensor_as_strided: every element
+ * the view addresses must lie inside the storage.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/s, ndim outside [0, 64], sizes NULL
+ *         with ndim > 0, negative size, unknown dtype); TENSOR_E_BOUNDS;
+ *         TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_from_storage(tensor_t **out, tensor_storage_t *s,
+                                                tensor_dtype_t dtype, int64_t ndim,
+                                                const int64_t *sizes, const int64_t *strides,
+                                                int64_t storage_offset);
+
+/**
+ * torch.frombuffer: a 1-D tensor sharing `buffer`. `offset` is in bytes, `count`
+ * in elements (negative: everything after `offset`). The new storage starts at
+ * `buffer + offset`, so tensor_data() == buffer + offset. `release(ctx)` runs
+ * once when the last view is gone; never on failure.
+ * @param flags 0 or TENSOR_READONLY (every write then fails with TENSOR_E_READONLY).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/buffer, nbytes 0, offset < 0,
+ *         offset >= nbytes, count 0, remainder not a multiple of the element size,
+ *         offset + count*size > nbytes, unknown dtype or flags);
+ *         TENSOR_E_OVERFLOW (count*size overflows); TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_from_buffer(tensor_t **out, void *buffer, size_t nbytes,
+                                               tensor_dtype_t dtype, int64_t count,
+                                               int64_t offset, uint32_t flags,
+                                               tensor_release_fn release, void *ctx);
+
+/**
+ * A new contiguous tensor whose contents are unspecified (not zero-filled).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, bad ndim, NULL sizes with ndim > 0,
+ *         negative size, unknown dtype); TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_empty(tensor_t **out, int64_t ndim, const int64_t *sizes,
+                                         tensor_dtype_t dtype);
+
+/** As tensor_empty, but zero-filled. @since 0.1 */
+CTENSOR_API tensor_status_t tensor_zeros(tensor_t **out, int64_t ndim, const int64_t *sizes,
+                                         tensor_dtype_t dtype);
+
+/**
+ * A new contiguous tensor holding a copy of numel*itemsize bytes at `data`
+ * (C order). `data` may be NULL only when the tensor has no elements.
+ * @return as tensor_empty.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_from_data(tensor_t **out, const void *data, int64_t ndim,
+                                             const int64_t *sizes, tensor_dtype_t dtype);
+
+/* ------------------------------------------------------------------------- */
+/* Inspection (all borrow; arrays live as long as the tensor; NULL-safe)      */
+/* ------------------------------------------------------------------------- */
+
+/** Number of dimensions (0 for a scalar tensor or NULL). @since 0.1 */
+CTENSOR_API int64_t tensor_ndim(const tensor_t *t);
+/** Sizes, ndim entries (borrowed; non-NULL even for 0-dim, NULL for NULL t). @since 0.1 */
+CTENSOR_API const int64_t *tensor_sizes(const tensor_t *t);
+/** Strides in elements, ndim entries (borrowed, as tensor_sizes). @since 0.1 */
+CTENSOR_API const int64_t *tensor_strides(const tensor_t *t);
+/** Offset of element [0,...,0] from the storage start, in elements. @since 0.1 */
+CTENSOR_API int64_t tensor_storage_offset(const tensor_t *t);
+/** Element type (-1 for NULL). @since 0.1 */
+CTENSOR_API tensor_dtype_t tensor_dtype(const tensor_t *t);
+/** Number of elements (product of sizes; 1 for 0-dim; 0 for NULL). @since 0.1 */
+CTENSOR_API int64_t tensor_numel(const tensor_t *t);
+/** Address of element [0,...,0]: storage data + offset*itemsize (borrowed). @since 0.1 */
+CTENSOR_API void *tensor_data(const tensor_t *t);
+/** The storage viewed (borrowed: retain it to keep it). @since 0.1 */
+CTENSOR_API tensor_storage_t *tensor_storage(const tensor_t *t);
+/** 1 if contiguous by PyTorch's rule (size-1 dims' strides ignored; empty is contiguous). @since 0.1 */
+CTENSOR_API int32_t tensor_is_contiguous(const tensor_t *t);
+/** 1 if the tensor's storage is read-only. @since 0.1 */
+CTENSOR_API int32_t tensor_is_readonly(const tensor_t *t);
+/** Adds a reference and returns `t`; accepts NULL. Thread-safe. @since 0.1 */
+CTENSOR_API tensor_t *tensor_retain(tensor_t *t);
+/** Drops a reference; the last one frees the tensor and its storage reference. Accepts NULL. @since 0.1 */
+CTENSOR_API void tensor_release(tensor_t *t);
+/** Current reference count of the tensor handle; 0 for NULL. @since 0.1 */
+CTENSOR_API int64_t tensor_refcount(const tensor_t *t);
+
+/* ------------------------------------------------------------------------- */
+/* Views: share the storage; the input is never changed; *out is a new ref.   */
+/* Common failures: TENSOR_E_INVALID (NULL out/t, dim out of range),          */
+/* TENSOR_E_NOMEM.                                                            */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * torch.as_strided onto t's storage. `strides` NULL means contiguous. Sizes must be
+ * >= 0; strides may be negative or zero; every element addressed must lie inside
+ * the storage (a view with no elements always succeeds).
+ * @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
+ *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                              const int64_t *sizes, const int64_t *strides,
+                                              int64_t storage_offset);
+
+/**
+ * Tensor.view(sizes): one size may be -1 (inferred).
+ * @return TENSOR_OK; TENSOR_E_SHAPE (numel mismatch, several -1, ambiguous -1);
+ *         TENSOR_E_STRIDE (strides do not allow a view); TENSOR_E_INVALID (size < -1).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_view(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                        const int64_t *sizes);
+
+/**
+ * Tensor.reshape(sizes): a view where possible, else a new contiguous copy
+ * (which needs a readable CPU tensor: TENSOR_E_DEVICE otherwise).
+ * @return as tensor_view, without TENSOR_E_STRIDE.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_reshape(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                           const int64_t *sizes);
+
+/** Swaps two dims. @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1 */
+CTENSOR_API tensor_status_t tensor_transpose(tensor_t **out, const tensor_t *t, int64_t dim0,
+                                             int64_t dim1);
+
+/**
+ * Reorders dims: result dim i is input dim dims[i]. `ndim` must equal t's.
+ * @return TENSOR_OK; TENSOR_E_INVALID (wrong ndim, dim out of range, repeated dim).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_permute(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                           const int64_t *dims);
+
+/**
+ * t[start:stop:step] along `dim` with Python's clamping; step may be negative
+ * (a reversed view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is
+ * (TENSOR_SLICE_END, INT64_MIN, -1).
+ * @return TENSOR_OK; TENSOR_E_INVALID (step 0, 0-dim t, dim out of range).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_slice(tensor_t **out, const tensor_t *t, int64_t dim,
+                                         int64_t start, int64_t stop, int64_t step);
+
+/**
+ * t.select(dim, index), removing `dim`; negative index counts from the end.
+ * @return TENSOR_OK; TENSOR_E_BOUNDS (index out of range); TENSOR_E_INVALID.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_select(tensor_t **out, const tensor_t *t, int64_t dim,
+                                          int64_t index);
+
+/**
+ * t.narrow(dim, start, length); negative start counts from the end.
+ * @return TENSOR_OK; TENSOR_E_BOUNDS (start or start+length out of range);
+ *         TENSOR_E_INVALID (negative length, 0-dim t, dim out of range).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_narrow(tensor_t **out, const tensor_t *t, int64_t dim,
+                                          int64_t start, int64_t length);
+
+/**
+ * t.expand(sizes): size-1 dims (and new leading dims) get stride 0; -1 keeps a size.
+ * @return TENSOR_OK; TENSOR_E_SHAPE (impossible sizes, fewer dims than t, -1 in a
+ *         new leading dim); TENSOR_E_INVALID (size < -1, bad ndim).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_expand(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                          const int64_t *sizes);
+
+/** torch.broadcast_to: identical to tensor_expand. @since 0.1 */
+CTENSOR_API tensor_status_t tensor_broadcast_to(tensor_t **out, const tensor_t *t, int64_t ndim,
+                                                const int64_t *sizes);
+
+/**
+ * Removes dim `dim` if its size is 1 (otherwise the view is unchanged);
+ * TENSOR_ALL_DIMS removes every size-1 dim.
+ * @return TENSOR_OK; TENSOR_E_INVALID.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_squeeze(tensor_t **out, const tensor_t *t, int64_t dim);
+
+/** Inserts a size-1 dim at `dim` (range [-ndim-1, ndim]). @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1 */
+CTENSOR_API tensor_status_t tensor_unsqueeze(tensor_t **out, const tensor_t *t, int64_t dim);
+
+/**
+ * torch.flatten(t, start_dim, end_dim): a view where possible, else a copy (as
+ * tensor_reshape). A 0-dim t gives shape [1].
+ * @return TENSOR_OK; TENSOR_E_INVALID (dims out of range, start after end).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_flatten(tensor_t **out, const tensor_t *t, int64_t start_dim,
+                                           int64_t end_dim);
+
+/**
+ * Tensor.view(dtype) with PyTorch 1.13's rules: equal element sizes just relabel;
+ * otherwise the last dim must have stride 1 and its size, the storage offset and
+ * the other strides must be divisible as needed.
+ * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype); TENSOR_E_SHAPE (0-dim t,
+ *         last size not divisible); TENSOR_E_STRIDE (last stride not 1, offset or
+ *         strides not divisible).
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_view_dtype(tensor_t **out, const tensor_t *t,
+                                              tensor_dtype_t dtype);
+
+/* ------------------------------------------------------------------------- */
+/* Copies. Element access needs CPU memory (else TENSOR_E_DEVICE).           */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * If t is contiguous, *out is t with one more reference; else a new contiguous,
+ * writable copy.
+ * @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_contiguous(tensor_t **out, tensor_t *t);
+
+/** A new contiguous, writable copy of t. @return as tensor_contiguous. @since 0.1 */
+CTENSOR_API tensor_status_t tensor_clone(tensor_t **out, const tensor_t *t);
+
+/**
+ * dst[...] = src: broadcasts src to dst's shape and converts dtype (see the
+ * README's conversion rules); correct when src and dst share memory.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (src cannot broadcast
+ *         to dst, including src with more dims); TENSOR_E_READONLY (dst read-only);
+ *         TENSOR_E_OVERLAP (dst has internal overlap, e.g. a zero stride);
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM. An empty dst always succeeds.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_copy(tensor_t *dst, const tensor_t *src);
+
+/**
+ * t converted to `dtype` following torch.asarray's copy rule:
+ * TENSOR_COPY_IF_NEEDED shares when the dtype matches (then *out may be t with one
+ * more reference), TENSOR_COPY_ALWAYS always copies, TENSOR_COPY_NEVER fails with
+ * TENSOR_E_COPY when a copy is needed. Copies are new contiguous, writable tensors.
+ * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype or mode); TENSOR_E_COPY;
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_to(tensor_t **out, tensor_t *t, tensor_dtype_t dtype,
+                                      int32_t copy);
+
+/**
+ * Sets every element of dst to `value`, converted as a copy from a float64 scalar.
+ * @return as tensor_copy.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_fill(tensor_t *dst, double value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CTENSOR_H */

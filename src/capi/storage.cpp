@@ -1,0 +1,48 @@
+// tensor_storage_*: creation, wrapping and inspection of byte buffers.
+#include "guard.hpp"
+
+using namespace ctensor;
+using core::Status;
+
+extern "C" {
+
+tensor_status_t tensor_storage_new(tensor_storage_t** out, size_t nbytes) {
+  return capi::produce(out, "storage_new", [&] { return core::Storage::allocate(nbytes, true); });
+}
+
+tensor_status_t tensor_storage_wrap(tensor_storage_t** out, void* data, size_t nbytes,
+                                    uint32_t flags, tensor_release_fn release, void* ctx) {
+  return capi::produce(out, "storage_wrap", [&] {
+    if (flags & ~TENSOR_READONLY) core::fail(Status::Invalid, "storage_wrap: unknown flags ", flags);
+    if (!data && nbytes > 0)
+      core::fail(Status::Invalid, "storage_wrap: data is NULL with nbytes ", nbytes);
+    return core::Storage::wrap(data, nbytes, flags & TENSOR_READONLY, release, ctx);
+  });
+}
+
+void* tensor_storage_data(const tensor_storage_t* s) {
+  return s ? capi::from_handle(s)->data() : nullptr;
+}
+
+size_t tensor_storage_nbytes(const tensor_storage_t* s) {
+  return s ? capi::from_handle(s)->nbytes() : 0;
+}
+
+int32_t tensor_storage_is_readonly(const tensor_storage_t* s) {
+  return s && capi::from_handle(s)->readonly() ? 1 : 0;
+}
+
+tensor_storage_t* tensor_storage_retain(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->retain();
+  return s;
+}
+
+void tensor_storage_release(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->release();
+}
+
+int64_t tensor_storage_refcount(const tensor_storage_t* s) {
+  return s ? capi::from_handle(s)->refcount() : 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,84 @@
+#include "shape.hpp"
+
+#include <cstddef>
+
+namespace ctensor::core {
+
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
+  if (ndim < 0 || ndim > kMaxDims)
+    fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
+  if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] < 0)
+      fail(Status::Invalid, op, ": negative size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
+}
+
+int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
+  int64_t n = 1;
+  for (int64_t i = 0; i < ndim; ++i) n = checked_mul(n, sizes[i], op);
+  return n;
+}
+
+void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
+  int64_t s = 1;
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    // Only a tensor with no elements (numel unchecked) can overflow here; its
+    // strides address nothing, so the product simply stops growing.
+    int64_t next;
+    if (__builtin_mul_overflow(s, sizes[i] > 1 ? sizes[i] : 1, &next)) next = s;
+    s = next;
+  }
+}
+
+bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides) {
+  int64_t expected = 1;
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    if (sizes[i] == 0) return true;
+  }
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t range = ndim > 0 ? ndim : 1;
+  if (dim < -range || dim >= range)
+    fail(Status::Invalid, op, ": dim ", dim, " is out of range for a tensor with ", ndim,
+         " dims (expected to be in range of [", -range, ", ", range - 1, "])");
+  return dim < 0 ? dim + range : dim;
+}
+
+Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides) {
+  Extent e{0, 0};
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t span = checked_mul(sizes[i] - 1, strides[i], op);
+    if (span < 0)
+      e.lo = checked_add(e.lo, span, op);
+    else
+      e.hi = checked_add(e.hi, span, op);
+  }
+  return e;
+}
+
+void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                       int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] == 0) return;  // addresses nothing
+  checked_numel(op, ndim, sizes);
+  const Extent e = element_extent(op, ndim, sizes, strides);
+  const int64_t first = checked_add(storage_offset, e.lo, op);
+  const int64_t last = checked_add(storage_offset, e.hi, op);
+  const int64_t item = static_cast<int64_t>(itemsize);
+  const int64_t end_byte = checked_mul(checked_add(last, 1, op), item, op);
+  const int64_t first_byte = checked_mul(first, item, op);
+  if (first < 0 || static_cast<uint64_t>(end_byte) > storage_nbytes)
+    fail(Status::Bounds, op, ": view needs storage bytes [", first_byte, ", ", end_byte,
+         ") but storage has ", storage_nbytes, " bytes (sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, ", storage offset ", storage_offset, ")");
+}
+
+}  // namespace ctensor::core

@@ -1,0 +1,49 @@
+/* Shared helpers for the Check suites: only the public header is used. */
+#ifndef CTENSOR_TESTS_COMMON_H
+#define CTENSOR_TESTS_COMMON_H
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctensor.h"
+
+/* Asserts a call returned TENSOR_OK, printing the library's message if not. */
+#define ck_ok(call)                                                                   \
+  do {                                                                                \
+    tensor_status_t ck_ok_status_ = (call);                                           \
+    ck_assert_msg(ck_ok_status_ == TENSOR_OK, "%s returned %s: %s", #call,            \
+                  tensor_status_name(ck_ok_status_), tensor_last_error());            \
+  } while (0)
+
+/* Asserts a call failed with `expected` and left a non-empty message. */
+#define ck_status(call, expected)                                                     \
+  do {                                                                                \
+    tensor_status_t ck_st_ = (call);                                                  \
+    ck_assert_msg(ck_st_ == (expected), "%s returned %s, expected %s (%s)", #call,    \
+                  tensor_status_name(ck_st_), tensor_status_name(expected),           \
+                  tensor_last_error());                                               \
+    ck_assert_msg(tensor_last_error()[0] != '\0', "%s left no message", #call);       \
+  } while (0)
+
+/* Asserts the tensor's sizes and strides equal the given arrays. */
+#define ck_layout(t, nd, expected_sizes, expected_strides)                            \
+  do {                                                                                \
+    ck_assert_int_eq(tensor_ndim(t), (nd));                                           \
+    for (int64_t ck_i_ = 0; ck_i_ < (nd); ++ck_i_) {                                  \
+      ck_assert_int_eq(tensor_sizes(t)[ck_i_], (expected_sizes)[ck_i_]);              \
+      ck_assert_int_eq(tensor_strides(t)[ck_i_], (expected_strides)[ck_i_]);          \
+    }                                                                                 \
+  } while (0)
+
+/* Runs one suite and returns the process exit status. */
+static inline int run_suite(Suite *s) {
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif
