@@ -38,8 +38,9 @@ def _proto(name, restype, *argtypes):
     fn.argtypes = list(argtypes)
 
 
-for _name in ("tensor_last_error", "tensor_status_name", "tensor_dtype_name"):
-    _proto(_name, ctypes.c_char_p, i32) if _name != "tensor_last_error" else _proto(_name, ctypes.c_char_p)
+_proto("tensor_last_error", ctypes.c_char_p)
+_proto("tensor_status_name", ctypes.c_char_p, i32)
+_proto("tensor_dtype_name", ctypes.c_char_p, i32)
 _proto("tensor_dtype_size", ctypes.c_size_t, i32)
 _proto("tensor_from_data", i32, PP, P, i64, I64P, i32)
 _proto("tensor_empty", i32, PP, i64, I64P, i32)
