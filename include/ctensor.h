@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctensor_dlpack.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -448,6 +450,74 @@ CTENSOR_API tensor_status_t tensor_to(tensor_t **out, tensor_t *t, tensor_dtype_
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_fill(tensor_t *dst, double value);
+
+/* ------------------------------------------------------------------------- */
+/* Devices and DLPack exchange (structs from ctensor_dlpack.h)                */
+/* Exported tensors are zero-copy; imported memory is never copied either.    */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Where t's memory lives, as a DLPack device (DLDeviceType value and index).
+ * Storages made by ctensor are kDLCPU/0; tensors imported through DLPack keep
+ * the producer's device. NULL t gives device type 0 (no device) and id -1.
+ * Either out pointer may be NULL. Thread-safe.
+ * @since 0.1
+ */
+CTENSOR_API void tensor_device(const tensor_t *t, int32_t *device_type, int32_t *device_id);
+
+/**
+ * Exports t as a DLPack 1.x managed tensor without copying. The result holds a
+ * reference to t (the caller keeps its own) until its deleter runs; whoever holds
+ * *out must call (*out)->deleter(*out) exactly once, from any thread. data points
+ * at element [0,...,0] with byte_offset 0; shape and strides are always filled
+ * (negative and zero strides as they are) and owned by the result; flags has
+ * DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
+ * @param flags reserved, must be 0.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, non-zero flags); TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_to_dlpack(DLManagedTensorVersioned **out, tensor_t *t,
+                                             uint32_t flags);
+
+/**
+ * As tensor_to_dlpack, as a pre-1.0 DLManagedTensor for older consumers (such
+ * as PyTorch 1.13 and NumPy 1.x). That format cannot say "read-only", so a
+ * read-only tensor is refused (as NumPy refuses to export read-only arrays).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t); TENSOR_E_READONLY (t is
+ *         read-only); TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_to_dlpack_legacy(DLManagedTensor **out, tensor_t *t);
+
+/**
+ * A tensor viewing the memory `m` describes, without copying. On success ctensor
+ * owns m and calls m->deleter(m) (if not NULL) exactly once, when the last tensor
+ * or storage viewing it is released, on whichever thread releases it. On failure
+ * nothing is taken: m is untouched and the caller still calls its deleter.
+ * NULL strides mean compact row-major; byte_offset is honoured; the storage covers
+ * exactly the bytes the view addresses (so later views stay bounds-checked);
+ * DLPACK_FLAG_BITMASK_READ_ONLY gives a read-only storage. kDLCPU, kDLCUDAHost and
+ * kDLCUDAManaged memory is CPU-accessible; any other device is recorded
+ * (tensor_device) and its memory is never touched: views and metadata work,
+ * element access fails with TENSOR_E_DEVICE.
+ * Accepted dtypes: kDLInt 8/16/32/64, kDLUInt 8/16/32/64, kDLFloat 16/32/64,
+ * kDLBfloat 16, kDLComplex 64/128, kDLBool 8, all with lanes 1.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/m, ndim outside [0, 64], NULL
+ *         shape with ndim > 0, negative size, NULL data with elements);
+ *         TENSOR_E_UNSUPPORTED (m->version.major != 1); TENSOR_E_DTYPE (lanes
+ *         != 1, unknown code or bits); TENSOR_E_OVERFLOW (extents or addresses
+ *         overflow); TENSOR_E_NOMEM.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_from_dlpack(tensor_t **out, DLManagedTensorVersioned *m);
+
+/**
+ * As tensor_from_dlpack for a pre-1.0 DLManagedTensor (no version, no flags:
+ * the result is writable).
+ * @return as tensor_from_dlpack, without TENSOR_E_UNSUPPORTED.
+ * @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedTensor *m);
 
 #ifdef __cplusplus
 }
