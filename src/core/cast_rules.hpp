@@ -1,0 +1,177 @@
+// The element conversion rules of API.md as one template, and the loops and kernel
+// tables built from it. Shared by the portable kernels and the vector ones, which
+// must give bit-identical results.
+#pragma once
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "convert.hpp"
+#include "half.hpp"
+
+namespace ctensor::core {
+
+// A bool element as stored: any non-zero byte reads as true.
+struct Bool8 {
+  uint8_t byte;
+};
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+// float -> integer: truncate toward zero, NaN -> 0, saturate beyond the range.
+template <class To, class From>
+inline To saturate_cast(From x) noexcept {
+  using Limits = std::numeric_limits<To>;
+  constexpr From upper = [] {  // 2^digits, the first value above max, exact in From
+    From p = 1;
+    for (int i = 0; i < Limits::digits; ++i) p *= 2;
+    return p;
+  }();
+  if (x != x) return 0;
+  if (x >= upper) return Limits::max();
+  if (x <= static_cast<From>(Limits::min())) return Limits::min();
+  return static_cast<To>(x);
+}
+
+template <class To, class From>
+inline To convert(From x) noexcept {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else if constexpr (std::is_same_v<From, Bool8>) {
+    return convert<To>(static_cast<uint8_t>(x.byte != 0));
+  } else if constexpr (std::is_same_v<From, Half>) {
+    return convert<To>(half_to_float(x.bits));
+  } else if constexpr (std::is_same_v<From, BFloat16>) {
+    return convert<To>(bfloat16_to_float(x.bits));
+  } else if constexpr (is_complex<From>::value) {
+    if constexpr (std::is_same_v<To, Bool8>) {
+      return Bool8{x.real() != 0 || x.imag() != 0};
+    } else if constexpr (is_complex<To>::value) {
+      using Part = typename To::value_type;
+      return To(convert<Part>(x.real()), convert<Part>(x.imag()));
+    } else {
+      return convert<To>(x.real());
+    }
+  } else if constexpr (std::is_same_v<To, Bool8>) {
+    return Bool8{x != 0};
+  } else if constexpr (is_complex<To>::value) {
+    return To(convert<typename To::value_type>(x), 0);
+  } else if constexpr (std::is_same_v<To, Half>) {
+    return to_half(x);
+  } else if constexpr (std::is_same_v<To, BFloat16>) {
+    return to_bfloat16(x);
+  } else if constexpr (std::is_floating_point_v<To> || !std::is_floating_point_v<From>) {
+    return static_cast<To>(x);  // one hardware rounding, or integer wrapping
+  } else {
+    return saturate_cast<To>(x);
+  }
+}
+
+// Unaligned element access: views of wrapped memory need not be aligned.
+template <class T>
+inline T load(const char* p) noexcept {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  return x;
+}
+
+template <class T>
+inline void store(char* p, T x) noexcept {
+  std::memcpy(p, &x, sizeof(T));
+}
+
+template <class From, class To>
+inline void cast_contiguous(const char* src, char* dst, int64_t n) noexcept {
+  for (int64_t i = 0; i < n; ++i)
+    store(dst + i * int64_t{sizeof(To)}, convert<To>(load<From>(src + i * int64_t{sizeof(From)})));
+}
+
+template <class From, class To>
+void cast_strided(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+  for (int64_t i = 0; i < n; ++i, src += src_stride, dst += dst_stride)
+    store(dst, convert<To>(load<From>(src)));
+}
+
+template <class T>
+void copy_elements(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                   int64_t n) noexcept {
+  if (src_stride == sizeof(T) && dst_stride == sizeof(T)) {
+    if (n > 0) std::memmove(dst, src, static_cast<size_t>(n) * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, src += src_stride, dst += dst_stride)
+    std::memcpy(dst, src, sizeof(T));
+}
+
+// The C++ type that stores each dtype, in table order.
+template <DType D>
+struct Element;
+template <> struct Element<dtype::UInt8> { using type = uint8_t; };
+template <> struct Element<dtype::Int8> { using type = int8_t; };
+template <> struct Element<dtype::Int16> { using type = int16_t; };
+template <> struct Element<dtype::Int32> { using type = int32_t; };
+template <> struct Element<dtype::Int64> { using type = int64_t; };
+template <> struct Element<dtype::Float16> { using type = Half; };
+template <> struct Element<dtype::Float32> { using type = float; };
+template <> struct Element<dtype::Float64> { using type = double; };
+template <> struct Element<dtype::Complex64> { using type = std::complex<float>; };
+template <> struct Element<dtype::Complex128> { using type = std::complex<double>; };
+template <> struct Element<dtype::Bool> { using type = Bool8; };
+template <> struct Element<dtype::BFloat16> { using type = BFloat16; };
+template <> struct Element<dtype::UInt16> { using type = uint16_t; };
+template <> struct Element<dtype::UInt32> { using type = uint32_t; };
+template <> struct Element<dtype::UInt64> { using type = uint64_t; };
+
+inline constexpr std::array<DType, 15> kCastDTypes = {
+    dtype::UInt8,     dtype::Int8,       dtype::Int16, dtype::Int32,    dtype::Int64,
+    dtype::Float16,   dtype::Float32,    dtype::Float64, dtype::Complex64, dtype::Complex128,
+    dtype::Bool,      dtype::BFloat16,   dtype::UInt16, dtype::UInt32,   dtype::UInt64};
+
+constexpr int kNumCastDTypes = static_cast<int>(kCastDTypes.size());
+
+// Position of `d` in kCastDTypes, -1 if unknown.
+constexpr int cast_index(DType d) noexcept {
+  for (int i = 0; i < kNumCastDTypes; ++i)
+    if (kCastDTypes[i] == d) return i;
+  return -1;
+}
+
+using CastTable = std::array<CastKernel, kNumCastDTypes * kNumCastDTypes>;
+
+// The portable kernel: a same-dtype copy, or a tight conversion loop.
+template <class From, class To>
+struct PortableKernel {
+  static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+    if constexpr (std::is_same_v<From, To>) {
+      copy_elements<From>(src, src_stride, dst, dst_stride, n);
+    } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
+      cast_contiguous<From, To>(src, dst, n);
+    } else {
+      cast_strided<From, To>(src, src_stride, dst, dst_stride, n);
+    }
+  }
+};
+
+// Fills a table with Kernel<From, To>::run for every pair, row = source.
+template <template <class, class> class Kernel, size_t... I>
+constexpr CastTable make_cast_table(std::index_sequence<I...>) noexcept {
+  return CastTable{&Kernel<typename Element<kCastDTypes[I / kNumCastDTypes]>::type,
+                           typename Element<kCastDTypes[I % kNumCastDTypes]>::type>::run...};
+}
+
+template <template <class, class> class Kernel>
+constexpr CastTable make_cast_table() noexcept {
+  return make_cast_table<Kernel>(std::make_index_sequence<kNumCastDTypes * kNumCastDTypes>{});
+}
+
+}  // namespace ctensor::core

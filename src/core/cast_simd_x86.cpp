@@ -1,0 +1,121 @@
+// AVX2 + F16C kernels for x86-64. Only these functions carry the target attribute,
+// so the library still runs on any x86-64; the rule templates they call are
+// inlined into them and vectorised there. Tails use the scalar rules, which give
+// the same bits as the vector instructions.
+//
+// AVX512-BF16's vcvtneps2bf16 is not used: it flushes subnormal inputs to zero,
+// which would break the agreement with the scalar rounding.
+#include "cast_simd.hpp"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define CTENSOR_AVX2 __attribute__((target("avx2,f16c,fma")))
+
+namespace ctensor::core {
+
+namespace {
+
+CTENSOR_AVX2 void float_to_half_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float*>(src) + i);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst) + i / 8,
+                     _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  cast_contiguous<float, Half>(src + i * 4, dst + i * 2, n - i);
+}
+
+CTENSOR_AVX2 void half_to_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src) + i / 8);
+    _mm256_storeu_ps(reinterpret_cast<float*>(dst) + i, _mm256_cvtph_ps(h));
+  }
+  cast_contiguous<Half, float>(src + i * 2, dst + i * 4, n - i);
+}
+
+// bfloat16 is the float's top half after adding 0x7fff + (bit 16) to round to
+// nearest even; a NaN is made quiet instead, as float_to_bfloat16 does.
+CTENSOR_AVX2 void float_to_bfloat16_avx2(const char* src, char* dst, int64_t n) noexcept {
+  const __m256i bias = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
+  const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
+  const __m256i quiet = _mm256_set1_epi32(0x40);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4));
+    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), one);
+    const __m256i rounded =
+        _mm256_srli_epi32(_mm256_add_epi32(x, _mm256_add_epi32(bias, lsb)), 16);
+    const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), quiet);
+    const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs_mask), inf);
+    const __m256i bf = _mm256_blendv_epi8(rounded, nan, is_nan);
+    // Pack the eight 32-bit results (all < 2^16) into the low 128 bits.
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(bf, bf), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * 2), _mm256_castsi256_si128(packed));
+  }
+  cast_contiguous<float, BFloat16>(src + i * 4, dst + i * 2, n - i);
+}
+
+CTENSOR_AVX2 void bfloat16_to_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * 2));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i * 4),
+                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(b), 16));
+  }
+  cast_contiguous<BFloat16, float>(src + i * 2, dst + i * 4, n - i);
+}
+
+// The generic loop, compiled for AVX2 so the compiler vectorises the rules.
+template <class From, class To>
+CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept {
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
+    float_to_half_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, Half> && std::is_same_v<To, float>) {
+    half_to_float_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, BFloat16>) {
+    float_to_bfloat16_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, BFloat16> && std::is_same_v<To, float>) {
+    bfloat16_to_float_avx2(src, dst, n);
+  } else {
+    cast_contiguous<From, To>(src, dst, n);
+  }
+}
+
+template <class From, class To>
+struct Avx2Kernel {
+  static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+    if constexpr (std::is_same_v<From, To>) {
+      copy_elements<From>(src, src_stride, dst, dst_stride, n);
+    } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
+      cast_contiguous_avx2<From, To>(src, dst, n);
+    } else {
+      cast_strided<From, To>(src, src_stride, dst, dst_stride, n);
+    }
+  }
+};
+
+constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
+
+}  // namespace
+
+const CastTable* simd_cast_table() noexcept {
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
+                    __builtin_cpu_supports("fma");
+  return avx2 ? &kAvx2Table : nullptr;
+}
+
+}  // namespace ctensor::core
+
+#else
+
+namespace ctensor::core {
+
+const CastTable* simd_cast_table() noexcept { return nullptr; }
+
+}  // namespace ctensor::core
+
+#endif
