@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Symbol test: libctensor must export exactly the functions its public headers
+declare with CTENSOR_API, each named tensor_* and bound to a CTENSOR_* version
+node, and must keep exporting every name in tests/exported_symbols.txt (a released
+function never disappears).
+
+usage: check_symbols.py LIBRARY INCLUDE_DIR SYMBOL_LIST [--update]
+--update rewrites SYMBOL_LIST from the headers (run it after adding functions).
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+
+def declared_functions(include_dir):
+    names = set()
+    for header in sorted(pathlib.Path(include_dir).glob("*.h")):
+        text = header.read_text()
+        text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+        text = re.sub(r"//[^\n]*", " ", text)
+        text = re.sub(r"\\\n", " ", text)
+        text = re.sub(r"^\s*#[^\n]*", " ", text, flags=re.M)
+        for m in re.finditer(r"\bCTENSOR_API\b[^;{(]*?\b([A-Za-z_]\w*)\s*\(", text):
+            names.add(m.group(1))
+    return names
+
+
+def exported_symbols(library):
+    out = subprocess.run(["nm", "-D", "--defined-only", "--format=posix", library],
+                         check=True, capture_output=True, text=True).stdout
+    symbols, nodes = {}, set()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        name, kind = fields[0], fields[1]
+        if kind == "A":  # a version node, e.g. CTENSOR_0.1
+            nodes.add(name)
+            continue
+        base, _, version = name.partition("@")
+        symbols[base] = version.lstrip("@")
+    return symbols, nodes
+
+
+def main(argv):
+    update = "--update" in argv
+    args = [a for a in argv[1:] if a != "--update"]
+    if len(args) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    library, include_dir, list_path = args
+    declared = declared_functions(include_dir)
+    list_file = pathlib.Path(list_path)
+    if update:
+        list_file.write_text("".join(n + "\n" for n in sorted(declared)))
+        print(f"wrote {len(declared)} names to {list_file}")
+        return 0
+
+    symbols, nodes = exported_symbols(library)
+    errors = []
+    if not declared:
+        errors.append(f"no CTENSOR_API declarations found under {include_dir}")
+    for name in sorted(symbols):
+        if not name.startswith("tensor_"):
+            errors.append(f"exported symbol without the tensor_ prefix: {name}")
+        elif not symbols[name].startswith("CTENSOR_"):
+            errors.append(f"exported symbol {name} has no CTENSOR_* version node ({symbols[name]!r})")
+    for node in sorted(nodes):
+        if not node.startswith("CTENSOR_"):
+            errors.append(f"unexpected version node {node}")
+    for name in sorted(declared - symbols.keys()):
+        errors.append(f"declared in the header but not exported (not implemented?): {name}")
+    for name in sorted(symbols.keys() - declared):
+        errors.append(f"exported but not declared with CTENSOR_API in the header: {name}")
+
+    listed = [l.strip() for l in list_file.read_text().splitlines() if l.strip()]
+    if listed != sorted(set(listed)):
+        errors.append(f"{list_file.name} must be sorted and without duplicates")
+    for name in sorted(set(listed) - symbols.keys()):
+        errors.append(f"{name} is in {list_file.name} but not exported (a released function must stay)")
+    for name in sorted(set(listed) - declared):
+        errors.append(f"{name} is in {list_file.name} but no longer declared in the header")
+    unlisted = sorted(declared - set(listed))
+    if unlisted:
+        # New functions are welcome; the list is the floor, refreshed with --update.
+        print(f"note: declared but not yet in {list_file.name}: {', '.join(unlisted)}")
+
+    for e in errors:
+        print("FAIL:", e)
+    print(f"{len(symbols)} exported, {len(declared)} declared, {len(listed)} listed, "
+          f"{len(errors)} problems")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
