@@ -1,0 +1,2 @@
+// The DLPack header compatibility test, compiled as C++.
+#include "dlpack_compat.c"
