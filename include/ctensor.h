@@ -519,6 +519,30 @@ CTENSOR_API tensor_status_t tensor_from_dlpack(tensor_t **out, DLManagedTensorVe
  */
 CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedTensor *m);
 
+/* ------------------------------------------------------------------------- */
+/* Copy engine threads.                                                       */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Sets how many threads a large copy (tensor_contiguous, tensor_clone,
+ * tensor_copy, tensor_to, tensor_fill, and the copies made by reshape/flatten)
+ * may use, the calling thread included. Copies writing under 2 MiB always stay
+ * on the calling thread. Worker threads are started on first use and live until
+ * the library is unloaded. While one copy uses the workers, a concurrent copy
+ * from another thread runs on its own thread only. The setting is process-wide;
+ * results are identical for every n.
+ * @return TENSOR_OK; TENSOR_E_INVALID if n < 1.
+ * Thread-safe. @since 0.1
+ */
+CTENSOR_API tensor_status_t tensor_set_num_threads(int32_t n);
+
+/**
+ * The thread count set by tensor_set_num_threads; 1 (copies run on the calling
+ * thread only) until a program sets it.
+ * Thread-safe. @since 0.1
+ */
+CTENSOR_API int32_t tensor_get_num_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

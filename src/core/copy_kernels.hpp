@@ -1,0 +1,21 @@
+// Inner kernels of the copy engine for same-dtype copies. Strides are in bytes;
+// `item` is the element size (1, 2, 4, 8 or 16). Destination and source never
+// overlap (the engine copies overlapping sources through a temporary first).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ctensor::core {
+
+// n elements: dst[j*ds] = src[j*ss]. Contiguous runs become memcpy, a zero
+// source stride becomes a fill, anything else a strided loop.
+void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) noexcept;
+
+// A 2-D block of n_outer x n_inner elements, dst[o*d_outer + i*d_inner] =
+// src[o*s_outer + i*s_inner], for transposed layouts (the source is dense along
+// `outer`, the destination along `inner`): walked in cache-sized tiles.
+void copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+               int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner) noexcept;
+
+}  // namespace ctensor::core

@@ -1,0 +1,22 @@
+// A small pool of worker threads for splitting large copies.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace ctensor::core {
+
+// The number of threads a large copy may use (the caller's thread included).
+// Defaults to 1: copies stay on the calling thread unless a program opts in.
+int32_t num_threads() noexcept;
+// n >= 1; the caller validates. Workers are started lazily on first use.
+void set_num_threads(int32_t n) noexcept;
+
+// Runs part(i) for i in [0, parts), spreading parts over the pool; the calling
+// thread runs part 0 and waits for the rest. parts must not exceed num_threads().
+// While another thread uses the pool (or from inside a part) every part runs on
+// the calling thread, so nested or concurrent callers never wait on each other.
+// `part` must not throw.
+void parallel_run(int32_t parts, const std::function<void(int32_t)>& part);
+
+}  // namespace ctensor::core
