@@ -400,6 +400,8 @@ START_TEST(test_import_rejections) {
   REJECT((p.m.dl_tensor.data = (void *)16, p.strides[0] = -8, p.strides[1] = 1,
           p.m.dl_tensor.strides = p.strides),
          TENSOR_E_OVERFLOW);
+  /* a window running past the top of the address space */
+  REJECT(p.m.dl_tensor.data = (void *)(UINTPTR_MAX - 8), TENSOR_E_OVERFLOW);
 #undef REJECT
 
   ck_status(tensor_from_dlpack(&t, NULL), TENSOR_E_INVALID);

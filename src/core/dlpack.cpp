@@ -58,10 +58,10 @@ ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset,
   const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
   const int64_t nbytes = checked_mul(count, item, op);
   const int64_t below = checked_mul(before, item, op);
-  uintptr_t end;
-  if (static_cast<uint64_t>(below) > first ||
-      static_cast<uint64_t>(nbytes) > SIZE_MAX ||
-      __builtin_add_overflow(first - static_cast<uintptr_t>(below), static_cast<uintptr_t>(nbytes), &end))
+  // The window [first - below, first - below + nbytes) must be a real address range.
+  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
+                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
+  if (!fits)
     fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
          ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
          ", strides ", DimList{strides, ndim}, ")");
