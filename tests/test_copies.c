@@ -719,6 +719,35 @@ START_TEST(fill_strided_destination) {
 }
 END_TEST
 
+/* ---- allocation ---------------------------------------------------------------- */
+
+/* Large blocks are cached and handed out again: zero-filled requests must still
+ * see zeros, whatever the previous owner wrote. */
+START_TEST(large_blocks_reused_zeroed) {
+  const size_t sizes[] = {(size_t)3 << 20, ((size_t)1 << 20) + 1, (size_t)5 << 20};
+  for (size_t k = 0; k < 3; ++k) {
+    for (int round = 0; round < 3; ++round) {
+      tensor_storage_t *s = NULL;
+      ck_ok(tensor_storage_new(&s, sizes[k]));
+      const unsigned char *p = tensor_storage_data(s);
+      ck_assert_uint_eq((uintptr_t)p % 64, 0);
+      for (size_t i = 0; i < sizes[k]; i += 4093) ck_assert_uint_eq(p[i], 0);
+      ck_assert_uint_eq(p[sizes[k] - 1], 0);
+      memset(tensor_storage_data(s), 0xa5, sizes[k]);
+      tensor_storage_release(s);
+    }
+    const int64_t n[] = {(int64_t)(sizes[k] / 8)};
+    tensor_t *e = NULL, *z = NULL;
+    ck_ok(tensor_empty(&e, 1, n, TENSOR_FLOAT64));
+    ck_ok(tensor_fill(e, -1));
+    tensor_release(e);
+    ck_ok(tensor_zeros(&z, 1, n, TENSOR_FLOAT64));
+    for (int64_t i = 0; i < n[0]; i += 511) ck_assert_double_eq(((double *)tensor_data(z))[i], 0.0);
+    tensor_release(z);
+  }
+}
+END_TEST
+
 /* ---- threads ------------------------------------------------------------------ */
 
 START_TEST(thread_setting) {
@@ -787,6 +816,7 @@ static Suite *copies_suite(void) {
   tcase_add_test(api, device_memory_is_refused);
   tcase_add_test(api, fill_converts_like_a_copy);
   tcase_add_test(api, fill_strided_destination);
+  tcase_add_test(api, large_blocks_reused_zeroed);
   tcase_add_test(api, thread_setting);
   suite_add_tcase(s, api);
   return s;
