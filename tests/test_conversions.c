@@ -1,0 +1,568 @@
+/* Dtype conversions (API.md "Conversions") through tensor_to, tensor_copy and
+   tensor_fill: hand-derived expectations for the edge values of every rule, run over
+   contiguous buffers of lengths around the vector widths and over strided views. */
+#include <math.h>
+#include <stdio.h>
+
+#include "common.h"
+
+/* One element of any dtype, compared over tensor_dtype_size bytes. */
+typedef union {
+  uint8_t u8;
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+  uint16_t u16; /* also float16 and bfloat16 bits */
+  uint32_t u32;
+  uint64_t u64;
+  float f32;
+  double f64;
+  float c64[2];
+  double c128[2];
+  unsigned char bytes[16];
+} value_t;
+
+typedef struct {
+  tensor_dtype_t from;
+  value_t in;
+  tensor_dtype_t to;
+  value_t out;
+} conv_case_t;
+
+#define U8(x) {.u8 = (x)}
+#define I8(x) {.i8 = (x)}
+#define I16(x) {.i16 = (x)}
+#define I32(x) {.i32 = (x)}
+#define I64(x) {.i64 = (x)}
+#define U16(x) {.u16 = (x)}
+#define U32(x) {.u32 = (x)}
+#define U64(x) {.u64 = (x)}
+#define F32(x) {.f32 = (x)}
+#define F64(x) {.f64 = (x)}
+#define C64(re, im) {.c64 = {(re), (im)}}
+#define C128(re, im) {.c128 = {(re), (im)}}
+#define BITS16(x) {.u16 = (x)}
+#define BITS32(x) {.u32 = (x)}
+#define BITS64(x) {.u64 = (x)}
+
+#define UINT8 TENSOR_UINT8
+#define INT8 TENSOR_INT8
+#define INT16 TENSOR_INT16
+#define INT32 TENSOR_INT32
+#define INT64 TENSOR_INT64
+#define UINT16 TENSOR_UINT16
+#define UINT32 TENSOR_UINT32
+#define UINT64 TENSOR_UINT64
+#define FLOAT16 TENSOR_FLOAT16
+#define BFLOAT16 TENSOR_BFLOAT16
+#define FLOAT32 TENSOR_FLOAT32
+#define FLOAT64 TENSOR_FLOAT64
+#define COMPLEX64 TENSOR_COMPLEX64
+#define COMPLEX128 TENSOR_COMPLEX128
+#define BOOL TENSOR_BOOL
+
+static const conv_case_t kCases[] = {
+    /* float -> integer: truncation toward zero, NaN -> 0, saturation */
+    {FLOAT64, F64(NAN), INT8, I8(0)},
+    {FLOAT64, F64(NAN), INT64, I64(0)},
+    {FLOAT64, F64(-NAN), UINT64, U64(0)},
+    {FLOAT64, F64(INFINITY), INT8, I8(127)},
+    {FLOAT64, F64(INFINITY), UINT8, U8(255)},
+    {FLOAT64, F64(INFINITY), INT16, I16(32767)},
+    {FLOAT64, F64(INFINITY), UINT16, U16(65535)},
+    {FLOAT64, F64(INFINITY), INT32, I32(INT32_MAX)},
+    {FLOAT64, F64(INFINITY), UINT32, U32(UINT32_MAX)},
+    {FLOAT64, F64(INFINITY), INT64, I64(INT64_MAX)},
+    {FLOAT64, F64(INFINITY), UINT64, U64(UINT64_MAX)},
+    {FLOAT64, F64(-INFINITY), INT8, I8(-128)},
+    {FLOAT64, F64(-INFINITY), UINT8, U8(0)},
+    {FLOAT64, F64(-INFINITY), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(-INFINITY), UINT64, U64(0)},
+    {FLOAT64, F64(9223372036854775808.0), INT64, I64(INT64_MAX)},
+    {FLOAT64, F64(9223372036854775808.0), UINT64, U64(9223372036854775808u)},
+    {FLOAT64, F64(9223372036854774784.0), INT64, I64(9223372036854774784)},
+    {FLOAT64, F64(-9223372036854775808.0), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(-9223372036854777856.0), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(18446744073709551616.0), UINT64, U64(UINT64_MAX)},
+    {FLOAT64, F64(18446744073709549568.0), UINT64, U64(18446744073709549568u)},
+    {FLOAT64, F64(-1.0), UINT8, U8(0)},
+    {FLOAT64, F64(-0.9), UINT8, U8(0)},
+    {FLOAT64, F64(-1.0), UINT64, U64(0)},
+    {FLOAT64, F64(127.9), INT8, I8(127)},
+    {FLOAT64, F64(128.0), INT8, I8(127)},
+    {FLOAT64, F64(-128.9), INT8, I8(-128)},
+    {FLOAT64, F64(-129.0), INT8, I8(-128)},
+    {FLOAT64, F64(300.7), INT8, I8(127)},
+    {FLOAT64, F64(255.9), UINT8, U8(255)},
+    {FLOAT64, F64(256.0), UINT8, U8(255)},
+    {FLOAT64, F64(65536.0), UINT16, U16(65535)},
+    {FLOAT64, F64(-32769.0), INT16, I16(-32768)},
+    {FLOAT64, F64(2147483647.9), INT32, I32(INT32_MAX)},
+    {FLOAT64, F64(2147483648.0), INT32, I32(INT32_MAX)},
+    {FLOAT64, F64(-2147483648.9), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(4294967295.5), UINT32, U32(UINT32_MAX)},
+    {FLOAT64, F64(4294967296.0), UINT32, U32(UINT32_MAX)},
+    {FLOAT64, F64(-3.7), INT32, I32(-3)},
+    {FLOAT64, F64(-0.0), INT32, I32(0)},
+    {FLOAT32, F32(9223372036854775808.0f), INT64, I64(INT64_MAX)},
+    {FLOAT32, F32(18446744073709551616.0f), UINT64, U64(UINT64_MAX)},
+    {FLOAT32, F32(2147483648.0f), INT32, I32(INT32_MAX)},
+    {FLOAT32, F32(2147483520.0f), INT32, I32(2147483520)},
+    {FLOAT32, F32(-2147483904.0f), INT32, I32(INT32_MIN)},
+    {FLOAT32, F32(NAN), INT32, I32(0)},
+    {FLOAT32, F32(-INFINITY), INT16, I16(-32768)},
+    {FLOAT32, F32(4294967296.0f), UINT32, U32(UINT32_MAX)},
+    {FLOAT32, F32(-5.5f), INT64, I64(-5)},
+    {FLOAT16, BITS16(0x7c00), INT16, I16(32767)},
+    {FLOAT16, BITS16(0x7bff), INT16, I16(32767)},
+    {FLOAT16, BITS16(0x7bff), UINT16, U16(65504)},
+    {FLOAT16, BITS16(0x7bff), INT8, I8(127)},
+    {FLOAT16, BITS16(0xfbff), UINT8, U8(0)},
+    {FLOAT16, BITS16(0x7e00), INT64, I64(0)},
+    {FLOAT16, BITS16(0xc0c0), INT32, I32(-2)}, /* -2.375 */
+    {BFLOAT16, BITS16(0x7f80), INT64, I64(INT64_MAX)},
+    {BFLOAT16, BITS16(0xff80), UINT32, U32(0)},
+    {BFLOAT16, BITS16(0x7fc0), INT32, I32(0)},
+    {BFLOAT16, BITS16(0x3fc0), INT32, I32(1)},
+    {BFLOAT16, BITS16(0x5f80), UINT64, U64(UINT64_MAX)}, /* 2^64 */
+    {COMPLEX128, C128(1e300, 5.0), INT32, I32(INT32_MAX)},
+    {COMPLEX64, C64(-2.5f, 7.0f), INT8, I8(-2)},
+    {COMPLEX128, C128(-7.9, 1.0), INT16, I16(-7)},
+
+    /* integer -> integer wraps */
+    {INT64, I64(0x123456789), INT8, I8(-119)},
+    {INT64, I64(0x123456789), UINT8, U8(0x89)},
+    {INT64, I64(0x123456789), INT16, I16(0x6789)},
+    {INT64, I64(0x123456789), UINT16, U16(0x6789)},
+    {INT64, I64(0x123456789), INT32, I32(0x23456789)},
+    {INT64, I64(0x123456789), UINT32, U32(0x23456789)},
+    {INT64, I64(-1), UINT8, U8(255)},
+    {INT64, I64(-1), UINT16, U16(65535)},
+    {INT64, I64(-1), UINT32, U32(UINT32_MAX)},
+    {INT64, I64(-1), UINT64, U64(UINT64_MAX)},
+    {UINT64, U64(UINT64_MAX), INT64, I64(-1)},
+    {UINT64, U64(UINT64_MAX), INT8, I8(-1)},
+    {UINT64, U64(0x8000000000000000u), INT64, I64(INT64_MIN)},
+    {INT32, I32(-129), INT8, I8(127)},
+    {INT32, I32(256), UINT8, U8(0)},
+    {INT16, I16(-32768), UINT8, U8(0)},
+    {UINT16, U16(65535), INT16, I16(-1)},
+    {UINT32, U32(0x80000000u), INT32, I32(INT32_MIN)},
+    {UINT8, U8(200), INT8, I8(-56)},
+    {INT8, I8(-56), UINT64, U64(UINT64_MAX - 55)},
+    {INT8, I8(-1), INT64, I64(-1)},
+    {UINT32, U32(UINT32_MAX), INT64, I64(4294967295)},
+
+    /* -> bool is x != 0 */
+    {FLOAT64, F64(NAN), BOOL, U8(1)},
+    {FLOAT64, F64(-0.0), BOOL, U8(0)},
+    {FLOAT64, F64(1e-300), BOOL, U8(1)},
+    {FLOAT32, F32(-INFINITY), BOOL, U8(1)},
+    {FLOAT16, BITS16(0x8000), BOOL, U8(0)},
+    {FLOAT16, BITS16(0x0001), BOOL, U8(1)},
+    {BFLOAT16, BITS16(0x0001), BOOL, U8(1)},
+    {BFLOAT16, BITS16(0x8000), BOOL, U8(0)},
+    {COMPLEX64, C64(0.0f, 1.0f), BOOL, U8(1)},
+    {COMPLEX64, C64(0.0f, 0.0f), BOOL, U8(0)},
+    {COMPLEX64, C64(-0.0f, -0.0f), BOOL, U8(0)},
+    {COMPLEX128, C128(NAN, 0.0), BOOL, U8(1)},
+    {COMPLEX128, C128(0.0, -1e-300), BOOL, U8(1)},
+    {INT64, I64(256), BOOL, U8(1)},
+    {INT8, I8(-1), BOOL, U8(1)},
+    {UINT8, U8(0), BOOL, U8(0)},
+    {UINT64, U64(0x8000000000000000u), BOOL, U8(1)},
+
+    /* bool -> number is 0 or 1; any non-zero byte reads as true */
+    {BOOL, U8(1), FLOAT16, BITS16(0x3c00)},
+    {BOOL, U8(1), BFLOAT16, BITS16(0x3f80)},
+    {BOOL, U8(1), FLOAT32, F32(1.0f)},
+    {BOOL, U8(1), COMPLEX128, C128(1.0, 0.0)},
+    {BOOL, U8(1), INT64, I64(1)},
+    {BOOL, U8(0), FLOAT64, F64(0.0)},
+    {BOOL, U8(2), UINT8, U8(1)},
+    {BOOL, U8(0xff), INT32, I32(1)},
+    {BOOL, U8(0x80), FLOAT64, F64(1.0)},
+    {BOOL, U8(0x10), FLOAT16, BITS16(0x3c00)},
+
+    /* -> float16: one rounding to nearest even */
+    {FLOAT32, F32(0x1.002p0f), FLOAT16, BITS16(0x3c00)}, /* 1 + 2^-11: tie, even */
+    {FLOAT32, F32(0x1.006p0f), FLOAT16, BITS16(0x3c02)}, /* 1 + 3*2^-11: tie, up */
+    {FLOAT32, F32(65504.0f), FLOAT16, BITS16(0x7bff)},
+    {FLOAT32, F32(65519.99609375f), FLOAT16, BITS16(0x7bff)},
+    {FLOAT32, F32(65520.0f), FLOAT16, BITS16(0x7c00)},
+    {FLOAT32, F32(-65520.0f), FLOAT16, BITS16(0xfc00)},
+    {FLOAT32, F32(0x1p-24f), FLOAT16, BITS16(0x0001)},
+    {FLOAT32, F32(0x1p-25f), FLOAT16, BITS16(0x0000)}, /* tie */
+    {FLOAT32, BITS32(0x33000001), FLOAT16, BITS16(0x0001)}, /* just above 2^-25 */
+    {FLOAT32, F32(0x1.8p-24f), FLOAT16, BITS16(0x0002)}, /* tie */
+    {FLOAT32, F32(-0x1p-25f), FLOAT16, BITS16(0x8000)},
+    {FLOAT32, F32(0x1p-14f), FLOAT16, BITS16(0x0400)},
+    {FLOAT32, F32(0x1.ffcp-15f), FLOAT16, BITS16(0x0400)}, /* 1023.5 * 2^-24: tie */
+    {FLOAT32, F32(0x1.ff8p-15f), FLOAT16, BITS16(0x03ff)}, /* 1023 * 2^-24 */
+    {FLOAT32, BITS32(0x7fc00000), FLOAT16, BITS16(0x7e00)},
+    {FLOAT32, BITS32(0xffc00000), FLOAT16, BITS16(0xfe00)},
+    {FLOAT32, BITS32(0x7f800001), FLOAT16, BITS16(0x7e00)}, /* signalling: made quiet */
+    {FLOAT32, F32(INFINITY), FLOAT16, BITS16(0x7c00)},
+    {FLOAT32, F32(-0.0f), FLOAT16, BITS16(0x8000)},
+    {FLOAT32, F32(3.40282346638528859812e+38f), FLOAT16, BITS16(0x7c00)},
+    {FLOAT32, F32(1e-45f), FLOAT16, BITS16(0x0000)},
+    {FLOAT64, F64(0x1.002p0 + 0x1p-40), FLOAT16, BITS16(0x3c01)}, /* not via float */
+    {FLOAT64, F64(0x1p-25 + 0x1p-60), FLOAT16, BITS16(0x0001)},       /* not via float */
+    {FLOAT64, F64(65519.999999), FLOAT16, BITS16(0x7bff)},
+    {FLOAT64, F64(65520.0), FLOAT16, BITS16(0x7c00)},
+    {FLOAT64, F64(1e300), FLOAT16, BITS16(0x7c00)},
+    {FLOAT64, F64(NAN), FLOAT16, BITS16(0x7e00)},
+    {FLOAT64, F64(-INFINITY), FLOAT16, BITS16(0xfc00)},
+    {FLOAT64, F64(5e-324), FLOAT16, BITS16(0x0000)},
+    {FLOAT64, F64(-5e-324), FLOAT16, BITS16(0x8000)},
+    {COMPLEX128, C128(0x1.002p0 + 0x1p-40, 7.0), FLOAT16, BITS16(0x3c01)},
+    {INT64, I64(2049), FLOAT16, BITS16(0x6800)},
+    {INT64, I64(2051), FLOAT16, BITS16(0x6802)},
+    {INT64, I64(65519), FLOAT16, BITS16(0x7bff)},
+    {INT64, I64(65520), FLOAT16, BITS16(0x7c00)},
+    {INT64, I64(INT64_MAX), FLOAT16, BITS16(0x7c00)},
+    {INT64, I64(INT64_MIN), FLOAT16, BITS16(0xfc00)},
+    {UINT64, U64(UINT64_MAX), FLOAT16, BITS16(0x7c00)},
+    {INT32, I32(-2049), FLOAT16, BITS16(0xe800)},
+    {UINT8, U8(255), FLOAT16, BITS16(0x5bf8)},
+    {INT8, I8(-128), FLOAT16, BITS16(0xd800)},
+    {BFLOAT16, BITS16(0x3f81), FLOAT16, BITS16(0x3c08)},
+    {BFLOAT16, BITS16(0x4780), FLOAT16, BITS16(0x7c00)},
+    {BFLOAT16, BITS16(0x477f), FLOAT16, BITS16(0x7bf8)},
+
+    /* -> bfloat16: one rounding to nearest even */
+    {FLOAT32, F32(0x1.01p0f), BFLOAT16, BITS16(0x3f80)}, /* 1 + 2^-8: tie, even */
+    {FLOAT32, F32(0x1.03p0f), BFLOAT16, BITS16(0x3f82)}, /* 1 + 3*2^-8: tie, up */
+    {FLOAT32, BITS32(0x3f808001), BFLOAT16, BITS16(0x3f81)},
+    {FLOAT32, BITS32(0x7f7fffff), BFLOAT16, BITS16(0x7f80)},
+    {FLOAT32, BITS32(0x7f7f8000), BFLOAT16, BITS16(0x7f80)},
+    {FLOAT32, BITS32(0x7f7f7fff), BFLOAT16, BITS16(0x7f7f)},
+    {FLOAT32, BITS32(0x00010000), BFLOAT16, BITS16(0x0001)}, /* subnormals */
+    {FLOAT32, BITS32(0x00008000), BFLOAT16, BITS16(0x0000)},
+    {FLOAT32, BITS32(0x00018000), BFLOAT16, BITS16(0x0002)},
+    {FLOAT32, BITS32(0x80008001), BFLOAT16, BITS16(0x8001)},
+    {FLOAT32, BITS32(0x7fc00000), BFLOAT16, BITS16(0x7fc0)},
+    {FLOAT32, BITS32(0x7f800001), BFLOAT16, BITS16(0x7fc0)}, /* not rounded to inf */
+    {FLOAT32, BITS32(0xff800001), BFLOAT16, BITS16(0xffc0)},
+    {FLOAT32, BITS32(0x7fffffff), BFLOAT16, BITS16(0x7fff)}, /* not rounded to 0 */
+    {FLOAT32, F32(-INFINITY), BFLOAT16, BITS16(0xff80)},
+    {FLOAT64, F64(0x1.01p0 + 0x1p-40), BFLOAT16, BITS16(0x3f81)}, /* not via float */
+    {FLOAT64, F64(3.4e38), BFLOAT16, BITS16(0x7f80)},
+    {FLOAT64, F64(3.39e38), BFLOAT16, BITS16(0x7f7f)},
+    {FLOAT64, F64(1e39), BFLOAT16, BITS16(0x7f80)},
+    {FLOAT64, F64(-1e300), BFLOAT16, BITS16(0xff80)},
+    {FLOAT64, F64(1e-300), BFLOAT16, BITS16(0x0000)},
+    {FLOAT64, F64(0x1p-134 + 0x1p-160), BFLOAT16, BITS16(0x0001)},
+    {FLOAT64, F64(NAN), BFLOAT16, BITS16(0x7fc0)},
+    {INT64, I64(0x4040000000000001), BFLOAT16, BITS16(0x5e81)},  /* 2^62+2^54+1 */
+    {INT64, I64(0x4040000000000000), BFLOAT16, BITS16(0x5e80)},  /* tie, even */
+    {INT64, I64(-0x4040000000000001), BFLOAT16, BITS16(0xde81)},
+    {UINT64, U64(UINT64_MAX), BFLOAT16, BITS16(0x5f80)},
+    {INT32, I32(16842753), BFLOAT16, BITS16(0x4b81)}, /* 2^24+2^16+1 */
+    {INT32, I32(INT32_MAX), BFLOAT16, BITS16(0x4f00)},
+    {UINT32, U32(UINT32_MAX), BFLOAT16, BITS16(0x4f80)},
+    {INT16, I16(257), BFLOAT16, BITS16(0x4380)},
+    {INT16, I16(259), BFLOAT16, BITS16(0x4382)},
+    {COMPLEX128, C128(0x1.01p0 + 0x1p-40, 0.0), BFLOAT16, BITS16(0x3f81)},
+    {FLOAT16, BITS16(0x3c01), BFLOAT16, BITS16(0x3f80)},
+    {FLOAT16, BITS16(0x3e01), BFLOAT16, BITS16(0x3fc0)},
+    {FLOAT16, BITS16(0x0001), BFLOAT16, BITS16(0x3380)},
+    {FLOAT16, BITS16(0x7e00), BFLOAT16, BITS16(0x7fc0)},
+    {FLOAT16, BITS16(0xfc00), BFLOAT16, BITS16(0xff80)},
+
+    /* float16/bfloat16 widen exactly */
+    {FLOAT16, BITS16(0x0001), FLOAT32, BITS32(0x33800000)},
+    {FLOAT16, BITS16(0x03ff), FLOAT64, F64(1023.0 * 0x1p-24)},
+    {FLOAT16, BITS16(0x7bff), FLOAT32, F32(65504.0f)},
+    {FLOAT16, BITS16(0x7c00), FLOAT64, F64(INFINITY)},
+    {FLOAT16, BITS16(0x8000), FLOAT32, BITS32(0x80000000)},
+    {FLOAT16, BITS16(0x7e00), FLOAT32, BITS32(0x7fc00000)},
+    {FLOAT16, BITS16(0xc0c0), COMPLEX128, C128(-2.375, 0.0)},
+    {BFLOAT16, BITS16(0x0001), FLOAT32, BITS32(0x00010000)},
+    {BFLOAT16, BITS16(0x7f7f), FLOAT64, F64(3.3895313892515355e38)},
+    {BFLOAT16, BITS16(0xff80), FLOAT32, F32(-INFINITY)},
+    {BFLOAT16, BITS16(0x8000), FLOAT64, BITS64(0x8000000000000000u)},
+
+    /* integer -> float: the hardware's single rounding */
+    {INT64, I64(9007199254740993), FLOAT64, F64(9007199254740992.0)},
+    {UINT64, U64(UINT64_MAX), FLOAT32, F32(18446744073709551616.0f)},
+    {UINT64, U64(UINT64_MAX), FLOAT64, F64(18446744073709551616.0)},
+    {INT32, I32(16777217), FLOAT32, F32(16777216.0f)},
+    {UINT64, U64(0x8000008000000001u), FLOAT32, F32(9223373136366403584.0f)},
+    {INT64, I64(0x4040000000000001), COMPLEX64, C64(4629700416936869888.0f, 0.0f)},
+    {INT32, I32(INT32_MIN), FLOAT64, F64(-2147483648.0)},
+
+    /* float <-> float and complex */
+    {FLOAT64, F64(1e39), FLOAT32, F32(INFINITY)},
+    {FLOAT64, F64(1.0 + 0x1p-24), FLOAT32, F32(1.0f)},
+    {FLOAT64, F64(1.0 + 0x1p-24 + 0x1p-50), FLOAT32, F32(0x1.000002p0f)},
+    {FLOAT64, F64(1e-46), FLOAT32, F32(0.0f)},
+    {FLOAT32, BITS32(0x00000001), FLOAT64, F64(0x1p-149)},
+    {FLOAT64, F64(2.5), COMPLEX64, C64(2.5f, 0.0f)},
+    {FLOAT64, F64(-0.0), COMPLEX128, {.u64 = 0x8000000000000000u}},
+    {COMPLEX128, C128(1.0 + 0x1p-30, -3.0), COMPLEX64, C64(1.0f, -3.0f)},
+    {COMPLEX64, C64(1.5f, 2.5f), FLOAT64, F64(1.5)},
+    {COMPLEX64, C64(1.5f, NAN), COMPLEX128, C128(1.5, NAN)},
+    {COMPLEX128, C128(65520.0, 1.0), COMPLEX64, C64(65520.0f, 1.0f)},
+};
+
+enum { kNumCases = sizeof kCases / sizeof kCases[0] };
+
+static size_t size_of(tensor_dtype_t d) { return tensor_dtype_size(d); }
+
+/* Writes `size` little-endian bytes as hex, most significant first. */
+static const char *hex(const unsigned char *bytes, size_t size, char *buf) {
+  for (size_t b = 0; b < size; ++b) sprintf(buf + 2 * b, "%02x", bytes[size - 1 - b]);
+  return buf;
+}
+
+/* Asserts `n` converted elements at `data` (`stride` elements apart) equal the
+   expected outputs of cases[k % m]. */
+static void expect_elements(const conv_case_t *const *cases, int64_t m, const void *data,
+                            int64_t n, int64_t stride, const char *how) {
+  const size_t size = size_of(cases[0]->to);
+  for (int64_t k = 0; k < n; ++k) {
+    const conv_case_t *c = cases[k % m];
+    const unsigned char *got = (const unsigned char *)data + k * stride * (int64_t)size;
+    char in[40], out[40], want[40];
+    ck_assert_msg(memcmp(got, c->out.bytes, size) == 0,
+                  "%s %s -> %s, element %lld of %lld: 0x%s gave 0x%s, expected 0x%s", how,
+                  tensor_dtype_name(c->from), tensor_dtype_name(c->to), (long long)k,
+                  (long long)n, hex(c->in.bytes, size_of(c->from), in), hex(got, size, out),
+                  hex(c->out.bytes, size, want));
+  }
+}
+
+/* The cases converting from -> to, in table order; returns how many. */
+static int64_t cases_for(tensor_dtype_t from, tensor_dtype_t to, const conv_case_t **out) {
+  int64_t m = 0;
+  for (int i = 0; i < kNumCases; ++i)
+    if (kCases[i].from == from && kCases[i].to == to) out[m++] = &kCases[i];
+  return m;
+}
+
+/* A buffer of n source elements cycling through the cases' inputs, every `stride`
+   elements (the gaps zeroed). */
+static void *source_buffer(const conv_case_t *const *cases, int64_t m, int64_t n, int64_t stride) {
+  const size_t size = size_of(cases[0]->from);
+  unsigned char *buf = calloc((size_t)(n * stride + 1), size);
+  ck_assert_ptr_nonnull(buf);
+  for (int64_t k = 0; k < n; ++k) memcpy(buf + k * stride * (int64_t)size, cases[k % m]->in.bytes, size);
+  return buf;
+}
+
+static const int64_t kLengths[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 1003};
+
+/* Contiguous tensor_to: the vector kernels and their scalar tails. */
+static void check_contiguous(const conv_case_t *const *cases, int64_t m) {
+  for (size_t l = 0; l < sizeof kLengths / sizeof kLengths[0]; ++l) {
+    const int64_t n = kLengths[l];
+    void *buf = source_buffer(cases, m, n, 1);
+    tensor_t *src = NULL, *dst = NULL;
+    ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
+    ck_ok(tensor_to(&dst, src, cases[0]->to, TENSOR_COPY_ALWAYS));
+    ck_assert_int_eq(tensor_dtype(dst), cases[0]->to);
+    expect_elements(cases, m, tensor_data(dst), n, 1, "contiguous");
+    tensor_release(dst);
+    tensor_release(src);
+    free(buf);
+  }
+}
+
+/* tensor_to of a reversed view reading every second element (stride -2). */
+static void check_strided_source(const conv_case_t *const *cases, int64_t m) {
+  const int64_t n = 17, len = 2 * n;
+  const size_t size = size_of(cases[0]->from);
+  unsigned char *buf = calloc((size_t)len, size);
+  ck_assert_ptr_nonnull(buf);
+  /* The view [::-2] visits positions len-1, len-3, ...: element k at len-1-2k. */
+  for (int64_t k = 0; k < n; ++k) memcpy(buf + (len - 1 - 2 * k) * (int64_t)size, cases[k % m]->in.bytes, size);
+  tensor_t *base = NULL, *view = NULL, *dst = NULL;
+  ck_ok(tensor_from_data(&base, buf, 1, &len, cases[0]->from));
+  ck_ok(tensor_slice(&view, base, 0, TENSOR_SLICE_END, INT64_MIN, -2));
+  ck_assert_int_eq(tensor_strides(view)[0], -2);
+  ck_ok(tensor_to(&dst, view, cases[0]->to, TENSOR_COPY_ALWAYS));
+  expect_elements(cases, m, tensor_data(dst), n, 1, "strided source");
+  tensor_release(dst);
+  tensor_release(view);
+  tensor_release(base);
+  free(buf);
+}
+
+/* tensor_copy into every third element of a zeroed destination; the gaps stay 0. */
+static void check_strided_destination(const conv_case_t *const *cases, int64_t m) {
+  const int64_t n = 9, len = 3 * n, stride = 3;
+  void *buf = source_buffer(cases, m, n, 1);
+  tensor_t *src = NULL, *base = NULL, *dst = NULL;
+  ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
+  ck_ok(tensor_zeros(&base, 1, &len, cases[0]->to));
+  ck_ok(tensor_as_strided(&dst, base, 1, &n, &stride, 1));
+  ck_ok(tensor_copy(dst, src));
+  const unsigned char *bytes = tensor_data(base);
+  const size_t size = size_of(cases[0]->to);
+  expect_elements(cases, m, bytes + size, n, 3, "strided destination");
+  for (int64_t k = 0; k < len; ++k)
+    if (k % 3 != 1)
+      for (size_t b = 0; b < size; ++b) ck_assert_int_eq(bytes[k * (int64_t)size + (int64_t)b], 0);
+  tensor_release(dst);
+  tensor_release(base);
+  tensor_release(src);
+  free(buf);
+}
+
+/* Runs every distinct (from, to) pair of the table once, all its cases together so
+   that neighbouring vector lanes hold different values. */
+static void for_each_pair(void (*check)(const conv_case_t *const *, int64_t)) {
+  const conv_case_t *group[kNumCases];
+  for (int i = 0; i < kNumCases; ++i) {
+    int first = 1;
+    for (int j = 0; j < i && first; ++j)
+      first = !(kCases[j].from == kCases[i].from && kCases[j].to == kCases[i].to);
+    if (!first) continue;
+    const int64_t m = cases_for(kCases[i].from, kCases[i].to, group);
+    check(group, m);
+  }
+}
+
+START_TEST(test_edge_values_contiguous) { for_each_pair(check_contiguous); }
+END_TEST
+
+START_TEST(test_edge_values_strided_source) { for_each_pair(check_strided_source); }
+END_TEST
+
+START_TEST(test_edge_values_strided_destination) { for_each_pair(check_strided_destination); }
+END_TEST
+
+/* tensor_fill converts like a copy from a float64 scalar. */
+START_TEST(test_fill_converts_from_float64) {
+  const int64_t n = 17;
+  for (int i = 0; i < kNumCases; ++i) {
+    const conv_case_t *c = &kCases[i];
+    if (c->from != FLOAT64) continue;
+    tensor_t *t = NULL;
+    ck_ok(tensor_empty(&t, 1, &n, c->to));
+    ck_ok(tensor_fill(t, c->in.f64));
+    expect_elements(&c, 1, tensor_data(t), n, 1, "fill");
+    tensor_release(t);
+  }
+}
+END_TEST
+
+static const tensor_dtype_t kAllDTypes[] = {UINT8, INT8, INT16, INT32, INT64, FLOAT16, FLOAT32,
+                                            FLOAT64, COMPLEX64, COMPLEX128, BOOL, BFLOAT16,
+                                            UINT16, UINT32, UINT64};
+enum { kNumDTypes = sizeof kAllDTypes / sizeof kAllDTypes[0] };
+
+/* The small integer v (0 <= v <= 100) stored as dtype d; for bool, v != 0. */
+static value_t small_value(tensor_dtype_t d, int v) {
+  value_t x;
+  memset(&x, 0, sizeof x);
+  switch (d) {
+    case UINT8: x.u8 = (uint8_t)v; break;
+    case INT8: x.i8 = (int8_t)v; break;
+    case INT16: x.i16 = (int16_t)v; break;
+    case INT32: x.i32 = v; break;
+    case INT64: x.i64 = v; break;
+    case UINT16: x.u16 = (uint16_t)v; break;
+    case UINT32: x.u32 = (uint32_t)v; break;
+    case UINT64: x.u64 = (uint64_t)v; break;
+    case FLOAT32: x.f32 = (float)v; break;
+    case FLOAT64: x.f64 = v; break;
+    case COMPLEX64: x.c64[0] = (float)v; break;
+    case COMPLEX128: x.c128[0] = v; break;
+    case BOOL: x.u8 = v != 0; break;
+    case FLOAT16: x.u16 = v == 0 ? 0 : v == 1 ? 0x3c00 : 0x5640; break;  /* 100 = 0x5640 */
+    case BFLOAT16: x.u16 = v == 0 ? 0 : v == 1 ? 0x3f80 : 0x42c8; break; /* 100 = 0x42c8 */
+    default: ck_abort_msg("unknown dtype %d", d);
+  }
+  return x;
+}
+
+/* All 225 pairs on values every dtype holds exactly, contiguous and strided. */
+START_TEST(test_every_pair_small_values) {
+  static const int kValues[] = {0, 1, 100, 1, 0, 100, 100, 1, 0};
+  const int64_t n = sizeof kValues / sizeof kValues[0];
+  for (int i = 0; i < kNumDTypes; ++i) {
+    for (int j = 0; j < kNumDTypes; ++j) {
+      const tensor_dtype_t from = kAllDTypes[i], to = kAllDTypes[j];
+      conv_case_t cases[sizeof kValues / sizeof kValues[0]];
+      const conv_case_t *ptrs[sizeof kValues / sizeof kValues[0]];
+      for (int64_t k = 0; k < n; ++k) {
+        const int v = from == BOOL ? kValues[k] != 0 : kValues[k];
+        cases[k].from = from;
+        cases[k].to = to;
+        cases[k].in = small_value(from, v);
+        cases[k].out = small_value(to, to == BOOL ? v != 0 : v);
+        ptrs[k] = &cases[k];
+      }
+      check_contiguous(ptrs, n);
+      check_strided_source(ptrs, n);
+      check_strided_destination(ptrs, n);
+    }
+  }
+}
+END_TEST
+
+/* Empty tensors convert for every pair. */
+START_TEST(test_every_pair_empty) {
+  const int64_t zero = 0;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    for (int j = 0; j < kNumDTypes; ++j) {
+      tensor_t *src = NULL, *dst = NULL;
+      ck_ok(tensor_empty(&src, 1, &zero, kAllDTypes[i]));
+      ck_ok(tensor_to(&dst, src, kAllDTypes[j], TENSOR_COPY_ALWAYS));
+      ck_assert_int_eq(tensor_numel(dst), 0);
+      ck_assert_int_eq(tensor_dtype(dst), kAllDTypes[j]);
+      tensor_release(dst);
+      tensor_release(src);
+    }
+  }
+}
+END_TEST
+
+/* Large integer boundaries: the values next to 2^63 and 2^64 as float64. */
+START_TEST(test_float64_near_64_bit_limits) {
+  const double kTwo63 = 9223372036854775808.0, kTwo64 = 18446744073709551616.0;
+  const double values[] = {kTwo63, nextafter(kTwo63, 0), -kTwo63, nextafter(-kTwo63, -INFINITY),
+                           kTwo64, nextafter(kTwo64, 0)};
+  const int64_t n = 6;
+  tensor_t *src = NULL, *as_i64 = NULL, *as_u64 = NULL;
+  ck_ok(tensor_from_data(&src, values, 1, &n, FLOAT64));
+  ck_ok(tensor_to(&as_i64, src, INT64, TENSOR_COPY_ALWAYS));
+  ck_ok(tensor_to(&as_u64, src, UINT64, TENSOR_COPY_ALWAYS));
+  const int64_t *i = tensor_data(as_i64);
+  const uint64_t *u = tensor_data(as_u64);
+  ck_assert_int_eq(i[0], INT64_MAX);
+  ck_assert_int_eq(i[1], INT64_MAX - 1023);
+  ck_assert_int_eq(i[2], INT64_MIN);
+  ck_assert_int_eq(i[3], INT64_MIN);
+  ck_assert_int_eq(i[4], INT64_MAX);
+  ck_assert_int_eq(i[5], INT64_MAX);
+  ck_assert_uint_eq(u[0], 9223372036854775808u);
+  ck_assert_uint_eq(u[1], 9223372036854774784u);
+  ck_assert_uint_eq(u[2], 0);
+  ck_assert_uint_eq(u[3], 0);
+  ck_assert_uint_eq(u[4], UINT64_MAX);
+  ck_assert_uint_eq(u[5], UINT64_MAX - 2047);
+  tensor_release(as_u64);
+  tensor_release(as_i64);
+  tensor_release(src);
+}
+END_TEST
+
+static Suite *conversions_suite(void) {
+  Suite *s = suite_create("conversions");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_edge_values_contiguous);
+  tcase_add_test(tc, test_edge_values_strided_source);
+  tcase_add_test(tc, test_edge_values_strided_destination);
+  tcase_add_test(tc, test_fill_converts_from_float64);
+  tcase_add_test(tc, test_every_pair_small_values);
+  tcase_add_test(tc, test_every_pair_empty);
+  tcase_add_test(tc, test_float64_near_64_bit_limits);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) { return run_suite(conversions_suite()); }
