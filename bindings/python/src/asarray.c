@@ -1,0 +1,335 @@
+/* Python data to tensors: torch.asarray's share-or-copy rules and the copying
+   path of torch.tensor for scalars and nested sequences (dtype inference as
+   torch: bool, int64 for ints, float32 for floats, complex64 for complex, the
+   own dtype of NumPy scalars and 0-dim tensors, promoted together). */
+#include <string.h>
+
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* ---- dtype inference ---------------------------------------------------- */
+
+static int category(tensor_dtype_t d) {
+  if (d == TENSOR_BOOL) return 0;
+  if (ct_dtype_is_complex(d)) return 3;
+  return ct_dtype_is_floating(d) ? 2 : 1;
+}
+
+static int is_unsigned(tensor_dtype_t d) {
+  return d == TENSOR_UINT8 || d == TENSOR_UINT16 || d == TENSOR_UINT32 || d == TENSOR_UINT64;
+}
+
+static tensor_dtype_t signed_int_wider_than(size_t size) {
+  return size < 2 ? TENSOR_INT16 : size < 4 ? TENSOR_INT32 : TENSOR_INT64;
+}
+
+/* PyTorch's promoteTypes for the dtypes data can carry. */
+static tensor_dtype_t promote(tensor_dtype_t a, tensor_dtype_t b) {
+  if (a < 0 || a == b) return b;
+  const int ca = category(a), cb = category(b);
+  const size_t sa = tensor_dtype_size(a), sb = tensor_dtype_size(b);
+  if (ca != cb) {
+    const tensor_dtype_t hi = ca > cb ? a : b, lo = ca > cb ? b : a;
+    /* complex64 with float64 widens to complex128 */
+    if (category(hi) == 3 && category(lo) == 2 && tensor_dtype_size(lo) == 8) return TENSOR_COMPLEX128;
+    return hi;
+  }
+  if (ca == 1 && is_unsigned(a) != is_unsigned(b)) {
+    const tensor_dtype_t u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
+    return tensor_dtype_size(s) > tensor_dtype_size(u) ? s : signed_int_wider_than(tensor_dtype_size(u));
+  }
+  if (sa == sb) return TENSOR_FLOAT32; /* float16 with bfloat16 */
+  return sa > sb ? a : b;
+}
+
+/* dtype of a NumPy scalar from its dtype's array-interface string ("<f8"). */
+static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
+  PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
+  PyObject *str = dtype ? PyObject_GetAttrString(dtype, "str") : NULL;
+  Py_XDECREF(dtype);
+  const char *s = str ? PyUnicode_AsUTF8(str) : NULL;
+  tensor_dtype_t d = -1;
+  if (s && strlen(s) >= 3) {
+    static const struct {
+      const char *str;
+      tensor_dtype_t code;
+    } table[] = {
+        {"|b1", TENSOR_BOOL},    {"|u1", TENSOR_UINT8},     {"|i1", TENSOR_INT8},
+        {"<i2", TENSOR_INT16},   {"<i4", TENSOR_INT32},     {"<i8", TENSOR_INT64},
+        {"<u2", TENSOR_UINT16},  {"<u4", TENSOR_UINT32},    {"<u8", TENSOR_UINT64},
+        {"<f2", TENSOR_FLOAT16}, {"<f4", TENSOR_FLOAT32},   {"<f8", TENSOR_FLOAT64},
+        {"<c8", TENSOR_COMPLEX64}, {"<c16", TENSOR_COMPLEX128},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+      if (strcmp(s, table[i].str) == 0) d = table[i].code;
+  }
+  Py_XDECREF(str);
+  if (d < 0 && !PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "can't convert NumPy scalar of type %.200s", Py_TYPE(obj)->tp_name);
+  return d;
+}
+
+/* The dtype a scalar leaf asks for, or -1 with an exception. */
+static tensor_dtype_t leaf_dtype(PyObject *obj) {
+  /* exact Python numbers first: the common case, and cheaper than the NumPy check */
+  if (PyBool_Check(obj)) return TENSOR_BOOL;
+  if (PyLong_CheckExact(obj)) return TENSOR_INT64;
+  if (PyFloat_CheckExact(obj)) return TENSOR_FLOAT32;
+  if (PyComplex_CheckExact(obj)) return TENSOR_COMPLEX64;
+  if (Ct_Tensor_Check(obj)) return tensor_dtype(SELF(obj));
+  const int numpy_scalar = ct_is_numpy_scalar(obj);
+  if (numpy_scalar < 0) return -1;
+  if (numpy_scalar) return numpy_scalar_dtype(obj);
+  if (PyLong_Check(obj)) return TENSOR_INT64;
+  if (PyFloat_Check(obj)) return TENSOR_FLOAT32;
+  if (PyComplex_Check(obj)) return TENSOR_COMPLEX64;
+  PyErr_Format(PyExc_TypeError, "new(): invalid data type '%.200s'", Py_TYPE(obj)->tp_name);
+  return -1;
+}
+
+static int is_nested(PyObject *obj) {
+  if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj)) return 0;
+  if (Ct_Tensor_Check(obj)) return tensor_ndim(SELF(obj)) > 0;
+  return ct_scalar_kind(obj) == 0 && PySequence_Check(obj);
+}
+
+/* ---- nested sequences --------------------------------------------------- */
+
+typedef struct {
+  int64_t ndim;
+  int64_t sizes[TENSOR_MAX_DIMS];
+  tensor_dtype_t dtype; /* promoted over the leaves */
+} Layout;
+
+static int measure(PyObject *data, Layout *layout) {
+  PyObject *cur = Py_NewRef(data);
+  layout->ndim = 0;
+  while (is_nested(cur)) {
+    if (layout->ndim == TENSOR_MAX_DIMS) {
+      PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", TENSOR_MAX_DIMS);
+      Py_DECREF(cur);
+      return -1;
+    }
+    const Py_ssize_t n = PySequence_Size(cur);
+    if (n < 0) {
+      Py_DECREF(cur);
+      return -1;
+    }
+    layout->sizes[layout->ndim++] = n;
+    if (n == 0) break;
+    PyObject *first = PySequence_GetItem(cur, 0);
+    Py_DECREF(cur);
+    if (!first) return -1;
+    cur = first;
+  }
+  Py_DECREF(cur);
+  return 0;
+}
+
+/* Checks the nesting against layout->sizes and promotes the leaves' dtypes. */
+static int check(PyObject *obj, int64_t depth, Layout *layout) {
+  if (depth == layout->ndim) {
+    if (is_nested(obj)) {
+      PyErr_Format(PyExc_ValueError, "expected a number at dim %lld, got a sequence of type %.200s",
+                   (long long)depth, Py_TYPE(obj)->tp_name);
+      return -1;
+    }
+    const tensor_dtype_t d = leaf_dtype(obj);
+    if (d < 0) return -1;
+    layout->dtype = promote(layout->dtype, d);
+    return 0;
+  }
+  if (!is_nested(obj)) {
+    PyErr_Format(PyExc_TypeError, "expected a sequence at dim %lld, got %.200s", (long long)depth,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  PyObject *fast = PySequence_Fast(obj, "not a sequence");
+  if (!fast) return -1;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  int rc = 0;
+  if (n != layout->sizes[depth]) {
+    PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %lld (got %zd)",
+                 (long long)layout->sizes[depth], (long long)depth, n);
+    rc = -1;
+  }
+  for (Py_ssize_t i = 0; rc == 0 && i < n; i++) rc = check(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout);
+  Py_DECREF(fast);
+  return rc;
+}
+
+/* Widest dtype of a category: the buffer is filled in it, then converted once. */
+static tensor_dtype_t wide(tensor_dtype_t d) {
+  static const tensor_dtype_t by_category[] = {TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT64, TENSOR_COMPLEX128};
+  return by_category[category(d)];
+}
+
+static int store(PyObject *obj, tensor_dtype_t wide_dtype, char *dst) {
+  PyObject *value = Ct_Tensor_Check(obj) ? ct_scalar_read(tensor_dtype(SELF(obj)), tensor_data(SELF(obj)))
+                                         : Py_NewRef(obj);
+  if (!value) return -1;
+  int rc = 0;
+  switch (wide_dtype) {
+    case TENSOR_BOOL: {
+      const int b = PyObject_IsTrue(value);
+      *(uint8_t *)dst = (uint8_t)(b > 0);
+      rc = b < 0 ? -1 : 0;
+      break;
+    }
+    case TENSOR_INT64: {
+      PyObject *index = ct_scalar_kind(value) == CT_KIND_BOOL ? PyLong_FromLong(PyObject_IsTrue(value))
+                                                              : PyNumber_Index(value);
+      const long long v = index ? PyLong_AsLongLong(index) : -1;
+      Py_XDECREF(index);
+      if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+          PyErr_Clear();
+          PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        }
+        rc = -1;
+      }
+      memcpy(dst, &v, sizeof v);
+      break;
+    }
+    case TENSOR_FLOAT64: {
+      const double v = PyFloat_AsDouble(value);
+      rc = v == -1.0 && PyErr_Occurred() ? -1 : 0;
+      memcpy(dst, &v, sizeof v);
+      break;
+    }
+    default: {
+      const Py_complex c = PyComplex_AsCComplex(value);
+      rc = c.real == -1.0 && PyErr_Occurred() ? -1 : 0;
+      memcpy(dst, &c.real, sizeof(double));
+      memcpy(dst + sizeof(double), &c.imag, sizeof(double));
+    }
+  }
+  Py_DECREF(value);
+  return rc;
+}
+
+static int fill(PyObject *obj, int64_t depth, const Layout *layout, tensor_dtype_t wide_dtype,
+                char **dst) {
+  if (depth == layout->ndim) {
+    if (store(obj, wide_dtype, *dst) < 0) return -1;
+    *dst += tensor_dtype_size(wide_dtype);
+    return 0;
+  }
+  PyObject *fast = PySequence_Fast(obj, "not a sequence");
+  if (!fast) return -1;
+  int rc = 0;
+  for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++)
+    rc = fill(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout, wide_dtype, dst);
+  Py_DECREF(fast);
+  return rc;
+}
+
+tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
+  Layout layout;
+  layout.dtype = -1;
+  if (measure(data, &layout) < 0 || check(data, 0, &layout) < 0) return NULL;
+  if (layout.dtype < 0) layout.dtype = TENSOR_FLOAT32; /* no leaves: torch.tensor([]) */
+  const tensor_dtype_t wide_dtype = wide(layout.dtype);
+  tensor_t *buffer = NULL, *out = NULL;
+  tensor_status_t st = tensor_empty(&buffer, layout.ndim, layout.sizes, wide_dtype);
+  if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
+  char *dst = tensor_data(buffer);
+  if (fill(data, 0, &layout, wide_dtype, &dst) < 0) {
+    tensor_release(buffer);
+    return NULL;
+  }
+  st = tensor_to(&out, buffer, dtype >= 0 ? dtype : layout.dtype, TENSOR_COPY_IF_NEEDED);
+  tensor_release(buffer);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}
+
+/* ---- asarray and tensor ------------------------------------------------- */
+
+/* A copy of a NumPy array or scalar in dtype (-1: its own). */
+static tensor_t *copy_of(tensor_t *shared, tensor_dtype_t dtype) {
+  if (!shared) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_to(&out, shared, dtype >= 0 ? dtype : tensor_dtype(shared), TENSOR_COPY_ALWAYS);
+  tensor_release(shared);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}
+
+PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
+  PyObject *obj, *device = Py_None, *copy_obj = Py_None;
+  tensor_dtype_t dtype = -1;
+  int requires_grad = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O&OOp:asarray", kwlist, &obj, ct_dtype_converter,
+                                   &dtype, &device, &copy_obj, &requires_grad))
+    return NULL;
+  if (ct_check_options(device, requires_grad, "asarray") < 0) return NULL;
+  int copy = -1; /* None: share when possible */
+  if (copy_obj != Py_None && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
+
+  tensor_t *shared = NULL;
+  if (Ct_Tensor_Check(obj)) {
+    shared = tensor_retain(SELF(obj));
+  } else if (ct_is_numpy_array(obj) > 0) {
+    shared = ct_tensor_from_strided_buffer(obj);
+    if (!shared) return NULL;
+  } else if (!PyErr_Occurred() && ct_is_numpy_scalar(obj) > 0) {
+    /* NumPy scalars are immutable values: always a 0-dim copy in their own dtype. */
+    if (copy == 0) {
+      PyErr_SetString(PyExc_ValueError, "can't alias NumPy scalars: they own no shareable memory");
+      return NULL;
+    }
+    return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(obj), dtype));
+  } else if (!PyErr_Occurred() && PyObject_HasAttrString(obj, "__dlpack__")) {
+    shared = ct_tensor_from_dlpack_object(obj);
+    if (!shared) return NULL;
+  } else if (!PyErr_Occurred() && PyObject_CheckBuffer(obj)) {
+    /* torch: raw bytes grouped by the requested dtype (default float32) */
+    PyObject *fb_args = PyTuple_Pack(1, obj);
+    PyObject *fb_kwargs = fb_args ? Py_BuildValue("{s:O}", "dtype", ct_dtype_object(dtype >= 0 ? dtype : TENSOR_FLOAT32))
+                                  : NULL;
+    PyObject *t = fb_kwargs ? ct_frombuffer(NULL, fb_args, fb_kwargs) : NULL;
+    Py_XDECREF(fb_args);
+    Py_XDECREF(fb_kwargs);
+    if (!t) return NULL;
+    shared = tensor_retain(SELF(t));
+    Py_DECREF(t);
+  }
+  if (PyErr_Occurred()) return NULL;
+
+  if (!shared) { /* scalars and nested sequences: always a new tensor */
+    if (copy == 0) {
+      PyErr_SetString(PyExc_ValueError, "can't alias arbitrary sequence into a tensor.");
+      return NULL;
+    }
+    return ct_tensor_wrap(ct_tensor_from_data(obj, dtype));
+  }
+  const int mode = copy == 1 ? TENSOR_COPY_ALWAYS : copy == 0 ? TENSOR_COPY_NEVER : TENSOR_COPY_IF_NEEDED;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_to(&out, shared, dtype >= 0 ? dtype : tensor_dtype(shared), mode);
+  tensor_release(shared);
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (Ct_Tensor_Check(obj) && out == SELF(obj)) { /* torch.asarray(t) is t */
+    tensor_release(out);
+    return Py_NewRef(obj);
+  }
+  return ct_tensor_wrap(out);
+}
+
+PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
+  PyObject *data, *device = Py_None;
+  tensor_dtype_t dtype = -1;
+  int requires_grad = 0, pin_memory = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O&Opp:tensor", kwlist, &data, ct_dtype_converter,
+                                   &dtype, &device, &requires_grad, &pin_memory))
+    return NULL;
+  if (ct_check_options(device, requires_grad, "tensor") < 0) return NULL;
+  if (Ct_Tensor_Check(data)) return ct_tensor_wrap(copy_of(tensor_retain(SELF(data)), dtype));
+  const int is_numpy = ct_is_numpy_array(data) > 0 || (!PyErr_Occurred() && ct_is_numpy_scalar(data) > 0);
+  if (PyErr_Occurred()) return NULL;
+  if (is_numpy) return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(data), dtype));
+  return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
+}

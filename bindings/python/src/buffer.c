@@ -1,0 +1,174 @@
+/* The buffer protocol both ways.
+   Import (frombuffer): the exporter's Py_buffer is held by the storage until its
+   last view is gone, so a bytearray cannot be resized and an mmap cannot be
+   closed under a live tensor. ctensor may drop that last reference on any
+   thread, with or without the GIL, so the release callback takes the GIL itself.
+   Export: memoryview(t) and NumPy see any strided tensor; bfloat16 has no PEP
+   3118 format code, so exporting it with a format is refused (BufferError). */
+#include <string.h>
+
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* ---- import ------------------------------------------------------------- */
+
+Py_buffer *ct_buffer_hold(Py_buffer *view) {
+  /* Raw allocator: freed by the callback, which must not depend on the caller's state. */
+  Py_buffer *held = PyMem_RawMalloc(sizeof *held);
+  if (!held) {
+    PyBuffer_Release(view);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  *held = *view;
+  return held;
+}
+
+void ct_buffer_release(void *ctx) {
+  /* After finalization began there is no interpreter to hand the export back to. */
+  if (_Py_IsFinalizing()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyBuffer_Release(ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(gil);
+}
+
+/* Gets a contiguous export, writable if the exporter allows it. */
+static int get_bytes(PyObject *obj, Py_buffer *view, int *readonly) {
+  if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE) == 0) {
+    *readonly = 0;
+    return 0;
+  }
+  PyErr_Clear();
+  *readonly = 1;
+  return PyObject_GetBuffer(obj, view, PyBUF_SIMPLE);
+}
+
+PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"buffer", "dtype", "count", "offset", "requires_grad", NULL};
+  PyObject *obj;
+  tensor_dtype_t dtype = -1;
+  long long count = -1, offset = 0;
+  int requires_grad = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O&LLp:frombuffer", kwlist, &obj,
+                                   ct_dtype_converter, &dtype, &count, &offset, &requires_grad))
+    return NULL;
+  if (dtype < 0) {
+    PyErr_SetString(PyExc_TypeError, "frombuffer() missing required keyword argument 'dtype'");
+    return NULL;
+  }
+  if (requires_grad) {
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "frombuffer(): requires_grad=True is not supported: ctensor has no autograd");
+    return NULL;
+  }
+  if (!PyObject_CheckBuffer(obj)) {
+    PyErr_Format(PyExc_TypeError, "object does not implement Python buffer protocol (got %.200s)",
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  Py_buffer view;
+  int readonly;
+  if (get_bytes(obj, &view, &readonly) < 0) return NULL;
+  Py_buffer *held = ct_buffer_hold(&view);
+  if (!held) return NULL;
+  tensor_t *t = NULL;
+  tensor_status_t st = tensor_from_buffer(&t, held->buf, (size_t)held->len, dtype, count, offset,
+                                          readonly ? TENSOR_READONLY : 0, ct_buffer_release, held);
+  if (st != TENSOR_OK) { /* the callback was not taken: give the export back now */
+    PyBuffer_Release(held);
+    PyMem_RawFree(held);
+    return ct_raise_as(st, TENSOR_E_INVALID, PyExc_ValueError); /* torch: ValueError */
+  }
+  return ct_tensor_wrap(t);
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+/* PEP 3118 contiguity of byte strides; size-1 dims' strides do not matter. */
+static int is_contiguous_order(const Py_buffer *v, int fortran) {
+  if (v->len == 0) return 1;
+  Py_ssize_t expected = v->itemsize;
+  for (int k = 0; k < v->ndim; k++) {
+    const int i = fortran ? k : v->ndim - 1 - k;
+    if (v->shape[i] > 1 && v->strides[i] != expected) return 0;
+    expected *= v->shape[i];
+  }
+  return 1;
+}
+
+static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  const tensor_t *t = SELF(self);
+  const tensor_dtype_t dtype = tensor_dtype(t);
+  if (ct_check_cpu(t, "buffer export") < 0) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_BufferError, "tensor memory is not on the CPU");
+    return -1;
+  }
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && tensor_is_readonly(t)) {
+    PyErr_SetString(PyExc_BufferError, "tensor is read-only");
+    return -1;
+  }
+  const char *format = ct_dtype_format(dtype);
+  if ((flags & PyBUF_FORMAT) == PyBUF_FORMAT && !format) {
+    PyErr_Format(PyExc_BufferError,
+                 "%s has no buffer-protocol format; view it as ctensor.int16 first (t.view(ctensor.int16))",
+                 tensor_dtype_name(dtype));
+    return -1;
+  }
+  const int ndim = (int)tensor_ndim(t);
+  /* shape then strides, owned by this export (freed in tensor_releasebuffer) */
+  Py_ssize_t *arrays = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(2 * ndim + 1));
+  if (!arrays) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
+  const Py_ssize_t itemsize = (Py_ssize_t)tensor_dtype_size(dtype);
+  for (int i = 0; i < ndim; i++) {
+    arrays[i] = (Py_ssize_t)sizes[i];
+    arrays[ndim + i] = (Py_ssize_t)(strides[i] * itemsize);
+  }
+  view->buf = tensor_data(t);
+  view->obj = Py_NewRef(self);
+  view->len = (Py_ssize_t)tensor_numel(t) * itemsize;
+  view->readonly = tensor_is_readonly(t);
+  view->itemsize = itemsize;
+  view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? (char *)format : NULL;
+  view->ndim = ndim;
+  view->shape = arrays;
+  view->strides = arrays + ndim;
+  view->suboffsets = NULL;
+  view->internal = arrays;
+  const char *refusal = NULL;
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !is_contiguous_order(view, 0))
+    refusal = "tensor is not C-contiguous; the consumer did not ask for strides";
+  else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !is_contiguous_order(view, 0))
+    refusal = "tensor is not C-contiguous";
+  else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !is_contiguous_order(view, 1))
+    refusal = "tensor is not Fortran-contiguous";
+  else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !is_contiguous_order(view, 0) &&
+           !is_contiguous_order(view, 1))
+    refusal = "tensor is not contiguous";
+  if (refusal) {
+    PyErr_SetString(PyExc_BufferError, refusal);
+    PyMem_Free(arrays);
+    Py_CLEAR(view->obj);
+    return -1;
+  }
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES) view->strides = NULL;
+  if ((flags & PyBUF_ND) != PyBUF_ND) view->shape = NULL;
+  return 0;
+}
+
+static void tensor_releasebuffer(PyObject *self, Py_buffer *view) {
+  (void)self;
+  PyMem_Free(view->internal);
+}
+
+PyBufferProcs ct_tensor_as_buffer = {
+    .bf_getbuffer = tensor_getbuffer,
+    .bf_releasebuffer = tensor_releasebuffer,
+};

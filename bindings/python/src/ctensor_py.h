@@ -1,0 +1,169 @@
+/*
+ * ctensor_py.h - declarations shared by the C files of the `ctensor` Python
+ * extension module. Each file owns one concern; module.c wires them together.
+ */
+#ifndef CTENSOR_PY_H
+#define CTENSOR_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "ctensor.h"
+
+/* ---- errors.c ---------------------------------------------------------- */
+
+/* Raises the exception PyTorch raises for the same mistake, with ctensor's
+   message; returns NULL so callers can `return ct_raise(st);`. */
+PyObject *ct_raise(tensor_status_t status);
+/* As ct_raise, but `status` becomes `exc` (call sites whose INVALID or BOUNDS
+   PyTorch reports differently, e.g. dims out of range as IndexError). */
+PyObject *ct_raise_as(tensor_status_t status, tensor_status_t which, PyObject *exc);
+
+/* Factory keywords torch has and ctensor cannot honour: device must be CPU,
+   requires_grad False (NotImplementedError: no autograd). 0 or -1. */
+int ct_check_options(PyObject *device, int requires_grad, const char *what);
+
+/* ---- dtype.c ----------------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD
+  tensor_dtype_t code;
+} DtypeObject;
+
+extern PyTypeObject Ct_DtypeType;
+
+int ct_dtype_init(PyObject *module);
+/* Borrowed dtype object for a code (never NULL for a valid code). */
+PyObject *ct_dtype_object(tensor_dtype_t code);
+/* Parses a dtype argument: a ctensor dtype, or bool/int/float/complex as torch
+   accepts them. Returns 0 or -1 with TypeError. */
+int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out);
+/* PyArg "O&" converter for an optional dtype (None gives -1). */
+int ct_dtype_converter(PyObject *obj, void *out);
+int ct_dtype_is_floating(tensor_dtype_t code);
+int ct_dtype_is_complex(tensor_dtype_t code);
+/* PEP 3118 format of a dtype; NULL for bfloat16, which has none. */
+const char *ct_dtype_format(tensor_dtype_t code);
+/* dtype of a PEP 3118 format string of `itemsize` bytes; -1 if unsupported. */
+tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize);
+
+/* ---- scalar.c ---------------------------------------------------------- */
+
+/* The element at `p` as a Python bool/int/float/complex. */
+PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
+/* Element value as double (complex: real part), for formatting and comparison. */
+double ct_scalar_as_double(tensor_dtype_t dtype, const char *p);
+/* Imaginary part of a complex element (0 for real dtypes). */
+double ct_scalar_imag(tensor_dtype_t dtype, const char *p);
+/* Kind of a Python scalar: 0 not a scalar, else one of these, ordered so the
+   larger kind wins when inferring a dtype (torch's bool < int < float < complex). */
+enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
+int ct_scalar_kind(PyObject *obj);
+/* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
+   kind (bool, int64, float64, complex128); NULL with an exception set. */
+tensor_t *ct_scalar_tensor(PyObject *obj);
+
+/* ---- tensor_type.c ----------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD
+  tensor_t *t;
+  PyObject *weakreflist;
+} TensorObject;
+
+extern PyTypeObject Ct_TensorType;
+extern PyTypeObject Ct_SizeType;
+
+#define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
+
+/* Wraps `t`, taking over its reference (released on failure too). */
+PyObject *ct_tensor_wrap(tensor_t *t);
+/* A ctensor.Size for a tensor's shape (or any int64 array). */
+PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
+/* Fails with RuntimeError unless the tensor's memory is on the CPU. */
+int ct_check_cpu(const tensor_t *t, const char *what);
+/* Parses sizes given as ints or as one sequence (t.view(2, 3) or t.view((2, 3))).
+   Returns ndim, or -1 with an exception. */
+int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what);
+/* Wraps a negative dim; IndexError with PyTorch's message when out of range. */
+int ct_wrap_dim(int64_t *dim, int64_t ndim);
+int ct_tensor_init(PyObject *module);
+
+/* ---- views.c / index.c ------------------------------------------------- */
+
+PyObject *ct_tensor_get_T(PyObject *self, void *closure);
+PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_view(PyObject *self, PyObject *args);
+PyObject *ct_tensor_reshape(PyObject *self, PyObject *args);
+PyObject *ct_tensor_t(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_transpose(PyObject *self, PyObject *args);
+PyObject *ct_tensor_permute(PyObject *self, PyObject *args);
+PyObject *ct_tensor_expand(PyObject *self, PyObject *args);
+PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other);
+PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_copy_(PyObject *self, PyObject *src);
+PyObject *ct_tensor_fill_(PyObject *self, PyObject *value);
+PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
+int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
+/* self[i] along dim 0, for iteration and the sequence protocol. */
+PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
+/* dst[...] = value for a tensor or Python scalar/sequence value. */
+int ct_assign(tensor_t *dst, PyObject *value);
+
+/* ---- buffer.c ---------------------------------------------------------- */
+
+extern PyBufferProcs ct_tensor_as_buffer;
+/* Holds `view` (a filled Py_buffer, moved into the heap) until ctensor releases
+   the storage; the returned context is passed to ct_buffer_release. */
+Py_buffer *ct_buffer_hold(Py_buffer *view);
+/* tensor_release_fn for held buffers: takes the GIL, from any thread. */
+void ct_buffer_release(void *ctx);
+PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/* ---- numpy.c ----------------------------------------------------------- */
+
+/* A tensor sharing the memory of a PEP 3118 exporter with its shape and
+   strides (NumPy arrays); the export is held until the last view is gone. */
+tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
+PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
+PyObject *ct_tensor_numpy(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
+int ct_is_numpy_array(PyObject *obj);
+int ct_is_numpy_scalar(PyObject *obj);
+
+/* ---- asarray.c / factories.c ------------------------------------------- */
+
+/* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
+tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
+PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
+extern PyMethodDef ct_factory_methods[];
+
+/* ---- repr.c ------------------------------------------------------------ */
+
+PyObject *ct_tensor_repr(PyObject *self);
+
+/* ---- dlpack.c ---------------------------------------------------------- */
+
+PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs);
+PyObject *ct_from_dlpack(PyObject *module, PyObject *obj);
+/* obj.__dlpack__() consumed into a tensor, for asarray. */
+tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
+
+/* ---- storage.c --------------------------------------------------------- */
+
+extern PyTypeObject Ct_StorageType;
+PyObject *ct_storage_wrap(tensor_storage_t *s);
+
+/* ---- testing.c --------------------------------------------------------- */
+
+PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);
+
+#endif /* CTENSOR_PY_H */

@@ -1,0 +1,161 @@
+/* DLPack through Python capsules, as the array API standard describes:
+   __dlpack__ gives a "dltensor" capsule (pre-1.0 consumers such as PyTorch 1.13
+   and NumPy 1.24) or, when the consumer passes max_version >= (1, 0), a
+   "dltensor_versioned" one. A consumer renames the capsule to "used_..." when it
+   takes the managed tensor over; the capsule's destructor calls the deleter only
+   if nobody did. */
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+static const char LEGACY[] = "dltensor", VERSIONED[] = "dltensor_versioned";
+static const char USED_LEGACY[] = "used_dltensor", USED_VERSIONED[] = "used_dltensor_versioned";
+
+static void legacy_destructor(PyObject *capsule) {
+  if (!PyCapsule_IsValid(capsule, LEGACY)) return; /* consumed: the consumer owns it */
+  DLManagedTensor *m = PyCapsule_GetPointer(capsule, LEGACY);
+  if (m->deleter) m->deleter(m);
+}
+
+static void versioned_destructor(PyObject *capsule) {
+  if (!PyCapsule_IsValid(capsule, VERSIONED)) return;
+  DLManagedTensorVersioned *m = PyCapsule_GetPointer(capsule, VERSIONED);
+  if (m->deleter) m->deleter(m);
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+static int parse_max_version(PyObject *obj, int *versioned) {
+  *versioned = 0;
+  if (obj == Py_None) return 0;
+  long major;
+  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2 ||
+      ((major = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0))) == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "__dlpack__(): max_version must be a (major, minor) tuple of ints");
+    return -1;
+  }
+  *versioned = major >= 1;
+  return 0;
+}
+
+/* dl_device must be None or the tensor's own device: ctensor never moves memory. */
+static int check_dl_device(const tensor_t *t, PyObject *dl_device) {
+  if (dl_device == Py_None) return 0;
+  int32_t type, id;
+  tensor_device(t, &type, &id);
+  int want_type, want_id;
+  if (!PyArg_ParseTuple(dl_device, "ii", &want_type, &want_id)) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "__dlpack__(): dl_device must be a (device_type, device_id) tuple");
+    return -1;
+  }
+  if (want_type == type && want_id == id) return 0;
+  PyErr_Format(PyExc_BufferError, "__dlpack__(): cannot export memory of device (%d, %d) to device (%d, %d)",
+               (int)type, (int)id, want_type, want_id);
+  return -1;
+}
+
+PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
+  PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$OOO:__dlpack__", kwlist, &stream, &max_version, &dl_device,
+                                   &copy_obj))
+    return NULL;
+  /* stream only orders device work; ctensor never queues any, so there is nothing to wait for. */
+  (void)stream;
+  int versioned, copy = 0;
+  if (parse_max_version(max_version, &versioned) < 0 || check_dl_device(SELF(self), dl_device) < 0) return NULL;
+  if (copy_obj != Py_None && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
+
+  tensor_t *t = tensor_retain(SELF(self));
+  if (copy) {
+    tensor_t *clone = NULL;
+    tensor_status_t st = tensor_clone(&clone, t);
+    tensor_release(t);
+    if (st != TENSOR_OK) return ct_raise_as(st, TENSOR_E_DEVICE, PyExc_BufferError);
+    t = clone;
+  }
+  PyObject *capsule = NULL;
+  if (versioned) {
+    DLManagedTensorVersioned *m = NULL;
+    tensor_status_t st = tensor_to_dlpack(&m, t, 0);
+    if (st != TENSOR_OK) {
+      tensor_release(t);
+      return ct_raise(st);
+    }
+    if (copy) m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+    capsule = PyCapsule_New(m, VERSIONED, versioned_destructor);
+    if (!capsule) m->deleter(m);
+  } else {
+    DLManagedTensor *m = NULL;
+    tensor_status_t st = tensor_to_dlpack_legacy(&m, t);
+    if (st != TENSOR_OK) { /* read-only memory cannot be marked so in the old format */
+      tensor_release(t);
+      return ct_raise_as(st, TENSOR_E_READONLY, PyExc_BufferError);
+    }
+    capsule = PyCapsule_New(m, LEGACY, legacy_destructor);
+    if (!capsule) m->deleter(m);
+  }
+  tensor_release(t); /* the managed tensor holds its own reference */
+  return capsule;
+}
+
+PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  int32_t type, id;
+  tensor_device(SELF(self), &type, &id);
+  return Py_BuildValue("(ii)", (int)type, (int)id);
+}
+
+/* ---- import ------------------------------------------------------------- */
+
+static tensor_t *consume(PyObject *capsule) {
+  tensor_t *t = NULL;
+  tensor_status_t st;
+  if (PyCapsule_IsValid(capsule, VERSIONED)) {
+    st = tensor_from_dlpack(&t, PyCapsule_GetPointer(capsule, VERSIONED));
+    if (st == TENSOR_OK && PyCapsule_SetName(capsule, USED_VERSIONED) < 0) return NULL; /* cannot fail */
+  } else if (PyCapsule_IsValid(capsule, LEGACY)) {
+    st = tensor_from_dlpack_legacy(&t, PyCapsule_GetPointer(capsule, LEGACY));
+    if (st == TENSOR_OK && PyCapsule_SetName(capsule, USED_LEGACY) < 0) return NULL;
+  } else {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed "
+                    "only once, so you might have already constructed a tensor from it once.");
+    return NULL;
+  }
+  /* on failure the capsule keeps the managed tensor and its destructor deletes it */
+  return st == TENSOR_OK ? t : (tensor_t *)ct_raise(st);
+}
+
+tensor_t *ct_tensor_from_dlpack_object(PyObject *obj) {
+  if (PyCapsule_CheckExact(obj)) return consume(obj);
+  PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+  if (!method) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "from_dlpack(): expected an object with __dlpack__ or a DLPack capsule, got %.200s",
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  /* Ask for DLPack 1.x; producers that predate max_version reject the keyword. */
+  PyObject *kwargs = Py_BuildValue("{s:(ii)}", "max_version", 1, 0);
+  PyObject *empty = PyTuple_New(0);
+  PyObject *capsule = kwargs && empty ? PyObject_Call(method, empty, kwargs) : NULL;
+  if (!capsule && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    capsule = PyObject_CallNoArgs(method);
+  }
+  Py_XDECREF(kwargs);
+  Py_XDECREF(empty);
+  Py_DECREF(method);
+  if (!capsule) return NULL;
+  tensor_t *t = consume(capsule);
+  Py_DECREF(capsule);
+  return t;
+}
+
+PyObject *ct_from_dlpack(PyObject *module, PyObject *obj) {
+  (void)module;
+  return ct_tensor_wrap(ct_tensor_from_dlpack_object(obj));
+}

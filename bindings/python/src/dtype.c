@@ -1,0 +1,195 @@
+/* ctensor.dtype: one immortal object per element type (ctensor.float32, ...),
+   compared by identity as torch.dtype is. */
+#include <string.h>
+
+#include "ctensor_py.h"
+
+#define CODE_LIMIT 30 /* codes are c10::ScalarType values, the largest is 29 */
+
+static PyObject *dtypes[CODE_LIMIT];
+
+static const tensor_dtype_t all_codes[] = {
+    TENSOR_UINT8,   TENSOR_INT8,      TENSOR_INT16,      TENSOR_INT32, TENSOR_INT64,
+    TENSOR_FLOAT16, TENSOR_FLOAT32,   TENSOR_FLOAT64,    TENSOR_COMPLEX64,
+    TENSOR_COMPLEX128, TENSOR_BOOL,   TENSOR_BFLOAT16,   TENSOR_UINT16, TENSOR_UINT32,
+    TENSOR_UINT64,
+};
+
+/* torch's short names for the same objects. */
+static const struct {
+  const char *name;
+  tensor_dtype_t code;
+} aliases[] = {
+    {"half", TENSOR_FLOAT16},     {"float", TENSOR_FLOAT32},       {"double", TENSOR_FLOAT64},
+    {"cfloat", TENSOR_COMPLEX64}, {"cdouble", TENSOR_COMPLEX128}, {"short", TENSOR_INT16},
+    {"int", TENSOR_INT32},        {"long", TENSOR_INT64},
+};
+
+int ct_dtype_is_floating(tensor_dtype_t code) {
+  return code == TENSOR_FLOAT16 || code == TENSOR_BFLOAT16 || code == TENSOR_FLOAT32 ||
+         code == TENSOR_FLOAT64;
+}
+
+int ct_dtype_is_complex(tensor_dtype_t code) {
+  return code == TENSOR_COMPLEX64 || code == TENSOR_COMPLEX128;
+}
+
+static int is_signed(tensor_dtype_t code) {
+  return !(code == TENSOR_UINT8 || code == TENSOR_UINT16 || code == TENSOR_UINT32 ||
+           code == TENSOR_UINT64 || code == TENSOR_BOOL);
+}
+
+const char *ct_dtype_format(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_UINT8: return "B";
+    case TENSOR_INT8: return "b";
+    case TENSOR_INT16: return "h";
+    case TENSOR_INT32: return "i";
+    case TENSOR_INT64: return "q";
+    case TENSOR_FLOAT16: return "e";
+    case TENSOR_FLOAT32: return "f";
+    case TENSOR_FLOAT64: return "d";
+    case TENSOR_COMPLEX64: return "Zf";
+    case TENSOR_COMPLEX128: return "Zd";
+    case TENSOR_BOOL: return "?";
+    case TENSOR_UINT16: return "H";
+    case TENSOR_UINT32: return "I";
+    case TENSOR_UINT64: return "Q";
+    default: return NULL; /* bfloat16: no struct/PEP 3118 code exists */
+  }
+}
+
+static tensor_dtype_t int_of_size(Py_ssize_t size, int is_unsigned) {
+  switch (size) {
+    case 1: return is_unsigned ? TENSOR_UINT8 : TENSOR_INT8;
+    case 2: return is_unsigned ? TENSOR_UINT16 : TENSOR_INT16;
+    case 4: return is_unsigned ? TENSOR_UINT32 : TENSOR_INT32;
+    case 8: return is_unsigned ? TENSOR_UINT64 : TENSOR_INT64;
+    default: return -1;
+  }
+}
+
+tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
+  if (!format) format = "B";
+  /* Native and little-endian prefixes mean the same on the hosts we build for. */
+#if PY_LITTLE_ENDIAN
+  if (*format == '@' || *format == '=' || *format == '<') format++;
+#else
+  if (*format == '@' || *format == '=' || *format == '>' || *format == '!') format++;
+#endif
+  if (format[0] == 'Z' && format[2] == '\0') {
+    if (format[1] == 'f' && itemsize == 8) return TENSOR_COMPLEX64;
+    if (format[1] == 'd' && itemsize == 16) return TENSOR_COMPLEX128;
+    return -1;
+  }
+  if (format[0] == '\0' || format[1] != '\0') return -1;
+  switch (format[0]) {
+    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
+      return int_of_size(itemsize, 0);
+    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
+      return int_of_size(itemsize, 1);
+    case '?': return itemsize == 1 ? TENSOR_BOOL : -1;
+    case 'e': return itemsize == 2 ? TENSOR_FLOAT16 : -1;
+    case 'f': return itemsize == 4 ? TENSOR_FLOAT32 : -1;
+    case 'd': return itemsize == 8 ? TENSOR_FLOAT64 : -1;
+    default: return -1;
+  }
+}
+
+PyObject *ct_dtype_object(tensor_dtype_t code) {
+  return code >= 0 && code < CODE_LIMIT ? dtypes[code] : NULL;
+}
+
+int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
+  if (PyObject_TypeCheck(obj, &Ct_DtypeType)) {
+    *out = ((DtypeObject *)obj)->code;
+    return 0;
+  }
+  /* torch takes Python's number types as dtypes. */
+  if (obj == (PyObject *)&PyBool_Type) *out = TENSOR_BOOL;
+  else if (obj == (PyObject *)&PyLong_Type) *out = TENSOR_INT64;
+  else if (obj == (PyObject *)&PyFloat_Type) *out = TENSOR_FLOAT64;
+  else if (obj == (PyObject *)&PyComplex_Type) *out = TENSOR_COMPLEX128;
+  else {
+    PyErr_Format(PyExc_TypeError, "dtype must be a ctensor.dtype, not %.200s", Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  return 0;
+}
+
+int ct_dtype_converter(PyObject *obj, void *out) {
+  if (obj == Py_None) {
+    *(tensor_dtype_t *)out = -1;
+    return 1;
+  }
+  return ct_dtype_from_object(obj, out) == 0;
+}
+
+static PyObject *dtype_repr(PyObject *self) {
+  return PyUnicode_FromFormat("ctensor.%s", tensor_dtype_name(((DtypeObject *)self)->code));
+}
+
+static PyObject *dtype_itemsize(PyObject *self, void *closure) {
+  (void)closure;
+  return PyLong_FromSize_t(tensor_dtype_size(((DtypeObject *)self)->code));
+}
+
+static PyObject *dtype_is_floating_point(PyObject *self, void *closure) {
+  (void)closure;
+  return PyBool_FromLong(ct_dtype_is_floating(((DtypeObject *)self)->code));
+}
+
+static PyObject *dtype_is_complex(PyObject *self, void *closure) {
+  (void)closure;
+  return PyBool_FromLong(ct_dtype_is_complex(((DtypeObject *)self)->code));
+}
+
+static PyObject *dtype_is_signed(PyObject *self, void *closure) {
+  (void)closure;
+  return PyBool_FromLong(is_signed(((DtypeObject *)self)->code));
+}
+
+/* dtypes are singletons: copying or pickling gives the same object back. */
+static PyObject *dtype_reduce(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyUnicode_FromString(tensor_dtype_name(((DtypeObject *)self)->code));
+}
+
+static PyGetSetDef dtype_getset[] = {
+    {"itemsize", dtype_itemsize, NULL, "Size of one element in bytes.", NULL},
+    {"is_floating_point", dtype_is_floating_point, NULL, "True for float16/bfloat16/float32/float64.", NULL},
+    {"is_complex", dtype_is_complex, NULL, "True for complex64/complex128.", NULL},
+    {"is_signed", dtype_is_signed, NULL, "True unless unsigned integer or bool.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef dtype_methods[] = {
+    {"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject Ct_DtypeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor.dtype",
+    .tp_basicsize = sizeof(DtypeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Element type of a tensor (values equal PyTorch's ScalarType).",
+    .tp_repr = dtype_repr,
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+};
+
+int ct_dtype_init(PyObject *module) {
+  if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
+  for (size_t i = 0; i < sizeof all_codes / sizeof *all_codes; i++) {
+    DtypeObject *d = PyObject_New(DtypeObject, &Ct_DtypeType);
+    if (!d) return -1;
+    d->code = all_codes[i];
+    dtypes[d->code] = (PyObject *)d; /* this reference is never dropped: dtypes are immortal */
+    if (PyModule_AddObjectRef(module, tensor_dtype_name(d->code), (PyObject *)d) < 0) return -1;
+  }
+  for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+    if (PyModule_AddObjectRef(module, aliases[i].name, dtypes[aliases[i].code]) < 0) return -1;
+  return 0;
+}

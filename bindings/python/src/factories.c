@@ -1,0 +1,195 @@
+/* Factories with torch's signatures: zeros, ones, empty, full, arange. */
+#include <math.h>
+
+#include "ctensor_py.h"
+
+typedef struct {
+  tensor_dtype_t dtype;
+  PyObject *device;
+  int requires_grad;
+} Options;
+
+/* Keyword options shared by the factories; `size` may come as a keyword too. */
+static int parse_options(PyObject *kwargs, Options *o, PyObject **size_kw, const char *what) {
+  static char *kwlist[] = {"dtype", "device", "requires_grad", "size", "pin_memory", NULL};
+  o->dtype = -1;
+  o->device = Py_None;
+  o->requires_grad = 0;
+  *size_kw = NULL;
+  int pin_memory = 0;
+  PyObject *empty = PyTuple_New(0);
+  if (!empty) return -1;
+  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$O&OpOp", kwlist, ct_dtype_converter, &o->dtype,
+                                             &o->device, &o->requires_grad, size_kw, &pin_memory);
+  Py_DECREF(empty);
+  if (!ok) return -1;
+  return ct_check_options(o->device, o->requires_grad, what);
+}
+
+/* Sizes from positional args or size=. */
+static int64_t parse_shape(PyObject *args, PyObject *size_kw, int64_t *sizes, const char *what) {
+  if (size_kw) {
+    if (PyTuple_GET_SIZE(args) > 0) {
+      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", what);
+      return -1;
+    }
+    PyObject *one = PyTuple_Pack(1, size_kw);
+    if (!one) return -1;
+    const int64_t n = ct_parse_sizes(one, sizes, what);
+    Py_DECREF(one);
+    return n;
+  }
+  return ct_parse_sizes(args, sizes, what);
+}
+
+static PyObject *make(PyObject *args, PyObject *kwargs, const char *what, int zero, double fill) {
+  Options o;
+  PyObject *size_kw;
+  int64_t sizes[TENSOR_MAX_DIMS];
+  if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
+  const int64_t ndim = parse_shape(args, size_kw, sizes, what);
+  if (ndim < 0) return NULL;
+  const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : TENSOR_FLOAT32;
+  tensor_t *t = NULL;
+  tensor_status_t st = zero ? tensor_zeros(&t, ndim, sizes, dtype) : tensor_empty(&t, ndim, sizes, dtype);
+  if (st == TENSOR_OK && fill != 0.0) st = tensor_fill(t, fill);
+  if (st != TENSOR_OK) {
+    tensor_release(t);
+    return ct_raise(st);
+  }
+  return ct_tensor_wrap(t);
+}
+
+static PyObject *zeros(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make(args, kwargs, "zeros", 1, 0.0);
+}
+
+static PyObject *ones(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make(args, kwargs, "ones", 0, 1.0);
+}
+
+static PyObject *empty(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make(args, kwargs, "empty", 0, 0.0);
+}
+
+static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  PyObject *size_obj, *value;
+  /* full(size, fill_value, *, dtype=None, ...): split the two leading arguments off */
+  if (!PyArg_ParseTuple(args, "OO:full", &size_obj, &value)) return NULL;
+  Options o;
+  PyObject *size_kw;
+  if (parse_options(kwargs, &o, &size_kw, "full") < 0) return NULL;
+  int64_t sizes[TENSOR_MAX_DIMS];
+  PyObject *one = PyTuple_Pack(1, size_obj);
+  if (!one) return NULL;
+  const int64_t ndim = ct_parse_sizes(one, sizes, "full");
+  Py_DECREF(one);
+  if (ndim < 0) return NULL;
+  tensor_dtype_t dtype = o.dtype;
+  if (dtype < 0) { /* torch infers from the fill value: bool, int64, float32, complex64 */
+    static const tensor_dtype_t by_kind[] = {-1, TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT32, TENSOR_COMPLEX64};
+    const int kind = ct_scalar_kind(value);
+    if (kind <= 0) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "full(): argument 'fill_value' must be Number, not %.200s",
+                     Py_TYPE(value)->tp_name);
+      return NULL;
+    }
+    dtype = by_kind[kind];
+  }
+  tensor_t *t = NULL;
+  tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (ct_assign(t, value) < 0) {
+    tensor_release(t);
+    return NULL;
+  }
+  return ct_tensor_wrap(t);
+}
+
+static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
+  PyObject *a = NULL, *b = NULL, *c = NULL, *device = Py_None;
+  tensor_dtype_t dtype = -1;
+  int requires_grad = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$O&Op:arange", kwlist, &a, &b, &c, ct_dtype_converter,
+                                   &dtype, &device, &requires_grad))
+    return NULL;
+  if (ct_check_options(device, requires_grad, "arange") < 0) return NULL;
+  /* arange(end) / arange(start, end) / arange(start, end, step) */
+  PyObject *start = b ? a : NULL, *end = b ? b : a, *stepo = c;
+  PyObject *values[3] = {start, end, stepo};
+  int all_int = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!values[i]) continue;
+    const int kind = ct_scalar_kind(values[i]);
+    if (kind <= 0 || kind == CT_KIND_COMPLEX) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "arange(): arguments must be real numbers, not %.200s",
+                     Py_TYPE(values[i])->tp_name);
+      return NULL;
+    }
+    if (kind == CT_KIND_FLOAT) all_int = 0;
+  }
+  if (dtype < 0) dtype = all_int ? TENSOR_INT64 : TENSOR_FLOAT32;
+  tensor_t *buffer = NULL, *out = NULL;
+  tensor_status_t st;
+  if (all_int) {
+    long long s = start ? PyLong_AsLongLong(start) : 0, e = PyLong_AsLongLong(end),
+              d = stepo ? PyLong_AsLongLong(stepo) : 1;
+    if (PyErr_Occurred()) return NULL;
+    if (d == 0) {
+      PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+      return NULL;
+    }
+    if ((d > 0 && e < s) || (d < 0 && e > s)) {
+      PyErr_SetString(PyExc_RuntimeError, "upper bound and larger bound inconsistent with step sign");
+      return NULL;
+    }
+    const int64_t n = (int64_t)ceil((double)(e - s) / (double)d);
+    st = tensor_empty(&buffer, 1, &n, TENSOR_INT64);
+    if (st != TENSOR_OK) return ct_raise(st);
+    int64_t *p = tensor_data(buffer);
+    for (int64_t i = 0; i < n; i++) p[i] = s + i * d;
+  } else {
+    const double s = start ? PyFloat_AsDouble(start) : 0.0, e = PyFloat_AsDouble(end),
+                 d = stepo ? PyFloat_AsDouble(stepo) : 1.0;
+    if (PyErr_Occurred()) return NULL;
+    if (d == 0.0) {
+      PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+      return NULL;
+    }
+    if (!isfinite(s) || !isfinite(e)) {
+      PyErr_SetString(PyExc_RuntimeError, "unsupported range: start and end must be finite");
+      return NULL;
+    }
+    if ((d > 0 && e < s) || (d < 0 && e > s)) {
+      PyErr_SetString(PyExc_RuntimeError, "upper bound and larger bound inconsistent with step sign");
+      return NULL;
+    }
+    const int64_t n = (int64_t)ceil((e - s) / d);
+    st = tensor_empty(&buffer, 1, &n, TENSOR_FLOAT64);
+    if (st != TENSOR_OK) return ct_raise(st);
+    double *p = tensor_data(buffer);
+    for (int64_t i = 0; i < n; i++) p[i] = s + (double)i * d; /* torch: start + i*step in double */
+  }
+  st = tensor_to(&out, buffer, dtype, TENSOR_COPY_IF_NEEDED);
+  tensor_release(buffer);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+#define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+
+PyMethodDef ct_factory_methods[] = {
+    KW("zeros", zeros, "zeros(*size, dtype=None): a new tensor of zeros (float32 by default)."),
+    KW("ones", ones, "ones(*size, dtype=None): a new tensor of ones."),
+    KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
+    KW("full", full, "full(size, fill_value, dtype=None): dtype inferred from fill_value."),
+    KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
+    {NULL, NULL, 0, NULL},
+};

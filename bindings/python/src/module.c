@@ -1,0 +1,100 @@
+/* The `ctensor` module: PyTorch's tensor-creation vocabulary on libctensor.
+   Each concern lives in its own file (see ctensor_py.h); this one assembles them. */
+#include "ctensor_py.h"
+
+/* torch.reshape(t, ...) and friends: module functions that call the method of
+   the same name on their first argument. Each gets its name as `self`. */
+static PyObject *forward(PyObject *name, PyObject *args, PyObject *kwargs) {
+  if (PyTuple_GET_SIZE(args) < 1 || !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
+    PyErr_Format(PyExc_TypeError, "%U(): argument 'input' must be Tensor", name);
+    return NULL;
+  }
+  PyObject *method = PyObject_GetAttr(PyTuple_GET_ITEM(args, 0), name);
+  if (!method) return NULL;
+  PyObject *rest = PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args));
+  PyObject *r = rest ? PyObject_Call(method, rest, kwargs) : NULL;
+  Py_XDECREF(rest);
+  Py_DECREF(method);
+  return r;
+}
+
+#define FORWARD(name) {name, (PyCFunction)(void (*)(void))forward, METH_VARARGS | METH_KEYWORDS, "Tensor." name "(...) as a function."}
+
+static PyMethodDef forwarded[] = {
+    FORWARD("as_strided"), FORWARD("reshape"), FORWARD("transpose"),    FORWARD("permute"),
+    FORWARD("t"),          FORWARD("squeeze"), FORWARD("unsqueeze"),    FORWARD("flatten"),
+    FORWARD("narrow"),     FORWARD("select"),  FORWARD("clone"),        FORWARD("numel"),
+    FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *is_tensor(PyObject *module, PyObject *obj) {
+  (void)module;
+  return PyBool_FromLong(Ct_Tensor_Check(obj));
+}
+
+#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
+
+static PyMethodDef module_methods[] = {
+    {"frombuffer", KW(ct_frombuffer),
+     "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
+     "buffer-protocol object's memory; read-only exporters give read-only tensors."},
+    {"asarray", KW(ct_asarray),
+     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
+     "share-or-copy rules."},
+    {"tensor", KW(ct_tensor_factory), "tensor(data, *, dtype=None): always a copy."},
+    {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
+    {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
+    {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
+    {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
+     "Test hook: a non-Python thread drops a reference to the tensor after a delay (ms)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef ctensor_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ctensor",
+    .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
+             "from_numpy, from_dlpack, views, printing.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+static int add_functions(PyObject *module, PyMethodDef *defs, PyObject *(*self_of)(PyMethodDef *)) {
+  PyObject *modname = PyUnicode_FromString("ctensor");
+  if (!modname) return -1;
+  for (PyMethodDef *def = defs; def->ml_name; def++) {
+    PyObject *self = self_of ? self_of(def) : NULL;
+    if (self_of && !self) break;
+    PyObject *fn = PyCFunction_NewEx(def, self, modname);
+    Py_XDECREF(self);
+    if (!fn || PyModule_AddObject(module, def->ml_name, fn) < 0) {
+      Py_XDECREF(fn);
+      break;
+    }
+  }
+  Py_DECREF(modname);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *name_of(PyMethodDef *def) {
+  return PyUnicode_InternFromString(def->ml_name);
+}
+
+PyMODINIT_FUNC PyInit_ctensor(void) {
+  if (tensor_version_number() < CTENSOR_VERSION_NUMBER) {
+    PyErr_Format(PyExc_ImportError, "ctensor: libctensor %s is older than the headers this module was built with",
+                 tensor_version_string());
+    return NULL;
+  }
+  PyObject *module = PyModule_Create(&ctensor_module);
+  if (!module) return NULL;
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || PyType_Ready(&Ct_StorageType) < 0 ||
+      PyModule_AddObjectRef(module, "UntypedStorage", (PyObject *)&Ct_StorageType) < 0 ||
+      add_functions(module, ct_factory_methods, NULL) < 0 || add_functions(module, forwarded, name_of) < 0 ||
+      PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}

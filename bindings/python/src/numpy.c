@@ -1,0 +1,170 @@
+/* NumPy interop without NumPy's C API: arrays come in through the PEP 3118
+   buffer protocol (shape, strides, format; the export is held by the storage),
+   and go out through the tensor's own buffer export or __array_interface__,
+   whose consumers keep the tensor object alive. NumPy is looked up only when
+   it is already imported: an object cannot be an ndarray otherwise. */
+#include <string.h>
+
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* isinstance(obj, numpy.<name>) if NumPy is loaded; -1 on error. */
+static int numpy_isinstance(PyObject *obj, const char *name) {
+  PyObject *modname = PyUnicode_FromString("numpy");
+  if (!modname) return -1;
+  PyObject *numpy = PyImport_GetModule(modname);
+  Py_DECREF(modname);
+  if (!numpy) return PyErr_Occurred() ? -1 : 0;
+  PyObject *type = PyObject_GetAttrString(numpy, name);
+  Py_DECREF(numpy);
+  if (!type) return -1;
+  const int r = PyObject_IsInstance(obj, type);
+  Py_DECREF(type);
+  return r;
+}
+
+int ct_is_numpy_array(PyObject *obj) {
+  return numpy_isinstance(obj, "ndarray");
+}
+
+int ct_is_numpy_scalar(PyObject *obj) {
+  return numpy_isinstance(obj, "generic");
+}
+
+tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
+  Py_buffer view;
+  int readonly = 0;
+  if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS) < 0) {
+    PyErr_Clear();
+    readonly = 1;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) < 0) return NULL;
+  }
+  const char *format = view.format ? view.format : "B";
+  const tensor_dtype_t dtype = ct_dtype_from_format(format, view.itemsize);
+  const char *problem = NULL;
+  PyObject *exc = PyExc_TypeError;
+  if (dtype < 0 && (format[0] == '>' || format[0] == '!')) {
+    problem = "given numpy array has byte order different from the native byte order. "
+              "Conversion between byte orders is currently not supported.";
+    exc = PyExc_ValueError;
+  } else if (dtype < 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "can't convert np.ndarray of type '%s' (itemsize %zd). The only supported types "
+                 "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                 "uint64, uint32, uint16, uint8, and bool.",
+                 format, view.itemsize);
+    PyBuffer_Release(&view);
+    return NULL;
+  }
+  /* The storage spans exactly the bytes the view addresses; element 0 may sit
+     in its middle when strides are negative. */
+  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+  Py_ssize_t low = 0, high = view.itemsize;
+  int empty = 0;
+  for (int i = 0; !problem && i < view.ndim; i++) {
+    if (view.strides[i] % view.itemsize != 0) {
+      problem = "given numpy array strides not a multiple of the element byte size. "
+                "Copy the numpy array to reallocate the memory.";
+      exc = PyExc_ValueError;
+    }
+    sizes[i] = view.shape[i];
+    strides[i] = view.strides[i] / view.itemsize;
+    if (view.shape[i] == 0) empty = 1;
+    else if (view.strides[i] < 0) low += (view.shape[i] - 1) * view.strides[i];
+    else high += (view.shape[i] - 1) * view.strides[i];
+  }
+  if (problem) {
+    PyErr_SetString(exc, problem);
+    PyBuffer_Release(&view);
+    return NULL;
+  }
+  if (empty) low = high = 0;
+  char *base = (char *)view.buf + low;
+  Py_buffer *held = ct_buffer_hold(&view);
+  if (!held) return NULL;
+  tensor_storage_t *storage = NULL;
+  tensor_status_t st = tensor_storage_wrap(&storage, base, (size_t)(high - low),
+                                           readonly ? TENSOR_READONLY : 0, ct_buffer_release, held);
+  if (st != TENSOR_OK) {
+    PyBuffer_Release(held);
+    PyMem_RawFree(held);
+    return (tensor_t *)ct_raise(st);
+  }
+  tensor_t *t = NULL;
+  st = tensor_from_storage(&t, storage, dtype, held->ndim, sizes, strides, -low / held->itemsize);
+  tensor_storage_release(storage); /* the tensor holds its own reference (or, on failure, none) */
+  return st == TENSOR_OK ? t : (tensor_t *)ct_raise(st);
+}
+
+PyObject *ct_from_numpy(PyObject *module, PyObject *arr) {
+  (void)module;
+  const int is_array = ct_is_numpy_array(arr);
+  if (is_array < 0) return NULL;
+  if (!is_array) {
+    PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %.200s)", Py_TYPE(arr)->tp_name);
+    return NULL;
+  }
+  return ct_tensor_wrap(ct_tensor_from_strided_buffer(arr));
+}
+
+PyObject *ct_tensor_numpy(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (tensor_dtype(SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
+    PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    return NULL;
+  }
+  if (ct_check_cpu(SELF(self), "numpy") < 0) return NULL;
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  if (!numpy) return NULL;
+  /* Through our buffer export: the array's base chain ends at this tensor. */
+  PyObject *arr = PyObject_CallMethod(numpy, "asarray", "O", self);
+  Py_DECREF(numpy);
+  return arr;
+}
+
+static const char *typestr(tensor_dtype_t dtype) {
+  switch (dtype) {
+    case TENSOR_BOOL: return "|b1";
+    case TENSOR_UINT8: return "|u1";
+    case TENSOR_INT8: return "|i1";
+    case TENSOR_INT16: return "<i2";
+    case TENSOR_INT32: return "<i4";
+    case TENSOR_INT64: return "<i8";
+    case TENSOR_UINT16: return "<u2";
+    case TENSOR_UINT32: return "<u4";
+    case TENSOR_UINT64: return "<u8";
+    case TENSOR_FLOAT16: return "<f2";
+    case TENSOR_FLOAT32: return "<f4";
+    case TENSOR_FLOAT64: return "<f8";
+    case TENSOR_COMPLEX64: return "<c8";
+    case TENSOR_COMPLEX128: return "<c16";
+    default: return NULL;
+  }
+}
+
+PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
+  (void)closure;
+  const tensor_t *t = SELF(self);
+  const char *ts = typestr(tensor_dtype(t));
+  if (!ts) {
+    PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+    return NULL;
+  }
+  if (ct_check_cpu(t, "__array_interface__") < 0) return NULL;
+  const int64_t ndim = tensor_ndim(t);
+  const int64_t itemsize = (int64_t)tensor_dtype_size(tensor_dtype(t));
+  PyObject *shape = PyTuple_New(ndim), *strides = PyTuple_New(ndim);
+  for (int64_t i = 0; shape && strides && i < ndim; i++) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(tensor_sizes(t)[i]));
+    PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(tensor_strides(t)[i] * itemsize));
+  }
+  if (!shape || !strides || PyErr_Occurred()) {
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    return NULL;
+  }
+  return Py_BuildValue("{s:N,s:s,s:(N,O),s:N,s:i}", "shape", shape, "typestr", ts, "data",
+                       PyLong_FromVoidPtr(tensor_data(t)), tensor_is_readonly(t) ? Py_True : Py_False,
+                       "strides", strides, "version", 3);
+}

@@ -1,0 +1,599 @@
+/* ctensor.Tensor: a Python object owning one reference to a tensor_t, plus
+   ctensor.Size (torch.Size's twin). Inspection, scalar conversion, len/iter and
+   == live here; views, indexing, buffers and printing have their own files. */
+#include <string.h>
+
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* ---- ctensor.Size ------------------------------------------------------- */
+
+static PyObject *size_repr(PyObject *self) {
+  PyObject *list = PySequence_List(self);
+  if (!list) return NULL;
+  PyObject *r = PyUnicode_FromFormat("ctensor.Size(%R)", list);
+  Py_DECREF(list);
+  return r;
+}
+
+PyTypeObject Ct_SizeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor.Size",
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A tensor's shape: a tuple of ints.",
+    .tp_repr = size_repr,
+};
+
+PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
+  PyObject *tuple = PyTuple_New(ndim);
+  if (!tuple) return NULL;
+  for (int64_t i = 0; i < ndim; i++) {
+    PyObject *v = PyLong_FromLongLong(sizes[i]);
+    if (!v) {
+      Py_DECREF(tuple);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(tuple, i, v);
+  }
+  PyObject *size = PyObject_CallOneArg((PyObject *)&Ct_SizeType, tuple);
+  Py_DECREF(tuple);
+  return size;
+}
+
+/* ---- helpers shared with the other files -------------------------------- */
+
+PyObject *ct_tensor_wrap(tensor_t *t) {
+  if (!t) return NULL;
+  TensorObject *obj = PyObject_New(TensorObject, &Ct_TensorType);
+  if (!obj) {
+    tensor_release(t);
+    return NULL;
+  }
+  obj->t = t;
+  obj->weakreflist = NULL;
+  return (PyObject *)obj;
+}
+
+int ct_check_cpu(const tensor_t *t, const char *what) {
+  int32_t type, id;
+  tensor_device(t, &type, &id);
+  /* Host, pinned and managed memory can be read by the CPU (as the library rules). */
+  if (type == kDLCPU || type == kDLCUDAHost || type == kDLCUDAManaged) return 0;
+  PyErr_Format(PyExc_RuntimeError,
+               "%s: tensor memory is on DLPack device (%d, %d), not on the CPU", what, (int)type,
+               (int)id);
+  return -1;
+}
+
+int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what) {
+  PyObject *seq = args;
+  if (PyTuple_GET_SIZE(args) == 1 && !PyIndex_Check(PyTuple_GET_ITEM(args, 0)))
+    seq = PyTuple_GET_ITEM(args, 0);
+  PyObject *fast = PySequence_Fast(seq, "");
+  if (!fast) {
+    PyErr_Format(PyExc_TypeError, "%s(): size must be a tuple of ints, not %.200s", what,
+                 Py_TYPE(seq)->tp_name);
+    return -1;
+  }
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > TENSOR_MAX_DIMS) {
+    Py_DECREF(fast);
+    PyErr_Format(PyExc_RuntimeError, "%s(): %zd dims given; at most %d are supported", what, n,
+                 TENSOR_MAX_DIMS);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyIndex_Check(item)) {
+      PyErr_Format(PyExc_TypeError, "%s(): size must be a tuple of ints, but element %zd is %.200s",
+                   what, i, Py_TYPE(item)->tp_name);
+      Py_DECREF(fast);
+      return -1;
+    }
+    sizes[i] = PyLong_AsLongLong(item);
+    if (sizes[i] == -1 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      return -1;
+    }
+  }
+  Py_DECREF(fast);
+  return n;
+}
+
+/* Wraps a dim as PyTorch does, with its IndexError message. */
+int ct_wrap_dim(int64_t *dim, int64_t ndim) {
+  const int64_t n = ndim > 0 ? ndim : 1; /* 0-dim tensors accept dims 0 and -1 */
+  if (*dim < -n || *dim >= n) {
+    PyErr_Format(PyExc_IndexError,
+                 "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                 (long long)-n, (long long)(n - 1), (long long)*dim);
+    return -1;
+  }
+  if (*dim < 0) *dim += n;
+  return 0;
+}
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+/* Not GC-tracked: a tensor references no Python object itself (a held buffer
+   export belongs to the storage and is released by its callback). */
+static void tensor_dealloc(PyObject *self) {
+  if (((TensorObject *)self)->weakreflist) PyObject_ClearWeakRefs(self);
+  tensor_release(SELF(self));
+  PyObject_Free(self);
+}
+
+/* ---- inspection ---------------------------------------------------------- */
+
+static PyObject *tensor_get_shape(PyObject *self, void *closure) {
+  (void)closure;
+  return ct_size_new(tensor_ndim(SELF(self)), tensor_sizes(SELF(self)));
+}
+
+static PyObject *tensor_size(PyObject *self, PyObject *args) {
+  PyObject *dim_obj = Py_None;
+  if (!PyArg_ParseTuple(args, "|O:size", &dim_obj)) return NULL;
+  if (dim_obj == Py_None) return tensor_get_shape(self, NULL);
+  int64_t dim = PyLong_AsLongLong(dim_obj);
+  if (dim == -1 && PyErr_Occurred()) return NULL;
+  if (tensor_ndim(SELF(self)) == 0) {
+    PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions",
+                 (long long)dim);
+    return NULL;
+  }
+  if (ct_wrap_dim(&dim, tensor_ndim(SELF(self))) < 0) return NULL;
+  return PyLong_FromLongLong(tensor_sizes(SELF(self))[dim]);
+}
+
+static PyObject *tensor_stride(PyObject *self, PyObject *args) {
+  PyObject *dim_obj = Py_None;
+  if (!PyArg_ParseTuple(args, "|O:stride", &dim_obj)) return NULL;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  const int64_t *strides = tensor_strides(SELF(self));
+  if (dim_obj == Py_None) {
+    PyObject *tuple = PyTuple_New(ndim);
+    for (int64_t i = 0; tuple && i < ndim; i++) {
+      PyObject *v = PyLong_FromLongLong(strides[i]);
+      if (!v) {
+        Py_CLEAR(tuple);
+        break;
+      }
+      PyTuple_SET_ITEM(tuple, i, v);
+    }
+    return tuple;
+  }
+  int64_t dim = PyLong_AsLongLong(dim_obj);
+  if (dim == -1 && PyErr_Occurred()) return NULL;
+  if (ndim == 0) {
+    PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions",
+                 (long long)dim);
+    return NULL;
+  }
+  if (ct_wrap_dim(&dim, ndim) < 0) return NULL;
+  return PyLong_FromLongLong(strides[dim]);
+}
+
+static PyObject *tensor_storage_offset_m(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyLong_FromLongLong(tensor_storage_offset(SELF(self)));
+}
+
+static PyObject *tensor_get_dtype(PyObject *self, void *closure) {
+  (void)closure;
+  return Py_NewRef(ct_dtype_object(tensor_dtype(SELF(self))));
+}
+
+static PyObject *tensor_get_ndim(PyObject *self, void *closure) {
+  (void)closure;
+  return PyLong_FromLongLong(tensor_ndim(SELF(self)));
+}
+
+static PyObject *tensor_dim(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyLong_FromLongLong(tensor_ndim(SELF(self)));
+}
+
+static PyObject *tensor_numel_m(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyLong_FromLongLong(tensor_numel(SELF(self)));
+}
+
+static PyObject *tensor_element_size(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyLong_FromSize_t(tensor_dtype_size(tensor_dtype(SELF(self))));
+}
+
+static PyObject *tensor_get_itemsize(PyObject *self, void *closure) {
+  return tensor_element_size(self, closure);
+}
+
+static PyObject *tensor_get_nbytes(PyObject *self, void *closure) {
+  (void)closure;
+  return PyLong_FromLongLong(tensor_numel(SELF(self)) *
+                             (long long)tensor_dtype_size(tensor_dtype(SELF(self))));
+}
+
+static PyObject *tensor_is_contiguous_m(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyBool_FromLong(tensor_is_contiguous(SELF(self)));
+}
+
+static PyObject *tensor_is_floating_point(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyBool_FromLong(ct_dtype_is_floating(tensor_dtype(SELF(self))));
+}
+
+static PyObject *tensor_is_complex(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyBool_FromLong(ct_dtype_is_complex(tensor_dtype(SELF(self))));
+}
+
+static PyObject *tensor_data_ptr(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyLong_FromVoidPtr(tensor_data(SELF(self)));
+}
+
+static PyObject *tensor_untyped_storage(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return ct_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))));
+}
+
+static PyObject *tensor_get_device(PyObject *self, void *closure) {
+  (void)closure;
+  int32_t type, id;
+  tensor_device(SELF(self), &type, &id);
+  if (type == kDLCPU) return PyUnicode_FromString("cpu");
+  if (type == kDLCUDA) return PyUnicode_FromFormat("cuda:%d", (int)id);
+  return PyUnicode_FromFormat("dlpack:%d:%d", (int)type, (int)id);
+}
+
+static PyObject *tensor_get_false(PyObject *self, void *closure) {
+  (void)self, (void)closure;
+  Py_RETURN_FALSE; /* no autograd in ctensor */
+}
+
+static PyObject *tensor_get_is_readonly(PyObject *self, void *closure) {
+  (void)closure;
+  return PyBool_FromLong(tensor_is_readonly(SELF(self)));
+}
+
+/* ---- element values ------------------------------------------------------ */
+
+static PyObject *tolist_rec(tensor_dtype_t dtype, const char *p, int64_t ndim,
+                            const int64_t *sizes, const int64_t *strides, size_t itemsize) {
+  if (ndim == 0) return ct_scalar_read(dtype, p);
+  PyObject *list = PyList_New(sizes[0]);
+  for (int64_t i = 0; list && i < sizes[0]; i++) {
+    PyObject *item = tolist_rec(dtype, p + i * strides[0] * (int64_t)itemsize, ndim - 1,
+                                sizes + 1, strides + 1, itemsize);
+    if (!item) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, i, item);
+  }
+  return list;
+}
+
+static PyObject *tensor_tolist(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const tensor_t *t = SELF(self);
+  if (ct_check_cpu(t, "tolist") < 0) return NULL;
+  const tensor_dtype_t dtype = tensor_dtype(t);
+  return tolist_rec(dtype, tensor_data(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
+                    tensor_dtype_size(dtype));
+}
+
+/* The single element of a one-element tensor, as Python number. */
+static PyObject *single_value(PyObject *self, const char *what) {
+  const tensor_t *t = SELF(self);
+  if (tensor_numel(t) != 1) {
+    PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+    return NULL;
+  }
+  if (ct_check_cpu(t, what) < 0) return NULL;
+  return ct_scalar_read(tensor_dtype(t), tensor_data(t));
+}
+
+static PyObject *tensor_item(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return single_value(self, "item");
+}
+
+static int tensor_bool(PyObject *self) {
+  if (tensor_numel(SELF(self)) > 1) {
+    PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+    return -1;
+  }
+  PyObject *v = single_value(self, "bool");
+  if (!v) return -1;
+  const int r = PyObject_IsTrue(v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *tensor_int(PyObject *self) {
+  PyObject *v = single_value(self, "int");
+  if (!v) return NULL;
+  PyObject *r = PyNumber_Long(v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *tensor_float(PyObject *self) {
+  PyObject *v = single_value(self, "float");
+  if (!v) return NULL;
+  PyObject *r = PyNumber_Float(v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *tensor_complex(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  PyObject *v = single_value(self, "complex");
+  if (!v) return NULL;
+  PyObject *r = PyObject_CallOneArg((PyObject *)&PyComplex_Type, v);
+  Py_DECREF(v);
+  return r;
+}
+
+static PyObject *tensor_index(PyObject *self) {
+  const tensor_dtype_t d = tensor_dtype(SELF(self));
+  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d) ||
+      d == TENSOR_BOOL) {
+    PyErr_SetString(PyExc_TypeError,
+                    "only integer tensors of a single element can be converted to an index");
+    return NULL;
+  }
+  return single_value(self, "index");
+}
+
+/* ---- len, iteration, == ------------------------------------------------- */
+
+static Py_ssize_t tensor_len(PyObject *self) {
+  if (tensor_ndim(SELF(self)) == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+    return -1;
+  }
+  return (Py_ssize_t)tensor_sizes(SELF(self))[0];
+}
+
+static PyObject *tensor_iter(PyObject *self) {
+  if (tensor_ndim(SELF(self)) == 0) {
+    PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
+    return NULL;
+  }
+  return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
+}
+
+/* Element-wise == / != against a Python number: a bool tensor of self's shape. */
+static PyObject *compare_scalar(PyObject *self, PyObject *other, int op) {
+  const tensor_t *t = SELF(self);
+  if (ct_check_cpu(t, "eq") < 0) return NULL;
+  Py_complex want;
+  int64_t want_int = 0;
+  const int kind = ct_scalar_kind(other);
+  const tensor_dtype_t dtype = tensor_dtype(t);
+  const int exact_int = kind <= CT_KIND_INT && !ct_dtype_is_floating(dtype) && !ct_dtype_is_complex(dtype);
+  if (exact_int) { /* compare integers exactly, not through double */
+    want_int = PyLong_AsLongLong(other);
+    if (want_int == -1 && PyErr_Occurred()) return NULL;
+  } else {
+    want = PyComplex_AsCComplex(other);
+    if (want.real == -1.0 && PyErr_Occurred()) return NULL;
+  }
+  const int64_t ndim = tensor_ndim(t);
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_empty(&out, ndim, tensor_sizes(t), TENSOR_BOOL);
+  if (st != TENSOR_OK) return ct_raise(st);
+  uint8_t *dst = tensor_data(out);
+  const int64_t numel = tensor_numel(t);
+  const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
+  const int64_t itemsize = (int64_t)tensor_dtype_size(dtype);
+  int64_t index[TENSOR_MAX_DIMS] = {0};
+  const char *p = tensor_data(t);
+  for (int64_t n = 0; n < numel; n++) {
+    int eq;
+    if (exact_int) {
+      PyObject *v = ct_scalar_read(dtype, p);
+      if (!v) {
+        tensor_release(out);
+        return NULL;
+      }
+      eq = PyLong_AsLongLong(v) == want_int && !PyErr_Occurred();
+      PyErr_Clear(); /* a uint64 beyond int64 simply differs */
+      Py_DECREF(v);
+    } else {
+      eq = ct_scalar_as_double(dtype, p) == want.real && ct_scalar_imag(dtype, p) == want.imag;
+    }
+    dst[n] = (uint8_t)(op == Py_EQ ? eq : !eq);
+    for (int64_t d = ndim - 1; d >= 0; d--) { /* next index, last dim fastest */
+      p += strides[d] * itemsize;
+      if (++index[d] < sizes[d]) break;
+      p -= strides[d] * itemsize * sizes[d];
+      index[d] = 0;
+    }
+  }
+  return ct_tensor_wrap(out);
+}
+
+static PyObject *tensor_richcompare(PyObject *self, PyObject *other, int op) {
+  if ((op != Py_EQ && op != Py_NE) || Ct_Tensor_Check(other) || ct_scalar_kind(other) <= 0) {
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  return compare_scalar(self, other, op);
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_to(&out, SELF(self), dtype, TENSOR_COPY_IF_NEEDED);
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (out == SELF(self)) { /* torch returns self when nothing changes */
+    tensor_release(out);
+    return Py_NewRef(self);
+  }
+  return ct_tensor_wrap(out);
+}
+
+static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dtype", "copy", NULL};
+  PyObject *target = Py_None;
+  int copy = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$p:to", kwlist, &target, &copy)) return NULL;
+  tensor_dtype_t dtype = tensor_dtype(SELF(self));
+  if (PyUnicode_Check(target)) { /* t.to("cpu"): memory already is where it can be */
+    if (PyUnicode_CompareWithASCIIString(target, "cpu") != 0) {
+      PyErr_Format(PyExc_RuntimeError, "to(): ctensor has no device %R", target);
+      return NULL;
+    }
+  } else if (target != Py_None && ct_dtype_from_object(target, &dtype) < 0) {
+    return NULL;
+  }
+  if (!copy) return convert_to(self, dtype);
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_to(&out, SELF(self), dtype, TENSOR_COPY_ALWAYS);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+#define CONVERTER(name, code)                                     \
+  static PyObject *tensor_##name(PyObject *self, PyObject *noargs) { \
+    (void)noargs;                                                 \
+    return convert_to(self, code);                                \
+  }
+CONVERTER(float_m, TENSOR_FLOAT32)
+CONVERTER(double_m, TENSOR_FLOAT64)
+CONVERTER(half_m, TENSOR_FLOAT16)
+CONVERTER(bfloat16_m, TENSOR_BFLOAT16)
+CONVERTER(long_m, TENSOR_INT64)
+CONVERTER(int_m, TENSOR_INT32)
+CONVERTER(short_m, TENSOR_INT16)
+CONVERTER(byte_m, TENSOR_UINT8)
+CONVERTER(char_m, TENSOR_INT8)
+CONVERTER(bool_m, TENSOR_BOOL)
+CONVERTER(cfloat_m, TENSOR_COMPLEX64)
+CONVERTER(cdouble_m, TENSOR_COMPLEX128)
+
+/* ---- the type ------------------------------------------------------------ */
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", tensor_get_shape, NULL, "The sizes, as a ctensor.Size.", NULL},
+    {"dtype", tensor_get_dtype, NULL, "Element type.", NULL},
+    {"ndim", tensor_get_ndim, NULL, "Number of dims.", NULL},
+    {"itemsize", tensor_get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", tensor_get_nbytes, NULL, "numel() * itemsize.", NULL},
+    {"device", tensor_get_device, NULL, "Where the memory lives ('cpu', or a DLPack device).", NULL},
+    {"requires_grad", tensor_get_false, NULL, "Always False: ctensor has no autograd.", NULL},
+    {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
+    {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
+    {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
+#define VARARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS, doc}
+#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+#define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
+
+static PyMethodDef tensor_methods[] = {
+    VARARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
+    VARARGS("stride", tensor_stride, "stride(dim=None): strides in elements."),
+    NOARGS("storage_offset", tensor_storage_offset_m, "Offset of element 0 in the storage, in elements."),
+    NOARGS("dim", tensor_dim, "Number of dims."),
+    NOARGS("ndimension", tensor_dim, "Number of dims."),
+    NOARGS("numel", tensor_numel_m, "Number of elements."),
+    NOARGS("nelement", tensor_numel_m, "Number of elements."),
+    NOARGS("element_size", tensor_element_size, "Bytes per element."),
+    NOARGS("is_contiguous", tensor_is_contiguous_m, "PyTorch's contiguity rule."),
+    NOARGS("is_floating_point", tensor_is_floating_point, NULL),
+    NOARGS("is_complex", tensor_is_complex, NULL),
+    NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
+    NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
+    NOARGS("item", tensor_item, "The value of a one-element tensor."),
+    NOARGS("tolist", tensor_tolist, "Nested lists of Python numbers."),
+    NOARGS("__complex__", tensor_complex, NULL),
+    NOARGS("numpy", ct_tensor_numpy, "A NumPy array sharing this tensor's memory."),
+    KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
+    NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),
+    KWARGS("to", tensor_to_m, "to(dtype, *, copy=False): converted (self if nothing changes)."),
+    NOARGS("float", tensor_float_m, NULL),
+    NOARGS("double", tensor_double_m, NULL),
+    NOARGS("half", tensor_half_m, NULL),
+    NOARGS("bfloat16", tensor_bfloat16_m, NULL),
+    NOARGS("long", tensor_long_m, NULL),
+    NOARGS("int", tensor_int_m, NULL),
+    NOARGS("short", tensor_short_m, NULL),
+    NOARGS("byte", tensor_byte_m, NULL),
+    NOARGS("char", tensor_char_m, NULL),
+    NOARGS("bool", tensor_bool_m, NULL),
+    NOARGS("cfloat", tensor_cfloat_m, NULL),
+    NOARGS("cdouble", tensor_cdouble_m, NULL),
+    KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
+    VARARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
+    VARARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
+    NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
+    VARARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
+    VARARGS("permute", ct_tensor_permute, "permute(*dims)"),
+    VARARGS("expand", ct_tensor_expand, "expand(*sizes)"),
+    ONEARG("expand_as", ct_tensor_expand_as, "expand_as(other)"),
+    VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
+    KWARGS("squeeze", ct_tensor_squeeze, "squeeze(dim=None)"),
+    KWARGS("unsqueeze", ct_tensor_unsqueeze, "unsqueeze(dim)"),
+    KWARGS("flatten", ct_tensor_flatten, "flatten(start_dim=0, end_dim=-1)"),
+    KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
+    KWARGS("select", ct_tensor_select, "select(dim, index)"),
+    NOARGS("contiguous", ct_tensor_contiguous, "self if contiguous, else a contiguous copy."),
+    NOARGS("clone", ct_tensor_clone, "A contiguous copy."),
+    ONEARG("copy_", ct_tensor_copy_, "copy_(src): self[...] = src, returns self."),
+    ONEARG("fill_", ct_tensor_fill_, "fill_(value): every element = value, returns self."),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyNumberMethods tensor_as_number = {
+    .nb_bool = tensor_bool,
+    .nb_int = tensor_int,
+    .nb_float = tensor_float,
+    .nb_index = tensor_index,
+};
+
+static PySequenceMethods tensor_as_sequence = {
+    .sq_length = tensor_len,
+    .sq_item = ct_tensor_item_at,
+};
+
+static PyMappingMethods tensor_as_mapping = {
+    .mp_length = tensor_len,
+    .mp_subscript = ct_tensor_getitem,
+    .mp_ass_subscript = ct_tensor_setitem,
+};
+
+PyTypeObject Ct_TensorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor.Tensor",
+    .tp_basicsize = sizeof(TensorObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A strided view onto a refcounted storage (PyTorch's memory model).",
+    .tp_dealloc = tensor_dealloc,
+    .tp_repr = ct_tensor_repr,
+    .tp_as_number = &tensor_as_number,
+    .tp_as_sequence = &tensor_as_sequence,
+    .tp_as_mapping = &tensor_as_mapping,
+    .tp_as_buffer = &ct_tensor_as_buffer,
+    .tp_richcompare = tensor_richcompare,
+    .tp_iter = tensor_iter,
+    .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
+    .tp_methods = tensor_methods,
+    .tp_getset = tensor_getset,
+};
+
+int ct_tensor_init(PyObject *module) {
+  Ct_SizeType.tp_base = &PyTuple_Type;
+  /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
+  Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
+  if (PyType_Ready(&Ct_SizeType) < 0 || PyType_Ready(&Ct_TensorType) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "Size", (PyObject *)&Ct_SizeType) < 0) return -1;
+  return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
+}

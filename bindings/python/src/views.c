@@ -1,0 +1,240 @@
+/* Tensor methods that map onto the C view and copy functions. Views share the
+   storage (so they keep a held buffer export alive); copies are new storages. */
+#include "ctensor_py.h"
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* Wraps the result of a C call, or raises with `which` mapped to `exc`. */
+static PyObject *result(tensor_status_t st, tensor_t *out, tensor_status_t which, PyObject *exc) {
+  if (st != TENSOR_OK) return exc ? ct_raise_as(st, which, exc) : ct_raise(st);
+  return ct_tensor_wrap(out);
+}
+
+/* A new tensor with self's exact metadata (torch's alias, e.g. t() of 1-D). */
+static PyObject *alias(PyObject *self) {
+  const tensor_t *t = SELF(self);
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_as_strided(&out, t, tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
+                                         tensor_storage_offset(t));
+  return result(st, out, 0, NULL);
+}
+
+static int parse_int64(PyObject *obj, int64_t *out) {
+  *out = PyLong_AsLongLong(obj);
+  return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"size", "stride", "storage_offset", NULL};
+  PyObject *size_obj, *stride_obj, *offset_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:as_strided", kwlist, &size_obj, &stride_obj,
+                                   &offset_obj))
+    return NULL;
+  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+  PyObject *one = PyTuple_Pack(1, size_obj);
+  if (!one) return NULL;
+  const int64_t ndim = ct_parse_sizes(one, sizes, "as_strided");
+  Py_DECREF(one);
+  if (ndim < 0) return NULL;
+  one = PyTuple_Pack(1, stride_obj);
+  if (!one) return NULL;
+  const int64_t nstrides = ct_parse_sizes(one, strides, "as_strided");
+  Py_DECREF(one);
+  if (nstrides < 0) return NULL;
+  if (nstrides != ndim) {
+    PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+    return NULL;
+  }
+  int64_t offset = tensor_storage_offset(SELF(self));
+  if (offset_obj != Py_None && parse_int64(offset_obj, &offset) < 0) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_as_strided(&out, SELF(self), ndim, sizes, strides, offset);
+  return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
+}
+
+PyObject *ct_tensor_view(PyObject *self, PyObject *args) {
+  tensor_t *out = NULL;
+  tensor_status_t st;
+  if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType)) {
+    st = tensor_view_dtype(&out, SELF(self), ((DtypeObject *)PyTuple_GET_ITEM(args, 0))->code);
+    return result(st, out, 0, NULL);
+  }
+  int64_t sizes[TENSOR_MAX_DIMS];
+  const int64_t ndim = ct_parse_sizes(args, sizes, "view");
+  if (ndim < 0) return NULL;
+  st = tensor_view(&out, SELF(self), ndim, sizes);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_reshape(PyObject *self, PyObject *args) {
+  int64_t sizes[TENSOR_MAX_DIMS];
+  const int64_t ndim = ct_parse_sizes(args, sizes, "reshape");
+  if (ndim < 0) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ndim > 2) {
+    PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %lldD",
+                 (long long)ndim);
+    return NULL;
+  }
+  if (ndim < 2) return alias(self);
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_transpose(&out, SELF(self), 0, 1);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
+  (void)closure;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  int64_t dims[TENSOR_MAX_DIMS];
+  for (int64_t i = 0; i < ndim; i++) dims[i] = ndim - 1 - i;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_permute(&out, SELF(self), ndim, dims);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_transpose(PyObject *self, PyObject *args) {
+  long long dim0, dim1;
+  if (!PyArg_ParseTuple(args, "LL:transpose", &dim0, &dim1)) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_transpose(&out, SELF(self), dim0, dim1);
+  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+}
+
+PyObject *ct_tensor_permute(PyObject *self, PyObject *args) {
+  int64_t dims[TENSOR_MAX_DIMS];
+  const int64_t n = ct_parse_sizes(args, dims, "permute");
+  if (n < 0) return NULL;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (n != ndim) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "permute(): number of dimensions in the tensor input does not match the length of "
+                 "the desired ordering of dimensions i.e. input.dim() = %lld is not equal to len(dims) = %lld",
+                 (long long)ndim, (long long)n);
+    return NULL;
+  }
+  for (int64_t i = 0; i < n; i++)
+    if (ct_wrap_dim(&dims[i], ndim) < 0) return NULL;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_permute(&out, SELF(self), n, dims);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_expand(PyObject *self, PyObject *args) {
+  int64_t sizes[TENSOR_MAX_DIMS];
+  const int64_t ndim = ct_parse_sizes(args, sizes, "expand");
+  if (ndim < 0) return NULL;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other) {
+  if (!Ct_Tensor_Check(other)) {
+    PyErr_Format(PyExc_TypeError, "expand_as(): argument 'other' must be Tensor, not %.200s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  const tensor_t *o = SELF(other);
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_expand(&out, SELF(self), tensor_ndim(o), tensor_sizes(o));
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", NULL};
+  PyObject *dim_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:squeeze", kwlist, &dim_obj)) return NULL;
+  int64_t dim = TENSOR_ALL_DIMS;
+  if (dim_obj != Py_None && parse_int64(dim_obj, &dim) < 0) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_squeeze(&out, SELF(self), dim);
+  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+}
+
+PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", NULL};
+  long long dim;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L:unsqueeze", kwlist, &dim)) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_unsqueeze(&out, SELF(self), dim);
+  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+}
+
+PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"start_dim", "end_dim", NULL};
+  long long start = 0, end = -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LL:flatten", kwlist, &start, &end)) return NULL;
+  int64_t s = start, e = end;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ct_wrap_dim(&s, ndim) < 0 || ct_wrap_dim(&e, ndim) < 0) return NULL;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_flatten(&out, SELF(self), s, e);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", "start", "length", NULL};
+  long long dim, start, length;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:narrow", kwlist, &dim, &start, &length))
+    return NULL;
+  int64_t d = dim;
+  if (ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_narrow(&out, SELF(self), d, start, length);
+  return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
+}
+
+PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", "index", NULL};
+  long long dim, index;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:select", kwlist, &dim, &index)) return NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_select(&out, SELF(self), dim, index);
+  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+}
+
+PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_contiguous(&out, SELF(self));
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (out == SELF(self)) { /* torch returns self itself when already contiguous */
+    tensor_release(out);
+    return Py_NewRef(self);
+  }
+  return ct_tensor_wrap(out);
+}
+
+PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_clone(&out, SELF(self));
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
+  if (!Ct_Tensor_Check(src)) {
+    PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %.200s",
+                 Py_TYPE(src)->tp_name);
+    return NULL;
+  }
+  tensor_status_t st = tensor_copy(SELF(self), SELF(src));
+  return st == TENSOR_OK ? Py_NewRef(self) : ct_raise(st);
+}
+
+PyObject *ct_tensor_fill_(PyObject *self, PyObject *value) {
+  if (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) != 0) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "fill_ only supports 0-dimension value tensor but got tensor with %lld dimensions.",
+                 (long long)tensor_ndim(SELF(value)));
+    return NULL;
+  }
+  return ct_assign(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
+}
