@@ -93,6 +93,85 @@ START_TEST(many_views_any_order) {
 }
 END_TEST
 
+/* Views made by the view functions hold the storage, never their input tensor. */
+START_TEST(view_functions_any_order) {
+  static const int orders[][6] = {{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {2, 5, 0, 3, 1, 4}};
+  for (size_t o = 0; o < sizeof orders / sizeof *orders; ++o) {
+    float buf[12];
+    for (int i = 0; i < 12; ++i) buf[i] = (float)i;
+    release_record r = {0};
+    tensor_t *v[6];
+    const int64_t s34[2] = {3, 4}, s234[3] = {2, 3, 4};
+    v[0] = wrap_floats(buf, 12, &r);
+    ck_ok(tensor_view(&v[1], v[0], 2, s34));
+    ck_ok(tensor_transpose(&v[2], v[1], 0, 1));
+    ck_ok(tensor_slice(&v[3], v[2], 0, TENSOR_SLICE_END, INT64_MIN, -2));
+    ck_ok(tensor_select(&v[4], v[1], 1, 2));
+    ck_ok(tensor_expand(&v[5], v[1], 3, s234));
+    for (int i = 1; i < 6; ++i) {
+      ck_assert_ptr_eq(tensor_storage(v[i]), tensor_storage(v[0]));
+      ck_assert_int_eq(tensor_refcount(v[i]), 1);
+    }
+    ck_assert_int_eq(tensor_refcount(v[0]), 1); /* views do not hold their input */
+    ck_assert_int_eq(tensor_storage_refcount(tensor_storage(v[0])), 6);
+    for (int k = 0; k < 6; ++k) {
+      ck_assert_int_eq(calls(&r), 0);
+      tensor_release(v[orders[o][k]]);
+    }
+    ck_assert_int_eq(calls(&r), 1);
+  }
+}
+END_TEST
+
+/* Copies own fresh storage: the borrowed buffer can go while the copy lives on. */
+START_TEST(copies_outlive_the_source) {
+  float buf[6] = {1, 2, 3, 4, 5, 6};
+  release_record r = {0};
+  tensor_t *t = wrap_floats(buf, 6, &r), *m = NULL, *tr = NULL, *c = NULL, *same = NULL;
+  const int64_t s23[2] = {2, 3};
+  ck_ok(tensor_view(&m, t, 2, s23));
+  ck_ok(tensor_transpose(&tr, m, 0, 1));
+  ck_ok(tensor_contiguous(&c, tr));
+  ck_assert_ptr_ne(tensor_storage(c), tensor_storage(t));
+  /* Contiguous input: the same tensor with one more reference. */
+  ck_ok(tensor_contiguous(&same, m));
+  ck_assert_ptr_eq(same, m);
+  ck_assert_int_eq(tensor_refcount(m), 2);
+  tensor_release(same);
+  ck_assert_int_eq(tensor_refcount(m), 1);
+  tensor_release(t);
+  tensor_release(m);
+  tensor_release(tr);
+  ck_assert_int_eq(calls(&r), 1);
+  ck_assert(((float *)tensor_data(c))[1] == 4.0f);
+  tensor_release(c);
+}
+END_TEST
+
+/* A DLPack export keeps the tensor (and its storage) alive until its deleter runs. */
+static void *run_dlpack_deleter(void *arg) {
+  DLManagedTensorVersioned *m = arg;
+  m->deleter(m);
+  return NULL;
+}
+
+START_TEST(dlpack_export_outlives_tensor) {
+  float buf[4] = {0};
+  release_record r = {0};
+  tensor_t *t = wrap_floats(buf, 4, &r);
+  DLManagedTensorVersioned *m = NULL;
+  ck_ok(tensor_to_dlpack(&m, t, 0));
+  tensor_release(t);
+  ck_assert_int_eq(calls(&r), 0);
+  ck_assert_ptr_eq(m->dl_tensor.data, buf);
+  pthread_t th;
+  ck_assert_int_eq(pthread_create(&th, NULL, run_dlpack_deleter, m), 0);
+  ck_assert_int_eq(pthread_join(th, NULL), 0);
+  ck_assert_int_eq(calls(&r), 1);
+  ck_assert(pthread_equal(r.thread, th));
+}
+END_TEST
+
 /* ---- another thread ----------------------------------------------------- */
 
 static void *release_tensor_thread(void *arg) {
@@ -259,12 +338,15 @@ static Suite *lifetimes_suite(void) {
   tcase_add_test(tc, tensor_released_before_storage);
   tcase_add_test(tc, borrowed_storage_retained_outlives_tensor);
   tcase_add_test(tc, many_views_any_order);
+  tcase_add_test(tc, view_functions_any_order);
+  tcase_add_test(tc, copies_outlive_the_source);
   suite_add_tcase(s, tc);
   tc = tcase_create("threads");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, last_view_released_on_another_thread);
   tcase_add_test(tc, last_storage_reference_released_on_another_thread);
   tcase_add_test(tc, handles_cross_threads);
+  tcase_add_test(tc, dlpack_export_outlives_tensor);
   tcase_add_test(tc, concurrent_retain_release);
   tcase_add_test(tc, concurrent_last_release_runs_callback_once);
   suite_add_tcase(s, tc);
