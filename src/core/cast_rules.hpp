@@ -3,8 +3,8 @@
 // must give bit-identical results.
 #pragma once
 
+#include <algorithm>
 #include <array>
-#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -21,24 +21,38 @@ struct Bool8 {
   uint8_t byte;
 };
 
+// A complex element: a plain pair, so that loads and stores stay two scalar moves
+// (std::complex's constructor made GCC bounce each element through the stack).
+template <class T>
+struct Complex {
+  T re, im;
+};
+
 template <class T>
 struct is_complex : std::false_type {};
 template <class T>
-struct is_complex<std::complex<T>> : std::true_type {};
+struct is_complex<Complex<T>> : std::true_type {};
+
+template <class F>
+constexpr F pow2(int e) noexcept {
+  F p = 1;
+  for (int i = 0; i < e; ++i) p *= 2;
+  return p;
+}
 
 // float -> integer: truncate toward zero, NaN -> 0, saturate beyond the range.
+// Written as clamps and selects, with every cast in range, so that loops of it
+// vectorise.
 template <class To, class From>
 inline To saturate_cast(From x) noexcept {
   using Limits = std::numeric_limits<To>;
-  constexpr From upper = [] {  // 2^digits, the first value above max, exact in From
-    From p = 1;
-    for (int i = 0; i < Limits::digits; ++i) p *= 2;
-    return p;
-  }();
-  if (x != x) return 0;
-  if (x >= upper) return Limits::max();
-  if (x <= static_cast<From>(Limits::min())) return Limits::min();
-  return static_cast<To>(x);
+  constexpr int bits = Limits::digits, precision = std::numeric_limits<From>::digits;
+  constexpr From upper = pow2<From>(bits);  // the first value above max, exact in From
+  constexpr From below = bits <= precision ? static_cast<From>(Limits::max())
+                                           : upper - pow2<From>(bits - precision);
+  constexpr From lower = static_cast<From>(Limits::min());
+  const From clamped = x != x ? From{0} : std::min(std::max(x, lower), below);
+  return x >= upper ? Limits::max() : static_cast<To>(clamped);
 }
 
 template <class To, class From>
@@ -53,17 +67,18 @@ inline To convert(From x) noexcept {
     return convert<To>(bfloat16_to_float(x.bits));
   } else if constexpr (is_complex<From>::value) {
     if constexpr (std::is_same_v<To, Bool8>) {
-      return Bool8{x.real() != 0 || x.imag() != 0};
+      return Bool8{x.re != 0 || x.im != 0};
     } else if constexpr (is_complex<To>::value) {
-      using Part = typename To::value_type;
-      return To(convert<Part>(x.real()), convert<Part>(x.imag()));
+      using Part = decltype(To::re);
+      return To{convert<Part>(x.re), convert<Part>(x.im)};
     } else {
-      return convert<To>(x.real());
+      return convert<To>(x.re);
     }
   } else if constexpr (std::is_same_v<To, Bool8>) {
     return Bool8{x != 0};
   } else if constexpr (is_complex<To>::value) {
-    return To(convert<typename To::value_type>(x), 0);
+    using Part = decltype(To::re);
+    return To{convert<Part>(x), Part{0}};
   } else if constexpr (std::is_same_v<To, Half>) {
     return to_half(x);
   } else if constexpr (std::is_same_v<To, BFloat16>) {
@@ -123,8 +138,8 @@ template <> struct Element<dtype::Int64> { using type = int64_t; };
 template <> struct Element<dtype::Float16> { using type = Half; };
 template <> struct Element<dtype::Float32> { using type = float; };
 template <> struct Element<dtype::Float64> { using type = double; };
-template <> struct Element<dtype::Complex64> { using type = std::complex<float>; };
-template <> struct Element<dtype::Complex128> { using type = std::complex<double>; };
+template <> struct Element<dtype::Complex64> { using type = Complex<float>; };
+template <> struct Element<dtype::Complex128> { using type = Complex<double>; };
 template <> struct Element<dtype::Bool> { using type = Bool8; };
 template <> struct Element<dtype::BFloat16> { using type = BFloat16; };
 template <> struct Element<dtype::UInt16> { using type = uint16_t; };
