@@ -1,5 +1,7 @@
 // view, reshape and flatten: new shapes over the same elements, following
 // PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp).
+#include <algorithm>
+
 #include "copy.hpp"
 #include "view_layout.hpp"
 #include "views.hpp"
@@ -27,14 +29,14 @@ void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t nume
       inferred = i;
     }
   }
-  if (numel == product) return;  // a -1 here stands for 1
-  if (inferred >= 0 && product > 0 && numel % product == 0) {
+  if (numel == product || (inferred >= 0 && product > 0 && numel % product == 0)) {
+    if (inferred < 0) return;
+    if (product == 0)
+      fail(Status::Shape, op, ": cannot reshape a tensor of 0 elements into shape ", DimList{sizes, ndim},
+           " because the -1 could be any value");
     l.sizes[inferred] = numel / product;
     return;
   }
-  if (inferred >= 0 && product == 0)
-    fail(Status::Shape, op, ": cannot reshape a tensor of 0 elements into shape ", DimList{sizes, ndim},
-         " because the -1 could be any value");
   fail(Status::Shape, op, ": shape ", DimList{sizes, ndim}, " is invalid for input of size ", numel);
 }
 
@@ -46,7 +48,7 @@ bool product_equals(int64_t a, int64_t b, int64_t expected) {
 
 // PyTorch's computeStride: strides for viewing t with l's sizes, written into l,
 // or false when some new dim would span two non-contiguous chunks of t.
-bool compute_stride(const char* op, const Tensor& t, Layout& l) {
+bool compute_stride(const Tensor& t, Layout& l) {
   const int64_t old_ndim = t.ndim();
   if (old_ndim == 0) {
     std::fill(l.strides, l.strides + l.ndim, 1);
@@ -55,10 +57,15 @@ bool compute_stride(const char* op, const Tensor& t, Layout& l) {
   if (t.numel() == 0) {
     // Strides are arbitrary with no elements: keep them for an unchanged shape
     // (as NumPy does), else use contiguous ones.
-    if (l.ndim == old_ndim && std::equal(l.sizes, l.sizes + l.ndim, t.sizes()))
+    if (l.ndim == old_ndim && std::equal(l.sizes, l.sizes + l.ndim, t.sizes())) {
       std::copy(t.strides(), t.strides() + l.ndim, l.strides);
-    else
-      contiguous_strides(l.ndim, l.sizes, l.strides);
+      return true;
+    }
+    int64_t stride = 1;
+    for (int64_t d = l.ndim - 1; d >= 0; --d) {
+      l.strides[d] = stride;
+      stride = detail::wrapping_mul(stride, std::max<int64_t>(l.sizes[d], 1));
+    }
     return true;
   }
   // Walk t's dims from the last, grouping them into chunks that are contiguous
@@ -73,7 +80,8 @@ bool compute_stride(const char* op, const Tensor& t, Layout& l) {
         d == 0 || (t.size(d - 1) != 1 && !product_equals(tensor_numel, chunk_base_stride, t.stride(d - 1)));
     if (!chunk_ends) continue;
     while (view_d >= 0 && (view_numel < tensor_numel || l.sizes[view_d] == 1)) {
-      l.strides[view_d] = checked_mul(view_numel, chunk_base_stride, op);
+      // fits unless view_numel == tensor_numel, which leaves a size-1 dim
+      l.strides[view_d] = detail::wrapping_mul(view_numel, chunk_base_stride);
       view_numel *= l.sizes[view_d];  // at most numel
       --view_d;
     }
@@ -92,7 +100,7 @@ bool compute_stride(const char* op, const Tensor& t, Layout& l) {
 Ref<Tensor> view(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes) {
   Layout l;
   infer_size(op, ndim, sizes, t.numel(), l);
-  if (!compute_stride(op, t, l))
+  if (!compute_stride(t, l))
     fail(Status::Stride, op, ": shape ", DimList{l.sizes, l.ndim}, " is not compatible with sizes ",
          DimList{t.sizes(), t.ndim()}, " and strides ", DimList{t.strides(), t.ndim()},
          " (a new dim spans two non-contiguous subspaces); reshape copies instead");
@@ -103,7 +111,7 @@ Ref<Tensor> view(const char* op, const Tensor& t, int64_t ndim, const int64_t* s
 Ref<Tensor> reshape(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes) {
   Layout l;
   infer_size(op, ndim, sizes, t.numel(), l);
-  if (compute_stride(op, t, l)) {
+  if (compute_stride(t, l)) {
     l.offset = t.storage_offset();
     return detail::alias(t, l);
   }

@@ -32,6 +32,13 @@ inline Ref<Tensor> alias(const Tensor& t, const Layout& l) {
   return Tensor::make(t.storage_ref(), t.dtype(), l.ndim, l.sizes, l.strides, l.offset);
 }
 
+// a*b wrapping around as PyTorch's unchecked int64 products do. Only for strides
+// of size-1 dims or of tensors with no elements: they never address memory, so
+// PyTorch's exact value is kept rather than refusing a valid view.
+inline int64_t wrapping_mul(int64_t a, int64_t b) noexcept {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 // Validates a requested shape in which -1 may appear: ndim in [0, 64], sizes
 // non-NULL when ndim > 0, every size >= -1. Error(Invalid) otherwise.
 inline void check_shape_arg(const char* op, int64_t ndim, const int64_t* sizes) {

@@ -3,6 +3,7 @@
 // refuses (negative slice steps) they follow NumPy.
 #include "views.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "view_layout.hpp"
@@ -80,7 +81,9 @@ Ref<Tensor> slice(const char* op, const Tensor& t, int64_t dim, int64_t start, i
   // which never points before the storage.
   if (count > 0 || step > 0) {
     l.offset = checked_add(l.offset, checked_mul(start, l.strides[d], op), op);
-    l.strides[d] = checked_mul(l.strides[d], step, op);
+    // Fits whenever it matters; it wraps (as in PyTorch and NumPy) only for a
+    // single-element dim or a tensor with no elements.
+    l.strides[d] = detail::wrapping_mul(l.strides[d], step);
   }
   return detail::alias(t, l);
 }
@@ -146,7 +149,7 @@ Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t*
       size = t.size(d);
       stride = t.stride(d);
     } else if (n > 0) {  // PyTorch gives a 0-dim tensor's new dims stride 0
-      stride = checked_mul(l.sizes[i + 1], l.strides[i + 1], op);
+      stride = detail::wrapping_mul(l.sizes[i + 1], l.strides[i + 1]);  // kept only at size 1
     }
     int64_t target = sizes[i];
     if (target == -1) {
@@ -193,7 +196,7 @@ Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim) {
   std::copy(t.strides() + d, t.strides() + n, l.strides + d + 1);
   l.sizes[d] = 1;
   // As PyTorch: the stride that makes the new dim contiguous with the one it precedes.
-  l.strides[d] = d < n ? checked_mul(t.size(d), t.stride(d), op) : 1;
+  l.strides[d] = d < n ? detail::wrapping_mul(t.size(d), t.stride(d)) : 1;
   return detail::alias(t, l);
 }
 
@@ -213,7 +216,8 @@ Ref<Tensor> view_dtype(const char* op, const Tensor& t, DType dtype) {
       if (l.strides[last] != 1)
         fail(Status::Stride, op, ": the last dim's stride must be 1 to view ", old_size, "-byte elements as ",
              new_size, "-byte ones, but it is ", l.strides[last]);
-      for (int64_t i = 0; i < last; ++i) l.strides[i] = checked_mul(l.strides[i], ratio, op);
+      // Strides wrap as in PyTorch: they only overflow on tensors with no elements.
+      for (int64_t i = 0; i < last; ++i) l.strides[i] = detail::wrapping_mul(l.strides[i], ratio);
       l.sizes[last] = checked_mul(l.sizes[last], ratio, op);
       l.offset = checked_mul(l.offset, ratio, op);
     } else {
