@@ -71,7 +71,7 @@ static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
 }
 
 /* The dtype a scalar leaf asks for, or -1 with an exception. */
-static tensor_dtype_t leaf_dtype(PyObject *obj) {
+static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
   /* exact Python numbers first: the common case, and cheaper than the NumPy check */
   if (PyBool_Check(obj)) return TENSOR_BOOL;
   if (PyLong_CheckExact(obj)) return TENSOR_INT64;
@@ -84,7 +84,12 @@ static tensor_dtype_t leaf_dtype(PyObject *obj) {
   if (PyLong_Check(obj)) return TENSOR_INT64;
   if (PyFloat_Check(obj)) return TENSOR_FLOAT32;
   if (PyComplex_Check(obj)) return TENSOR_COMPLEX64;
-  PyErr_Format(PyExc_TypeError, "new(): invalid data type '%.200s'", Py_TYPE(obj)->tp_name);
+  if (PyUnicode_Check(obj) && depth > 0) /* torch sees a string in a list as one more dim */
+    PyErr_Format(PyExc_ValueError, "too many dimensions '%.200s'", Py_TYPE(obj)->tp_name);
+  else if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj))
+    PyErr_Format(PyExc_TypeError, "new(): invalid data type '%.200s'", Py_TYPE(obj)->tp_name);
+  else
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %.200s", Py_TYPE(obj)->tp_name);
   return -1;
 }
 
@@ -131,11 +136,11 @@ static int measure(PyObject *data, Layout *layout) {
 static int check(PyObject *obj, int64_t depth, Layout *layout) {
   if (depth == layout->ndim) {
     if (is_nested(obj)) {
-      PyErr_Format(PyExc_ValueError, "expected a number at dim %lld, got a sequence of type %.200s",
+      PyErr_Format(PyExc_TypeError, "expected a number at dim %lld, got a sequence of type %.200s",
                    (long long)depth, Py_TYPE(obj)->tp_name);
       return -1;
     }
-    const tensor_dtype_t d = leaf_dtype(obj);
+    const tensor_dtype_t d = leaf_dtype(obj, depth);
     if (d < 0) return -1;
     layout->dtype = promote(layout->dtype, d);
     return 0;

@@ -59,13 +59,9 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
     PyErr_SetString(PyExc_TypeError, "frombuffer() missing required keyword argument 'dtype'");
     return NULL;
   }
-  if (requires_grad) {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "frombuffer(): requires_grad=True is not supported: ctensor has no autograd");
-    return NULL;
-  }
+  if (ct_check_options(Py_None, requires_grad, "frombuffer") < 0) return NULL;
   if (!PyObject_CheckBuffer(obj)) {
-    PyErr_Format(PyExc_TypeError, "object does not implement Python buffer protocol (got %.200s)",
+    PyErr_Format(PyExc_ValueError, "object does not implement Python buffer protocol (got %.200s).",
                  Py_TYPE(obj)->tp_name);
     return NULL;
   }

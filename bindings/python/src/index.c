@@ -37,7 +37,7 @@ static tensor_t *index_view(tensor_t *t, PyObject *index) {
     if (item == Py_Ellipsis) ellipses++;
     else if (consumes_dim(item)) consumed++;
     else if (item != Py_None && !is_bool_index(item)) {
-      PyErr_Format(PyExc_IndexError,
+      PyErr_Format(PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
                    "only integers, slices (`:`), ellipsis (`...`), None and booleans are valid "
                    "indices (got %.200s)",
                    Py_TYPE(item)->tp_name);
