@@ -325,11 +325,13 @@ PyObject *ct_tensor_repr(PyObject *self) {
     if (ct_dtype_is_complex(dtype)) formatter_init(&f2, &b, summarize, 1);
     tensor_str(&body, &b, indent, summarize, &f1, ct_dtype_is_complex(dtype) ? &f2 : NULL);
   }
-  /* _add_suffixes: a suffix goes on a new line if it would pass the line width */
+  /* _add_suffixes: a suffix goes on a new line if it would pass the line width.
+     Lines break where torch's do: "ctensor." counts as long as "torch.", so the
+     output is torch's with one name replaced by the other. */
   const char *nl = body.data ? strrchr(body.data, '\n') : NULL;
   int64_t last_line_len = (int64_t)body.len - (nl ? (int64_t)(nl - body.data) : -1) + 1;
   for (int i = 0; i < nsfx; i++) {
-    const int64_t len = (int64_t)sfx[i].len;
+    const int64_t len = (int64_t)sfx[i].len - (sfx[i].data && strstr(sfx[i].data, "ctensor.") ? 2 : 0);
     if (last_line_len + len + 2 > LINEWIDTH) {
       put(&body, ",\n", 2);
       spaces(&body, indent);

@@ -231,6 +231,7 @@ static PyObject *tensor_is_complex(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_data_ptr(PyObject *self, PyObject *noargs) {
   (void)noargs;
+  if (tensor_numel(SELF(self)) == 0) return PyLong_FromLong(0); /* torch: empty tensors have no data */
   return PyLong_FromVoidPtr(tensor_data(SELF(self)));
 }
 
