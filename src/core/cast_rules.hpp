@@ -55,6 +55,27 @@ inline To saturate_cast(From x) noexcept {
   return x >= upper ? Limits::max() : static_cast<To>(clamped);
 }
 
+template <class T>
+constexpr bool is_narrow_float = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// Any element as a float rounded to odd (exact for bool, float16, bfloat16 and
+// float): the first step of every conversion to float16/bfloat16, so that
+// convert<Half>(x) == Half{float_to_half(narrow_source(x))}, same for BFloat16.
+template <class From>
+inline float narrow_source(From x) noexcept {
+  if constexpr (std::is_same_v<From, Bool8>) {
+    return x.byte != 0 ? 1.0f : 0.0f;
+  } else if constexpr (std::is_same_v<From, Half>) {
+    return half_to_float(x.bits);
+  } else if constexpr (std::is_same_v<From, BFloat16>) {
+    return bfloat16_to_float(x.bits);
+  } else if constexpr (is_complex<From>::value) {
+    return to_float_odd(x.re);
+  } else {
+    return to_float_odd(x);
+  }
+}
+
 template <class To, class From>
 inline To convert(From x) noexcept {
   if constexpr (std::is_same_v<To, From>) {

@@ -11,6 +11,8 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+
 #define CTENSOR_AVX2 __attribute__((target("avx2,f16c,fma")))
 
 namespace ctensor::core {
@@ -68,6 +70,76 @@ CTENSOR_AVX2 void bfloat16_to_float_avx2(const char* src, char* dst, int64_t n) 
   cast_contiguous<BFloat16, float>(src + i * 2, dst + i * 4, n - i);
 }
 
+// Four 64-bit lane masks as 32-bit lanes, in order.
+CTENSOR_AVX2 __m128i narrow_mask(__m256d mask) noexcept {
+  const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(mask), low_halves));
+}
+
+// Four doubles as floats rounded to odd, as double_to_float_odd does.
+CTENSOR_AVX2 __m128 double_to_float_odd_avx2(__m256d d) noexcept {
+  const __m128 f = _mm256_cvtpd_ps(d);
+  const __m256d back = _mm256_cvtps_pd(f);
+  const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+  const __m256d inexact = _mm256_cmp_pd(back, d, _CMP_NEQ_OQ);  // false for NaN
+  const __m256d above =
+      _mm256_cmp_pd(_mm256_and_pd(back, abs_mask), _mm256_and_pd(d, abs_mask), _CMP_GT_OQ);
+  const __m128i one = _mm_set1_epi32(1);
+  const __m128i bits = _mm_castps_si128(f);
+  const __m128i even = _mm_cmpeq_epi32(_mm_and_si128(bits, one), _mm_setzero_si128());
+  // -1 (toward zero) when f lies above d in magnitude, else +1; only where stepping.
+  const __m128i step =
+      _mm_and_si128(_mm_and_si128(narrow_mask(inexact), even), _mm_or_si128(narrow_mask(above), one));
+  return _mm_castsi128_ps(_mm_add_epi32(bits, step));
+}
+
+// m elements as floats rounded to odd (narrow_source), four at a time where a
+// double holds the value exactly.
+template <class From>
+CTENSOR_AVX2 void narrow_source_avx2(const char* src, float* out, int64_t m) noexcept {
+  int64_t j = 0;
+  if constexpr (std::is_same_v<From, double>) {
+    for (; j + 4 <= m; j += 4)
+      _mm_store_ps(out + j, double_to_float_odd_avx2(
+                                _mm256_loadu_pd(reinterpret_cast<const double*>(src) + j)));
+  } else if constexpr (std::is_same_v<From, int32_t>) {
+    for (; j + 4 <= m; j += 4) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j * 4));
+      _mm_store_ps(out + j, double_to_float_odd_avx2(_mm256_cvtepi32_pd(x)));
+    }
+  }
+  for (; j < m; ++j) out[j] = narrow_source(load<From>(src + j * int64_t{sizeof(From)}));
+}
+
+// Conversions from or to float16/bfloat16 pass through floats staged in L1: the
+// first step widens (F16C) or rounds to odd (vectorised by the compiler), the
+// second converts (vectorised) or narrows (F16C).
+template <class From, class To>
+CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  constexpr int64_t kStage = 512;
+  alignas(32) float stage[kStage];
+  char* const staged = reinterpret_cast<char*>(stage);
+  for (int64_t i = 0; i < n; i += kStage) {
+    const int64_t m = std::min(kStage, n - i);
+    const char* s = src + i * int64_t{sizeof(From)};
+    char* d = dst + i * int64_t{sizeof(To)};
+    if constexpr (std::is_same_v<From, Half>) {
+      half_to_float_avx2(s, staged, m);
+    } else if constexpr (std::is_same_v<From, BFloat16>) {
+      bfloat16_to_float_avx2(s, staged, m);
+    } else {
+      narrow_source_avx2<From>(s, stage, m);
+    }
+    if constexpr (std::is_same_v<To, Half>) {
+      float_to_half_avx2(staged, d, m);
+    } else if constexpr (std::is_same_v<To, BFloat16>) {
+      float_to_bfloat16_avx2(staged, d, m);
+    } else {
+      cast_contiguous<float, To>(staged, d, m);
+    }
+  }
+}
+
 // The generic loop, compiled for AVX2 so the compiler vectorises the rules.
 template <class From, class To>
 CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept {
@@ -79,6 +151,8 @@ CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) no
     float_to_bfloat16_avx2(src, dst, n);
   } else if constexpr (std::is_same_v<From, BFloat16> && std::is_same_v<To, float>) {
     bfloat16_to_float_avx2(src, dst, n);
+  } else if constexpr (is_narrow_float<From> || is_narrow_float<To>) {
+    cast_via_float_avx2<From, To>(src, dst, n);
   } else {
     cast_contiguous<From, To>(src, dst, n);
   }

@@ -72,10 +72,12 @@ inline uint16_t float_to_bfloat16(float f) noexcept {
 // bfloat16 need when the source is wider than a float.
 inline float double_to_float_odd(double d) noexcept {
   const float f = static_cast<float>(d);
-  if (static_cast<double>(f) == d || std::isnan(d)) return f;
-  uint32_t bits = bit_cast<uint32_t>(f);
-  if ((bits & 1) == 0) bits = std::fabs(f) > std::fabs(d) ? bits - 1 : bits + 1;  // other neighbour
-  return bit_cast<float>(bits);
+  const uint32_t bits = bit_cast<uint32_t>(f);
+  // Branch-free, so that loops of it vectorise: step to the other neighbour of d
+  // when f is inexact (NaN compares unequal but is left alone) and even.
+  const bool step = static_cast<double>(f) != d && d == d && (bits & 1) == 0;
+  const uint32_t toward_d = std::fabs(f) > std::fabs(d) ? ~0u : 1u;
+  return bit_cast<float>(bits + (step ? toward_d : 0u));
 }
 
 // Any arithmetic value as a float rounded to odd (exact when it fits).
