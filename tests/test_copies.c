@@ -719,6 +719,44 @@ START_TEST(fill_strided_destination) {
 }
 END_TEST
 
+/* Outputs of 8 MiB and more are written with streaming stores: a transpose,
+ * a gather, a fill and a cast that large, checked against the reference. */
+START_TEST(large_outputs_stream) {
+  const int64_t rows = 1030, cols = 1100; /* not multiples of the tiles */
+  tensor_storage_t *s = patterned_storage(TENSOR_FLOAT64, rows * cols, 14);
+  const int64_t t_sizes[] = {cols, rows}, t_strides[] = {1, cols};
+  tensor_t *t = view_of(s, TENSOR_FLOAT64, 2, t_sizes, t_strides, 0);
+  check_copy_to_fresh(t, TENSOR_FLOAT64);
+  tensor_storage_t *gs = patterned_storage(TENSOR_FLOAT32, (int64_t)9 << 20 >> 1, 15);
+  const int64_t g_sizes[] = {((int64_t)9 << 20 >> 2) - 1}, g_strides[] = {2};
+  tensor_t *g32 = view_of(gs, TENSOR_FLOAT32, 1, g_sizes, g_strides, 1);
+  check_copy_to_fresh(g32, TENSOR_FLOAT32); /* 9 MiB gathered with stride 2 */
+  tensor_storage_release(gs);
+  const int64_t wide[] = {rows * cols * 2 - 5};
+  tensor_t *f32 = view_of(s, TENSOR_FLOAT32, 1, wide, NULL, 3);
+  tensor_t *big = NULL;
+  ck_ok(tensor_empty(&big, 1, wide, TENSOR_FLOAT32));
+  check_copy(big, f32); /* contiguous source misaligned by 3 elements */
+  const int64_t b_sizes[] = {rows * 2, cols}, b_strides[] = {1, 0};
+  tensor_t *bcast = view_of(s, TENSOR_FLOAT32, 2, b_sizes, b_strides, 7);
+  check_copy_to_fresh(bcast, TENSOR_FLOAT32);
+  ck_ok(tensor_fill(big, -3.25));
+  ck_assert_float_eq(((float *)tensor_data(big))[0], -3.25f);
+  ck_assert_float_eq(((float *)tensor_data(big))[wide[0] - 1], -3.25f);
+  tensor_release(big);
+  tensor_release(bcast);
+  tensor_release(f32);
+  tensor_release(g32);
+  tensor_release(t);
+  tensor_storage_release(s);
+  /* a cast large enough to stream: int32 -> float64 */
+  const int64_t n[] = {(int64_t)1 << 20};
+  tensor_t *ints = iota(TENSOR_INT32, 1, n);
+  check_copy_to_fresh(ints, TENSOR_FLOAT64);
+  tensor_release(ints);
+}
+END_TEST
+
 /* ---- allocation ---------------------------------------------------------------- */
 
 /* Large blocks are cached and handed out again: zero-filled requests must still
@@ -801,6 +839,7 @@ static Suite *copies_suite(void) {
   tcase_add_test(kernels, strided_gathers);
   tcase_add_test(kernels, broadcast_sources);
   tcase_add_test(kernels, casts_on_every_path);
+  tcase_add_test(kernels, large_outputs_stream);
   suite_add_tcase(s, kernels);
   TCase *overlap = tcase_create("overlap");
   tcase_add_test(overlap, overlap_shifted_views);

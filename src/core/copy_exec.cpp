@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "copy_kernels.hpp"
+#include "copy_simd.hpp"
 #include "parallel.hpp"
 
 namespace ctensor::core {
@@ -17,12 +18,31 @@ constexpr int64_t kParallelBytes = int64_t{1} << 21;
 constexpr int64_t kChunkGrain = 64;
 // Tile edge for converting copies of transposed layouts.
 constexpr int64_t kCastBlock = 32;
+// Outputs at least this large do not fit in cache for long: their stores
+// stream past it, which saves reading every destination line first.
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
+// Converted elements are staged in an L1-sized buffer and then streamed out.
+constexpr int64_t kStageBytes = 8192;
 
 struct Plan {
   bool tiled;  // the last two dims are [source-dense, destination-dense]
+  bool stream;
   size_t item;
   CastKernel cast;
 };
+
+// A converting row into a contiguous destination, with streaming stores: the
+// cast kernel writes into a buffer that stays in L1, which is copied out.
+void cast_row_streamed(const Plan& plan, char* dst, const char* src, int64_t ss, int64_t n) {
+  alignas(64) char stage[kStageBytes];
+  const auto item = static_cast<int64_t>(plan.item);
+  const int64_t per = kStageBytes / item;
+  for (int64_t j = 0; j < n; j += per) {
+    const int64_t m = std::min(per, n - j);
+    plan.cast(src + j * ss, ss, stage, item, m);
+    copy_run(plan.item, dst + j * item, item, stage, item, m, true);
+  }
+}
 
 void cast_tile(CastKernel cast, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner) {
@@ -46,11 +66,13 @@ void run_inner(const Plan& plan, const LoopNest& nest, char* dst, const char* sr
                 nest.src_stride[i], nest.size[o], nest.size[i]);
     else
       copy_tile(plan.item, dst, nest.dst_stride[o], nest.dst_stride[i], src, nest.src_stride[o],
-                nest.src_stride[i], nest.size[o], nest.size[i]);
+                nest.src_stride[i], nest.size[o], nest.size[i], plan.stream);
+  } else if (plan.cast && plan.stream && nest.dst_stride[i] == static_cast<int64_t>(plan.item)) {
+    cast_row_streamed(plan, dst, src, nest.src_stride[i], nest.size[i]);
   } else if (plan.cast) {
     plan.cast(src, nest.src_stride[i], dst, nest.dst_stride[i], nest.size[i]);
   } else {
-    copy_run(plan.item, dst, nest.dst_stride[i], src, nest.src_stride[i], nest.size[i]);
+    copy_run(plan.item, dst, nest.dst_stride[i], src, nest.src_stride[i], nest.size[i], plan.stream);
   }
 }
 
@@ -72,8 +94,9 @@ void run_nest(const Plan& plan, const LoopNest& nest) {
       src -= nest.size[d] * nest.src_stride[d];
       index[d] = 0;
     }
-    if (d < 0) return;
+    if (d < 0) break;
   }
+  if (plan.stream) simd::fence();
 }
 
 // Tiles when the source is dense along a dim other than the destination's
@@ -95,8 +118,8 @@ bool choose_tiling(LoopNest& nest) {
 }  // namespace
 
 void execute(LoopNest nest, size_t dst_item, CastKernel cast) {
-  const Plan plan{choose_tiling(nest), dst_item, cast};
   const int64_t bytes = nest.numel() * static_cast<int64_t>(dst_item);
+  const Plan plan{choose_tiling(nest), bytes >= kStreamBytes, dst_item, cast};
   const int64_t outer = nest.size[0];
   const int64_t threads = std::min<int64_t>({num_threads(), bytes / kParallelBytes + 1,
                                              (outer + kChunkGrain - 1) / kChunkGrain});

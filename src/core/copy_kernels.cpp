@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "copy_simd.hpp"
+
 namespace ctensor::core {
 
 namespace {
@@ -55,9 +57,22 @@ void tile_typed(char* dst, int64_t d_outer, int64_t d_inner, const char* src, in
   }
 }
 
+void tile_portable(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner) noexcept {
+  switch (item) {
+    case 1: return tile_typed<uint8_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+    case 2: return tile_typed<uint16_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+    case 4: return tile_typed<uint32_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+    case 8: return tile_typed<uint64_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+    default: return tile_typed<Bytes16>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+  }
+}
+
 }  // namespace
 
-void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) noexcept {
+void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
+              bool stream) noexcept {
+  if (simd::copy_run(item, dst, ds, src, ss, n, stream)) return;
   switch (item) {
     case 1: return run_typed<uint8_t>(dst, ds, src, ss, n);
     case 2: return run_typed<uint16_t>(dst, ds, src, ss, n);
@@ -68,14 +83,19 @@ void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
 }
 
 void copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
-               int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner) noexcept {
-  switch (item) {
-    case 1: return tile_typed<uint8_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-    case 2: return tile_typed<uint16_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-    case 4: return tile_typed<uint32_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-    case 8: return tile_typed<uint64_t>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-    default: return tile_typed<Bytes16>(dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-  }
+               int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
+  const int64_t block =
+      simd::copy_tile(item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner, stream);
+  if (block == 0) return tile_portable(item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+  // The vector kernel did the whole blocks; the strips left at the far edges
+  // go through the portable loops.
+  const int64_t done_o = n_outer - n_outer % block, done_i = n_inner - n_inner % block;
+  if (done_i < n_inner)
+    tile_portable(item, dst + done_i * d_inner, d_outer, d_inner, src + done_i * s_inner, s_outer, s_inner,
+                  done_o, n_inner - done_i);
+  if (done_o < n_outer)
+    tile_portable(item, dst + done_o * d_outer, d_outer, d_inner, src + done_o * s_outer, s_outer, s_inner,
+                  n_outer - done_o, n_inner);
 }
 
 }  // namespace ctensor::core

@@ -9,13 +9,16 @@
 namespace ctensor::core {
 
 // n elements: dst[j*ds] = src[j*ss]. Contiguous runs become memcpy, a zero
-// source stride becomes a fill, anything else a strided loop.
-void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) noexcept;
+// source stride becomes a fill, anything else a strided loop (vectorised where
+// the CPU allows). `stream` asks for non-temporal stores: see copy_simd.hpp.
+void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
+              bool stream) noexcept;
 
 // A 2-D block of n_outer x n_inner elements, dst[o*d_outer + i*d_inner] =
 // src[o*s_outer + i*s_inner], for transposed layouts (the source is dense along
-// `outer`, the destination along `inner`): walked in cache-sized tiles.
+// `outer`, the destination along `inner`): walked in cache-sized tiles, with
+// in-register transposes where the CPU allows.
 void copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
-               int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner) noexcept;
+               int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 
 }  // namespace ctensor::core

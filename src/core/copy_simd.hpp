@@ -1,0 +1,29 @@
+// Vector kernels of the copy engine (AVX2 on x86-64), picked at run time. Each
+// entry point handles the layouts it knows and reports the rest back to the
+// portable kernels in copy_kernels.cpp. `stream` asks for non-temporal stores
+// (the output is too large to stay in cache, so skip reading it in first);
+// after streaming, call fence() before other threads read the output.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ctensor::core::simd {
+
+// n elements dst[j*ds] = src[j*ss] (same dtype, `item` bytes). Handles
+// contiguous destinations fed by a contiguous, broadcast (ss == 0) or strided
+// source; false when the layout is not one of these or the CPU lacks AVX2.
+bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
+              bool stream) noexcept;
+
+// The transposed block of copy_tile with d_inner == s_outer == item (4 or 8
+// bytes): copies the whole blocks of the returned edge B, i.e. the region
+// [0, n_outer - n_outer % B) x [0, n_inner - n_inner % B), and returns B; 0 when
+// it handles nothing.
+int64_t copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                  int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
+
+// Orders streaming stores before later stores (sfence); a no-op elsewhere.
+void fence() noexcept;
+
+}  // namespace ctensor::core::simd

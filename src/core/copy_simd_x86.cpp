@@ -1,0 +1,251 @@
+// AVX2 kernels of the copy engine. Only these functions carry the target
+// attribute (no templates or lambdas that another translation unit could pick
+// up), so the library still runs on any x86-64; elsewhere every entry point
+// reports "not handled" and the portable kernels run.
+#include "copy_simd.hpp"
+
+#include <cstring>
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define CTENSOR_AVX2 __attribute__((target("avx2")))
+
+namespace ctensor::core::simd {
+
+namespace {
+
+bool cpu_has_avx2() noexcept {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+CTENSOR_AVX2 inline void store32(char* p, __m256i v, bool stream) {
+  if (stream)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+// Elements to copy one by one before dst reaches 32-byte alignment (streaming
+// stores need it); 0 when not streaming.
+inline int64_t head_elements(const char* dst, size_t item, int64_t n, bool stream) {
+  if (!stream) return 0;
+  const auto misalign = reinterpret_cast<uintptr_t>(dst) % 32;
+  const int64_t head = misalign ? static_cast<int64_t>((32 - misalign) / item) : 0;
+  return head < n ? head : n;
+}
+
+// Contiguous source, contiguous destination: a streaming memcpy.
+CTENSOR_AVX2 void copy_contiguous(char* dst, const char* src, size_t item, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, item, n, stream);
+  std::memcpy(dst, src, static_cast<size_t>(head) * item);
+  const int64_t per = 32 / static_cast<int64_t>(item);
+  int64_t j = head;
+  for (; j + 2 * per <= n; j += 2 * per) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j * item));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j * item + 32));
+    store32(dst + j * item, a, stream);
+    store32(dst + j * item + 32, b, stream);
+  }
+  std::memcpy(dst + j * item, src + j * item, static_cast<size_t>(n - j) * item);
+}
+
+// One element repeated: a 32-byte pattern of whole elements, stored over and over.
+CTENSOR_AVX2 void fill(char* dst, const char* value, size_t item, int64_t n, bool stream) {
+  alignas(32) char pattern[32];
+  for (size_t k = 0; k < 32; k += item) std::memcpy(pattern + k, value, item);
+  const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(pattern));
+  const int64_t head = head_elements(dst, item, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + j * item, value, item);
+  const int64_t per = 32 / static_cast<int64_t>(item);
+  for (; j + per <= n; j += per) store32(dst + j * item, v, stream);
+  for (; j < n; ++j) std::memcpy(dst + j * item, value, item);
+}
+
+// 4-byte elements two apart ([:, ::2]): two loads, keep the even lanes.
+CTENSOR_AVX2 void gather4_stride2(char* dst, const char* src, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+  // The vector loads read one element past the 8th pick; stop while a later
+  // element still exists so that the read stays inside the source.
+  for (; j + 8 < n; j += 8) {
+    const __m256 lo = _mm256_loadu_ps(reinterpret_cast<const float*>(src + 8 * j));
+    const __m256 hi = _mm256_loadu_ps(reinterpret_cast<const float*>(src + 8 * j + 32));
+    const __m256 even = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m256i ordered = _mm256_permute4x64_epi64(_mm256_castps_si256(even), _MM_SHUFFLE(3, 1, 2, 0));
+    store32(dst + 4 * j, ordered, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+}
+
+CTENSOR_AVX2 inline int32_t load4(const char* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+CTENSOR_AVX2 inline int64_t load8(const char* p) {
+  int64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Any other source stride: scalar loads assembled into vectors for the stores.
+CTENSOR_AVX2 void gather4(char* dst, const char* src, int64_t ss, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + ss * j, 4);
+  for (; j + 8 <= n; j += 8) {
+    const char* s = src + ss * j;
+    const __m256i v = _mm256_setr_epi32(load4(s), load4(s + ss), load4(s + 2 * ss), load4(s + 3 * ss),
+                                        load4(s + 4 * ss), load4(s + 5 * ss), load4(s + 6 * ss),
+                                        load4(s + 7 * ss));
+    store32(dst + 4 * j, v, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + ss * j, 4);
+}
+
+CTENSOR_AVX2 void gather8(char* dst, const char* src, int64_t ss, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 8, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 8 * j, src + ss * j, 8);
+  for (; j + 4 <= n; j += 4) {
+    const char* s = src + ss * j;
+    const __m256i v = _mm256_setr_epi64x(load8(s), load8(s + ss), load8(s + 2 * ss), load8(s + 3 * ss));
+    store32(dst + 8 * j, v, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 8 * j, src + ss * j, 8);
+}
+
+// In-register 8x8 transpose of 4-byte lanes: r[k] row k in, column k out.
+CTENSOR_AVX2 inline void transpose8x8(__m256* r) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+  r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// In-register 4x4 transpose of 8-byte lanes.
+CTENSOR_AVX2 inline void transpose4x4(__m256d* r) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+// 16x16 blocks of 4-byte elements. Each block reads 16 whole source lines and
+// writes 16 whole destination lines, as two 8-row halves so that a half's
+// destination lines are complete before the next half starts (streaming stores
+// then leave full lines).
+CTENSOR_AVX2 void tile4(char* dst, int64_t d_outer, const char* src, int64_t s_inner, int64_t n_outer,
+                        int64_t n_inner, bool stream) {
+  for (int64_t o0 = 0; o0 + 16 <= n_outer; o0 += 16)
+    for (int64_t i0 = 0; i0 + 16 <= n_inner; i0 += 16)
+      for (int64_t oh = 0; oh < 16; oh += 8)
+        for (int64_t ih = 0; ih < 16; ih += 8) {
+          __m256 r[8];
+          const char* s = src + (i0 + ih) * s_inner + (o0 + oh) * 4;
+          for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(s + k * s_inner));
+          transpose8x8(r);
+          char* d = dst + (o0 + oh) * d_outer + (i0 + ih) * 4;
+          for (int k = 0; k < 8; ++k) store32(d + k * d_outer, _mm256_castps_si256(r[k]), stream);
+        }
+}
+
+// 8x8 blocks of 8-byte elements, as four 4x4 transposes.
+CTENSOR_AVX2 void tile8(char* dst, int64_t d_outer, const char* src, int64_t s_inner, int64_t n_outer,
+                        int64_t n_inner, bool stream) {
+  for (int64_t o0 = 0; o0 + 8 <= n_outer; o0 += 8)
+    for (int64_t i0 = 0; i0 + 8 <= n_inner; i0 += 8)
+      for (int64_t oh = 0; oh < 8; oh += 4)
+        for (int64_t ih = 0; ih < 8; ih += 4) {
+          __m256d r[4];
+          const char* s = src + (i0 + ih) * s_inner + (o0 + oh) * 8;
+          for (int k = 0; k < 4; ++k) r[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(s + k * s_inner));
+          transpose4x4(r);
+          char* d = dst + (o0 + oh) * d_outer + (i0 + ih) * 8;
+          for (int k = 0; k < 4; ++k) store32(d + k * d_outer, _mm256_castpd_si256(r[k]), stream);
+        }
+}
+
+}  // namespace
+
+bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
+              bool stream) noexcept {
+  const auto item_bytes = static_cast<int64_t>(item);
+  if (!cpu_has_avx2() || ds != item_bytes || n < 8) return false;
+  // Streaming needs whole elements up to a 32-byte boundary.
+  if (reinterpret_cast<uintptr_t>(dst) % item != 0) stream = false;
+  if (ss == item_bytes) {
+    if (!stream) return false;  // memcpy does as well from cache
+    copy_contiguous(dst, src, item, n, stream);
+  } else if (ss == 0) {
+    fill(dst, src, item, n, stream);
+  } else if (item == 4 && ss == 8) {
+    gather4_stride2(dst, src, n, stream);
+  } else if (item == 4) {
+    gather4(dst, src, ss, n, stream);
+  } else if (item == 8) {
+    gather8(dst, src, ss, n, stream);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int64_t copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                  int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
+  const auto item_bytes = static_cast<int64_t>(item);
+  if (!cpu_has_avx2() || d_inner != item_bytes || s_outer != item_bytes) return 0;
+  // Streaming stores need every destination row of a block 32-byte aligned.
+  if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
+  if (item == 4) {
+    tile4(dst, d_outer, src, s_inner, n_outer, n_inner, stream);
+    return 16;
+  }
+  if (item == 8) {
+    tile8(dst, d_outer, src, s_inner, n_outer, n_inner, stream);
+    return 8;
+  }
+  return 0;
+}
+
+void fence() noexcept { _mm_sfence(); }
+
+}  // namespace ctensor::core::simd
+
+#else
+
+namespace ctensor::core::simd {
+
+bool copy_run(size_t, char*, int64_t, const char*, int64_t, int64_t, bool) noexcept { return false; }
+int64_t copy_tile(size_t, char*, int64_t, int64_t, const char*, int64_t, int64_t, int64_t, int64_t,
+                  bool) noexcept {
+  return 0;
+}
+void fence() noexcept {}
+
+}  // namespace ctensor::core::simd
+
+#endif
