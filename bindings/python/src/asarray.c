@@ -286,7 +286,7 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
       return NULL;
     }
     return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(obj), dtype));
-  } else if (!PyErr_Occurred() && PyObject_HasAttrString(obj, "__dlpack__")) {
+  } else if (!PyErr_Occurred() && (PyCapsule_CheckExact(obj) || PyObject_HasAttrString(obj, "__dlpack__"))) {
     shared = ct_tensor_from_dlpack_object(obj);
     if (!shared) return NULL;
   } else if (!PyErr_Occurred() && PyObject_CheckBuffer(obj)) {

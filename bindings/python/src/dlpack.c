@@ -56,6 +56,28 @@ static int check_dl_device(const tensor_t *t, PyObject *dl_device) {
   return -1;
 }
 
+/* What pre-1.0 consumers cannot take: read-only memory (the format has no flag
+   for it, so they would write into it) and negative strides (PyTorch 1.13 aborts
+   the process on them). DLPack 1.x consumers get both as they are. */
+static int legacy_refusal(const tensor_t *t) {
+  if (tensor_is_readonly(t)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "__dlpack__(): the tensor is read-only and DLPack before 1.0 cannot mark it so; "
+                    "pass max_version=(1, 0) or copy=True");
+    return -1;
+  }
+  for (int64_t i = 0; i < tensor_ndim(t); i++) {
+    if (tensor_strides(t)[i] < 0 && tensor_sizes(t)[i] > 1) {
+      PyErr_Format(PyExc_BufferError,
+                   "__dlpack__(): stride %lld of dim %lld is negative, which consumers of DLPack before 1.0 "
+                   "(such as PyTorch 1.13) cannot take; pass max_version=(1, 0) or copy=True",
+                   (long long)tensor_strides(t)[i], (long long)i);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"stream", "max_version", "dl_device", "copy", NULL};
   PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy_obj = Py_None;
@@ -68,6 +90,7 @@ PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (parse_max_version(max_version, &versioned) < 0 || check_dl_device(SELF(self), dl_device) < 0) return NULL;
   if (copy_obj != Py_None && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;
 
+  if (!versioned && !copy && legacy_refusal(SELF(self)) < 0) return NULL;
   tensor_t *t = tensor_retain(SELF(self));
   if (copy) {
     tensor_t *clone = NULL;
@@ -90,9 +113,9 @@ PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
   } else {
     DLManagedTensor *m = NULL;
     tensor_status_t st = tensor_to_dlpack_legacy(&m, t);
-    if (st != TENSOR_OK) { /* read-only memory cannot be marked so in the old format */
+    if (st != TENSOR_OK) {
       tensor_release(t);
-      return ct_raise_as(st, TENSOR_E_READONLY, PyExc_BufferError);
+      return ct_raise(st);
     }
     capsule = PyCapsule_New(m, LEGACY, legacy_destructor);
     if (!capsule) m->deleter(m);
