@@ -186,7 +186,10 @@ Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim) {
 Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim) {
   const int64_t n = t.ndim();
   if (n >= kMaxDims) fail(Status::Invalid, op, ": the tensor already has the maximum of ", kMaxDims, " dims");
-  const int64_t d = wrap_dim(op, dim, n + 1);
+  if (dim < -(n + 1) || dim > n)
+    fail(Status::Invalid, op, ": dim ", dim, " is out of range for inserting a dim into a tensor with ", n,
+         " dims (expected to be in range of [", -(n + 1), ", ", n, "])");
+  const int64_t d = dim < 0 ? dim + n + 1 : dim;
   Layout l;
   l.ndim = n + 1;
   l.offset = t.storage_offset();
