@@ -170,6 +170,7 @@ START_TEST(view_rejections) {
   ck_fails(v, tensor_view(&v, t, 2, NULL), TENSOR_E_INVALID);
   ck_fails(v, tensor_view(&v, t, 65, s234), TENSOR_E_INVALID);
   ck_fails(v, tensor_view(&v, t, 3, (int64_t[]){INT64_MAX, 2, 0}), TENSOR_E_OVERFLOW);
+  ck_fails(v, tensor_view(&v, t, 4, (int64_t[]){-1, 1LL << 62, 4, -1}), TENSOR_E_SHAPE);
   ck_fails(v, tensor_view(&v, NULL, 1, s234), TENSOR_E_INVALID);
   ck_status(tensor_view(NULL, t, 3, s234), TENSOR_E_INVALID);
   tensor_release(t);

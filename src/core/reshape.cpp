@@ -19,16 +19,18 @@ void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t nume
   l.ndim = ndim;
   int64_t inferred = -1;
   int64_t product = 1;
+  bool overflow = false;  // reported after a second -1, which PyTorch finds first
   for (int64_t i = 0; i < ndim; ++i) {
     l.sizes[i] = sizes[i];
     if (sizes[i] != -1) {
-      product = checked_mul(product, sizes[i], op);
+      overflow = overflow || __builtin_mul_overflow(product, sizes[i], &product);
     } else if (inferred >= 0) {
       fail(Status::Shape, op, ": only one dimension can be inferred in ", DimList{sizes, ndim});
     } else {
       inferred = i;
     }
   }
+  if (overflow) fail(Status::Overflow, op, ": the product of sizes ", DimList{sizes, ndim}, " overflows int64");
   if (numel == product || (inferred >= 0 && product > 0 && numel % product == 0)) {
     if (inferred < 0) return;
     if (product == 0)
