@@ -39,23 +39,28 @@ CTENSOR_AVX2 void half_to_float_avx2(const char* src, char* dst, int64_t n) noex
 }
 
 // bfloat16 is the float's top half after adding 0x7fff + (bit 16) to round to
-// nearest even; a NaN is made quiet instead, as float_to_bfloat16 does.
+// nearest even; a NaN is made quiet instead, as float_to_bfloat16 does. The
+// results (all < 2^16) are left in the 32-bit lanes.
+CTENSOR_AVX2 __m256i bfloat16_lanes(__m256i x) noexcept {
+  const __m256i high = _mm256_srli_epi32(x, 16);
+  const __m256i lsb = _mm256_and_si256(high, _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_srli_epi32(
+      _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lsb)), 16);
+  const __m256i nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
+  const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
+                                            _mm256_set1_epi32(0x7f800000));
+  return _mm256_blendv_epi8(rounded, nan, is_nan);
+}
+
 CTENSOR_AVX2 void float_to_bfloat16_avx2(const char* src, char* dst, int64_t n) noexcept {
-  const __m256i bias = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
-  const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
-  const __m256i quiet = _mm256_set1_epi32(0x40);
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4));
-    const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), one);
-    const __m256i rounded =
-        _mm256_srli_epi32(_mm256_add_epi32(x, _mm256_add_epi32(bias, lsb)), 16);
-    const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), quiet);
-    const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs_mask), inf);
-    const __m256i bf = _mm256_blendv_epi8(rounded, nan, is_nan);
-    // Pack the eight 32-bit results (all < 2^16) into the low 128 bits.
-    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(bf, bf), 0x08);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * 2), _mm256_castsi256_si128(packed));
+  for (; i + 16 <= n; i += 16) {
+    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4)));
+    const __m256i b =
+        bfloat16_lanes(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4 + 32)));
+    // packus interleaves the 128-bit lanes of a and b; the permute restores order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i * 2),
+                        _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
   }
   cast_contiguous<float, BFloat16>(src + i * 4, dst + i * 2, n - i);
 }
