@@ -9,6 +9,7 @@
 
 #if defined(__GNUC__) && defined(__x86_64__)
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <algorithm>
@@ -182,9 +183,12 @@ constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
 }  // namespace
 
 const CastTable* simd_cast_table() noexcept {
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
-                    __builtin_cpu_supports("fma");
-  return avx2 ? &kAvx2Table : nullptr;
+  // __builtin_cpu_supports("avx2") also checks that the OS saves the ymm state;
+  // F16C and FMA are read from CPUID leaf 1 (older Clang lacks their names).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
+  const bool f16c = ecx & bit_F16C, fma = ecx & bit_FMA;
+  return f16c && fma ? &kAvx2Table : nullptr;
 }
 
 }  // namespace ctensor::core
