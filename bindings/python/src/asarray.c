@@ -336,5 +336,7 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) 
   const int is_numpy = ct_is_numpy_array(data) > 0 || (!PyErr_Occurred() && ct_is_numpy_scalar(data) > 0);
   if (PyErr_Occurred()) return NULL;
   if (is_numpy) return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(data), dtype));
+  if (PyObject_HasAttrString(data, "__dlpack__")) /* e.g. a torch.Tensor */
+    return ct_tensor_wrap(copy_of(ct_tensor_from_dlpack_object(data), dtype));
   return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
 }

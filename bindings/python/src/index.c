@@ -109,7 +109,9 @@ int ct_assign(tensor_t *dst, PyObject *value) {
     const int kind = ct_scalar_kind(value);
     if (kind < 0) return -1;
     if (kind > 0) src = ct_scalar_tensor(value);
-    else if (ct_is_numpy_array(value)) src = ct_tensor_from_strided_buffer(value);
+    else if (ct_is_numpy_array(value) > 0) src = ct_tensor_from_strided_buffer(value);
+    else if (PyErr_Occurred()) return -1;
+    else if (PyObject_HasAttrString(value, "__dlpack__")) src = ct_tensor_from_dlpack_object(value);
     else src = ct_tensor_from_data(value, tensor_dtype(dst));
   }
   if (!src) return -1;

@@ -62,17 +62,25 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
   Py_ssize_t low = 0, high = view.itemsize;
   int empty = 0;
+  if (!view.strides) { /* PEP 3118: no strides means C order */
+    Py_ssize_t step = view.itemsize;
+    for (int i = view.ndim - 1; i >= 0; i--) {
+      strides[i] = step / view.itemsize;
+      step *= view.shape[i];
+    }
+  }
   for (int i = 0; !problem && i < view.ndim; i++) {
-    if (view.strides[i] % view.itemsize != 0) {
+    const Py_ssize_t byte_stride = view.strides ? view.strides[i] : strides[i] * view.itemsize;
+    if (byte_stride % view.itemsize != 0) {
       problem = "given numpy array strides not a multiple of the element byte size. "
                 "Copy the numpy array to reallocate the memory.";
       exc = PyExc_ValueError;
     }
     sizes[i] = view.shape[i];
-    strides[i] = view.strides[i] / view.itemsize;
+    strides[i] = byte_stride / view.itemsize;
     if (view.shape[i] == 0) empty = 1;
-    else if (view.strides[i] < 0) low += (view.shape[i] - 1) * view.strides[i];
-    else high += (view.shape[i] - 1) * view.strides[i];
+    else if (byte_stride < 0) low += (view.shape[i] - 1) * byte_stride;
+    else high += (view.shape[i] - 1) * byte_stride;
   }
   if (problem) {
     PyErr_SetString(exc, problem);
@@ -114,7 +122,11 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *noargs) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;
   }
-  if (ct_check_cpu(SELF(self), "numpy") < 0) return NULL;
+  if (ct_check_cpu(SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
+    return NULL;
+  }
   PyObject *numpy = PyImport_ImportModule("numpy");
   if (!numpy) return NULL;
   /* Through our buffer export: the array's base chain ends at this tensor. */

@@ -17,12 +17,29 @@ static PyObject *size_repr(PyObject *self) {
   return r;
 }
 
+static PyObject *size_numel(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  PyObject *n = PyLong_FromLong(1);
+  for (Py_ssize_t i = 0; n && i < PyTuple_GET_SIZE(self); i++) {
+    PyObject *next = PyNumber_Multiply(n, PyTuple_GET_ITEM(self, i));
+    Py_DECREF(n);
+    n = next;
+  }
+  return n;
+}
+
+static PyMethodDef size_methods[] = {
+    {"numel", size_numel, METH_NOARGS, "Product of the sizes."},
+    {NULL, NULL, 0, NULL},
+};
+
 PyTypeObject Ct_SizeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ctensor.Size",
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A tensor's shape: a tuple of ints.",
     .tp_repr = size_repr,
+    .tp_methods = size_methods,
 };
 
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
@@ -350,6 +367,16 @@ static PyObject *tensor_index(PyObject *self) {
   return single_value(self, "index");
 }
 
+/* f"{t:.3f}" formats a 0-dim tensor's value, as torch does. */
+static PyObject *tensor_format(PyObject *self, PyObject *spec) {
+  if (tensor_ndim(SELF(self)) != 0) return PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__format__", "OO", self, spec);
+  PyObject *v = single_value(self, "format");
+  if (!v) return NULL;
+  PyObject *r = PyObject_Format(v, spec);
+  Py_DECREF(v);
+  return r;
+}
+
 /* ---- len, iteration, == ------------------------------------------------- */
 
 static Py_ssize_t tensor_len(PyObject *self) {
@@ -516,6 +543,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("item", tensor_item, "The value of a one-element tensor."),
     NOARGS("tolist", tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", tensor_complex, NULL),
+    ONEARG("__format__", tensor_format, NULL),
     NOARGS("numpy", ct_tensor_numpy, "A NumPy array sharing this tensor's memory."),
     KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
     NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import ctensor
-from helpers import same_as_torch
+from binding_helpers import same_as_torch
 
 
 def test_tensor_is_returned_itself_unless_a_copy_is_needed():
@@ -113,6 +113,12 @@ def test_tensor_always_copies():
     c = ctensor.tensor(arr, dtype=ctensor.float32)
     assert c.data_ptr() != arr.ctypes.data and c.tolist() == [0.0, 1.0, 2.0]
     assert ctensor.tensor(numpy.arange(4)[::-2]).tolist() == [3, 1]
+    src = torch.arange(3)
+    d = ctensor.tensor(src)
+    assert d.data_ptr() != src.data_ptr() and d.tolist() == [0, 1, 2]
+    e = ctensor.zeros(3)
+    e[:] = src  # any DLPack producer works as a value
+    assert e.tolist() == [0.0, 1.0, 2.0]
 
 
 def test_device_and_dtype_arguments():

@@ -144,3 +144,40 @@ def test_export_arguments():
     with pytest.raises(TypeError):
         ctensor.from_dlpack([1, 2])
     assert ctensor.asarray(torch.utils.dlpack.to_dlpack(torch.ones(2))).tolist() == [1.0, 1.0]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _Versioned(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+def test_memory_on_another_device_is_never_touched():
+    shape = (ctypes.c_int64 * 2)(2, 3)
+    managed = _Versioned(1, 0, None, None, 0,
+                         _DLTensor(0x10000, 2, 0, 2, 2, 32, 1, shape, None, 0))  # float32 on cuda:0
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    t = ctensor.from_dlpack(new_capsule(ctypes.addressof(managed), b"dltensor_versioned", None))
+    assert t.__dlpack_device__() == (2, 0) and t.device == "cuda:0"
+    assert t.shape == (2, 3) and t.stride() == (3, 1)
+    v = t.t()[1:]  # metadata-only operations work
+    assert v.shape == (2, 2) and v.__dlpack_device__() == (2, 0)
+    assert repr(t) == "tensor(..., device='cuda:0', size=(2, 3))"
+    for access in (t.tolist, lambda: t[0, 0].item(), lambda: t.fill_(1.0), t.clone, lambda: t == 1):
+        with pytest.raises(RuntimeError):
+            access()
+    with pytest.raises(BufferError):
+        memoryview(t)
+    with pytest.raises(TypeError):
+        t.numpy()
+    with pytest.raises(BufferError):
+        t.__dlpack__(dl_device=(1, 0))
+    del t, v

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import ctensor
-from helpers import torch_repr
+from binding_helpers import torch_repr
 
 NUMPY_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
                 "float16", "float32", "float64", "complex64", "complex128"]

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 import ctensor
-from helpers import torch_repr
+from binding_helpers import torch_repr
 
 rng = numpy.random.default_rng(7)
 

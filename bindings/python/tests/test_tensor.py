@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import ctensor
-from helpers import same_as_torch, torch_repr
+from binding_helpers import same_as_torch, torch_repr
 
 ALL_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64",
               "complex128", "bool", "bfloat16", "uint16", "uint32", "uint64"]
@@ -33,7 +33,7 @@ def test_inspection_matches_torch():
     assert c.ndim == r.ndim and c.dim() == r.dim() and c.numel() == r.numel()
     assert c.is_contiguous() == r.is_contiguous() and c.element_size() == r.element_size()
     assert repr(c.shape) == "ctensor.Size([3, 2, 2])" and repr(ctensor.tensor(1).shape) == "ctensor.Size([])"
-    assert isinstance(c.shape, tuple) and c.shape == (3, 2, 2)
+    assert isinstance(c.shape, tuple) and c.shape == (3, 2, 2) and c.shape.numel() == 12
     assert c.data_ptr() - c.untyped_storage().data_ptr() == c.storage_offset() * 8
     assert not c.requires_grad and c.device == "cpu"
     with pytest.raises(IndexError) as e:
@@ -64,6 +64,7 @@ def test_item_tolist_and_scalar_conversions():
     assert [10, 20, 30][ctensor.tensor(1)] == 20
     assert bool(ctensor.tensor([0])) is False and bool(ctensor.tensor(3.0)) is True
     assert math.isnan(ctensor.tensor(float("nan")).item())
+    assert f"{ctensor.tensor(3.14159):.2f}" == "3.14" and f"{ctensor.arange(2)}" == "tensor([0, 1])"
     big = ctensor.tensor([2**63 - 1, -2**63])
     assert big.tolist() == [2**63 - 1, -2**63]
     with pytest.raises(ValueError):

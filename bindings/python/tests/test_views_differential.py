@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import ctensor
-from helpers import torch_repr
+from binding_helpers import torch_repr
 
 DTYPES = ["float32", "float64", "int64", "int32", "int16", "uint8", "bool", "complex64", "float16"]
 
