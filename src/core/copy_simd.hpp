@@ -17,9 +17,9 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
               bool stream) noexcept;
 
 // The transposed block of copy_tile with d_inner == s_outer == item (4 or 8
-// bytes): copies the whole blocks of the returned edge B, i.e. the region
-// [0, n_outer - n_outer % B) x [0, n_inner - n_inner % B), and returns B; 0 when
-// it handles nothing.
+// bytes): copies the whole register blocks of the returned edge B (8 or 4
+// elements), i.e. the region [0, n_outer - n_outer % B) x [0, n_inner - n_inner % B),
+// and returns B; 0 when it handles nothing.
 int64_t copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 
