@@ -307,7 +307,8 @@ CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t,
 /**
  * Tensor.view(sizes): one size may be -1 (inferred).
  * @return TENSOR_OK; TENSOR_E_SHAPE (numel mismatch, several -1, ambiguous -1);
- *         TENSOR_E_STRIDE (strides do not allow a view); TENSOR_E_INVALID (size < -1).
+ *         TENSOR_E_STRIDE (strides do not allow a view); TENSOR_E_INVALID (size < -1);
+ *         TENSOR_E_OVERFLOW (product of sizes overflows).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_view(tensor_t **out, const tensor_t *t, int64_t ndim,
@@ -338,7 +339,8 @@ CTENSOR_API tensor_status_t tensor_permute(tensor_t **out, const tensor_t *t, in
  * t[start:stop:step] along `dim` with Python's clamping; step may be negative
  * (a reversed view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is
  * (TENSOR_SLICE_END, INT64_MIN, -1).
- * @return TENSOR_OK; TENSOR_E_INVALID (step 0, 0-dim t, dim out of range).
+ * @return TENSOR_OK; TENSOR_E_INVALID (step 0, 0-dim t, dim out of range);
+ *         TENSOR_E_OVERFLOW (offset arithmetic of an empty result with huge strides).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_slice(tensor_t **out, const tensor_t *t, int64_t dim,
@@ -346,7 +348,8 @@ CTENSOR_API tensor_status_t tensor_slice(tensor_t **out, const tensor_t *t, int6
 
 /**
  * t.select(dim, index), removing `dim`; negative index counts from the end.
- * @return TENSOR_OK; TENSOR_E_BOUNDS (index out of range); TENSOR_E_INVALID.
+ * @return TENSOR_OK; TENSOR_E_BOUNDS (index out of range); TENSOR_E_INVALID;
+ *         TENSOR_E_OVERFLOW (as tensor_slice).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_select(tensor_t **out, const tensor_t *t, int64_t dim,
@@ -355,7 +358,8 @@ CTENSOR_API tensor_status_t tensor_select(tensor_t **out, const tensor_t *t, int
 /**
  * t.narrow(dim, start, length); negative start counts from the end.
  * @return TENSOR_OK; TENSOR_E_BOUNDS (start or start+length out of range);
- *         TENSOR_E_INVALID (negative length, 0-dim t, dim out of range).
+ *         TENSOR_E_INVALID (negative length, 0-dim t, dim out of range);
+ *         TENSOR_E_OVERFLOW (as tensor_slice).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_narrow(tensor_t **out, const tensor_t *t, int64_t dim,
@@ -364,7 +368,8 @@ CTENSOR_API tensor_status_t tensor_narrow(tensor_t **out, const tensor_t *t, int
 /**
  * t.expand(sizes): size-1 dims (and new leading dims) get stride 0; -1 keeps a size.
  * @return TENSOR_OK; TENSOR_E_SHAPE (impossible sizes, fewer dims than t, -1 in a
- *         new leading dim); TENSOR_E_INVALID (size < -1, bad ndim).
+ *         new leading dim); TENSOR_E_INVALID (size < -1, bad ndim);
+ *         TENSOR_E_OVERFLOW (product of sizes overflows).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_expand(tensor_t **out, const tensor_t *t, int64_t ndim,

@@ -146,7 +146,7 @@ class Tensor:
 
 def from_numpy(array, dtype):
     """A new contiguous ctensor tensor holding a copy of `array` (any layout)."""
-    array = np.ascontiguousarray(array)
+    array = np.require(array, requirements="C")  # keeps 0-dim arrays 0-dim
     out = ctypes.c_void_p()
     check(lib.tensor_from_data(ctypes.byref(out), array.ctypes.data_as(P), array.ndim,
                                int64_array(array.shape), dtype))
