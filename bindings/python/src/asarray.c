@@ -251,13 +251,12 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
 
 /* ---- asarray and tensor ------------------------------------------------- */
 
-/* A copy of a NumPy array or scalar in dtype (-1: its own). */
+/* A copy of a shared tensor in dtype (-1: its own), consuming `shared`. */
 static tensor_t *copy_of(tensor_t *shared, tensor_dtype_t dtype) {
   if (!shared) return NULL;
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_to(&out, shared, dtype >= 0 ? dtype : tensor_dtype(shared), TENSOR_COPY_ALWAYS);
+  tensor_t *out = ct_copy_like(shared, dtype >= 0 ? dtype : tensor_dtype(shared));
   tensor_release(shared);
-  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+  return out;
 }
 
 PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -310,16 +309,20 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     }
     return ct_tensor_wrap(ct_tensor_from_data(obj, dtype));
   }
-  const int mode = copy == 1 ? TENSOR_COPY_ALWAYS : copy == 0 ? TENSOR_COPY_NEVER : TENSOR_COPY_IF_NEEDED;
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_to(&out, shared, dtype >= 0 ? dtype : tensor_dtype(shared), mode);
-  tensor_release(shared);
-  if (st != TENSOR_OK) return ct_raise(st);
-  if (Ct_Tensor_Check(obj) && out == SELF(obj)) { /* torch.asarray(t) is t */
+  const int wrong_dtype = dtype >= 0 && dtype != tensor_dtype(shared);
+  if (copy == 1 || (copy < 0 && wrong_dtype)) return ct_tensor_wrap(copy_of(shared, dtype));
+  if (wrong_dtype) { /* copy=False: the library's refusal, with its message */
+    tensor_t *out = NULL;
+    tensor_status_t st = tensor_to(&out, shared, dtype, TENSOR_COPY_NEVER);
+    tensor_release(shared);
     tensor_release(out);
+    return ct_raise(st);
+  }
+  if (Ct_Tensor_Check(obj)) { /* torch.asarray(t) is t */
+    tensor_release(shared);
     return Py_NewRef(obj);
   }
-  return ct_tensor_wrap(out);
+  return ct_tensor_wrap(shared);
 }
 
 PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {

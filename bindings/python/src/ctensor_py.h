@@ -116,6 +116,11 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
 /* dst[...] = value for a tensor or Python scalar/sequence value. */
 int ct_assign(tensor_t *dst, PyObject *value);
 
+/* ---- copy.c ------------------------------------------------------------ */
+
+/* A new writable copy of t in dtype with torch's preserve_format strides. */
+tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
+
 /* ---- buffer.c ---------------------------------------------------------- */
 
 extern PyBufferProcs ct_tensor_as_buffer;

@@ -456,15 +456,10 @@ static PyObject *tensor_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* ---- conversions --------------------------------------------------------- */
 
+/* self itself when nothing changes (as torch), else a copy in dtype. */
 static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_to(&out, SELF(self), dtype, TENSOR_COPY_IF_NEEDED);
-  if (st != TENSOR_OK) return ct_raise(st);
-  if (out == SELF(self)) { /* torch returns self when nothing changes */
-    tensor_release(out);
-    return Py_NewRef(self);
-  }
-  return ct_tensor_wrap(out);
+  if (dtype == tensor_dtype(SELF(self))) return Py_NewRef(self);
+  return ct_tensor_wrap(ct_copy_like(SELF(self), dtype));
 }
 
 static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -481,10 +476,7 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   } else if (target != Py_None && ct_dtype_from_object(target, &dtype) < 0) {
     return NULL;
   }
-  if (!copy) return convert_to(self, dtype);
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_to(&out, SELF(self), dtype, TENSOR_COPY_ALWAYS);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+  return copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
 }
 
 #define CONVERTER(name, code)                                     \

@@ -214,9 +214,7 @@ PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs) {
 
 PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_clone(&out, SELF(self));
-  return result(st, out, 0, NULL);
+  return ct_tensor_wrap(ct_copy_like(SELF(self), tensor_dtype(SELF(self))));
 }
 
 PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {

@@ -113,6 +113,9 @@ def test_tensor_always_copies():
     c = ctensor.tensor(arr, dtype=ctensor.float32)
     assert c.data_ptr() != arr.ctypes.data and c.tolist() == [0.0, 1.0, 2.0]
     assert ctensor.tensor(numpy.arange(4)[::-2]).tolist() == [3, 1]
+    fortran = numpy.asfortranarray(numpy.zeros((2, 3)))  # copies keep the layout, as torch's
+    assert ctensor.tensor(fortran).stride() == torch.tensor(fortran).stride() == (1, 2)
+    assert ctensor.asarray(fortran, dtype=ctensor.float32).stride() == (1, 2)
     src = torch.arange(3)
     d = ctensor.tensor(src)
     assert d.data_ptr() != src.data_ptr() and d.tolist() == [0, 1, 2]

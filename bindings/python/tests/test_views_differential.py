@@ -157,3 +157,37 @@ def test_expand_and_as_strided_like_torch():
     s, r = c.as_strided((2, 2), (1, 0), 1), t.as_strided((2, 2), (1, 0), 1)
     assert s.tolist() == r.tolist() and s.storage_offset() == r.storage_offset() == 1
     assert c.squeeze().shape == t.squeeze().shape and c.T.shape == t.T.shape and c.t().stride() == t.t().stride()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_copies_keep_torchs_layout(seed):
+    """clone/to/asarray(copy=True)/tensor(t) use torch's preserve_format strides."""
+    rng = random.Random(3000 + seed)
+    base = numpy.arange(120, dtype=numpy.float32)
+    c, t = ctensor.from_numpy(base), torch.from_numpy(base)
+    shape = [rng.randint(1, 4) for _ in range(rng.randint(1, 4))]
+    n = int(numpy.prod(shape))
+    c, t = c[:n].view(*shape), t[:n].view(*shape)
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(["permute", "slice", "expand", "unsqueeze"])
+        if kind == "permute":
+            p = list(range(c.ndim))
+            rng.shuffle(p)
+            c, t = c.permute(*p), t.permute(*p)
+        elif kind == "slice":
+            d = rng.randrange(c.ndim)
+            step = rng.choice([1, 2])
+            c, t = c.narrow(d, 0, max(1, c.shape[d] // 2))[(slice(None),) * d + (slice(None, None, step),)], \
+                t.narrow(d, 0, max(1, t.shape[d] // 2))[(slice(None),) * d + (slice(None, None, step),)]
+        elif kind == "expand":
+            sizes = [s if s != 1 or rng.random() < 0.5 else 3 for s in c.shape]
+            c, t = c.expand(*sizes), t.expand(*sizes)
+        else:
+            d = rng.randint(0, c.ndim)
+            c, t = c.unsqueeze(d), t.unsqueeze(d)
+    for got, expected in [(c.clone(), t.clone()), (c.to(ctensor.float64), t.to(torch.float64)),
+                          (ctensor.asarray(c, copy=True), torch.asarray(t, copy=True)),
+                          (ctensor.asarray(c, dtype=ctensor.int32), torch.asarray(t, dtype=torch.int32))]:
+        assert got.stride() == expected.stride(), (c.shape, c.stride())
+        assert got.tolist() == expected.tolist() and got.data_ptr() != c.data_ptr()
+    assert c.contiguous().stride() == t.contiguous().stride()

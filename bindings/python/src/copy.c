@@ -1,0 +1,85 @@
+/* Copies with PyTorch's preserve_format layout (clone, to, asarray/tensor copies):
+   a non-overlapping and dense source keeps its exact strides; any other keeps its
+   dims' stride order with dense strides (at::infer_dense_strides). The library's
+   own copies are C-ordered, as C callers expect. */
+#include <stdlib.h>
+
+#include "ctensor_py.h"
+
+static int64_t magnitude(int64_t v) { return v < 0 ? -v : v; }
+
+/* c10's compute_non_overlapping_and_dense. */
+static int is_non_overlapping_and_dense(int64_t ndim, const int64_t *sizes, const int64_t *strides) {
+  if (ndim == 1) return sizes[0] < 2 || strides[0] == 1;
+  int64_t perm[TENSOR_MAX_DIMS];
+  for (int64_t i = 0; i < ndim; i++) perm[i] = i;
+  /* by stride, size-0/1 dims last (insertion sort: ndim is small) */
+  for (int64_t i = 1; i < ndim; i++) {
+    for (int64_t j = i; j > 0; j--) {
+      const int64_t a = perm[j - 1], b = perm[j];
+      const int b_first = sizes[a] >= 2 && (sizes[b] < 2 ? 0 : strides[b] < strides[a]);
+      const int a_small = sizes[a] < 2 && sizes[b] >= 2;
+      if (!(b_first || a_small)) break;
+      perm[j - 1] = b;
+      perm[j] = a;
+    }
+  }
+  int64_t required = 1;
+  for (int64_t i = 0; i < ndim; i++) {
+    const int64_t size = sizes[perm[i]];
+    if (size < 2) return 1;
+    if (strides[perm[i]] != required) return 0;
+    required *= size;
+  }
+  return 1;
+}
+
+/* at::infer_dense_strides; negative strides are ordered by magnitude. */
+static void infer_dense_strides(int64_t ndim, const int64_t *sizes, const int64_t *strides, int64_t *out) {
+  int64_t perm[TENSOR_MAX_DIMS];
+  for (int64_t i = 0; i < ndim; i++) perm[i] = ndim - 1 - i;
+  for (int64_t i = 1; i < ndim; i++) {
+    int64_t dim1 = i;
+    for (int64_t j = 1; j <= i; j++) {
+      const int64_t dim0 = i - j;
+      const int64_t s0 = magnitude(strides[perm[dim0]]), s1 = magnitude(strides[perm[dim1]]);
+      int cmp = 0; /* 1: dim0 goes after dim1, -1: before, 0: ambiguous (zero strides stay) */
+      if (s0 != 0 && s1 != 0) cmp = s0 < s1 ? -1 : s0 > s1 ? 1 : sizes[perm[dim0]] > sizes[perm[dim1]] ? 1 : 0;
+      if (cmp > 0) {
+        const int64_t tmp = perm[dim0];
+        perm[dim0] = perm[dim1];
+        perm[dim1] = tmp;
+        dim1 = dim0;
+      } else if (cmp < 0) {
+        break;
+      }
+    }
+  }
+  int64_t stride = 1;
+  for (int64_t i = 0; i < ndim; i++) {
+    out[perm[i]] = stride;
+    if (sizes[perm[i]] > 1) stride *= sizes[perm[i]];
+  }
+}
+
+tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype) {
+  const int64_t ndim = tensor_ndim(t);
+  const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
+  int64_t out_strides[TENSOR_MAX_DIMS];
+  if (is_non_overlapping_and_dense(ndim, sizes, strides)) {
+    for (int64_t i = 0; i < ndim; i++) out_strides[i] = strides[i];
+  } else {
+    infer_dense_strides(ndim, sizes, strides, out_strides);
+  }
+  tensor_storage_t *storage = NULL;
+  tensor_t *out = NULL;
+  tensor_status_t st = tensor_storage_new(&storage, (size_t)tensor_numel(t) * tensor_dtype_size(dtype));
+  if (st == TENSOR_OK) st = tensor_from_storage(&out, storage, dtype, ndim, sizes, out_strides, 0);
+  tensor_storage_release(storage);
+  if (st == TENSOR_OK) st = tensor_copy(out, t);
+  if (st != TENSOR_OK) {
+    tensor_release(out);
+    return (tensor_t *)ct_raise(st);
+  }
+  return out;
+}
