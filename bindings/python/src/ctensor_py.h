@@ -89,6 +89,18 @@ int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what);
 int ct_wrap_dim(int64_t *dim, int64_t ndim);
 int ct_tensor_init(PyObject *module);
 
+/* ---- size.c / values.c ------------------------------------------------ */
+
+int ct_size_init(PyObject *module);
+extern PyNumberMethods ct_tensor_as_number;
+PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_item(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_format(PyObject *self, PyObject *spec);
+Py_ssize_t ct_tensor_len(PyObject *self);
+PyObject *ct_tensor_iter(PyObject *self);
+PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
+
 /* ---- views.c / index.c ------------------------------------------------- */
 
 PyObject *ct_tensor_get_T(PyObject *self, void *closure);

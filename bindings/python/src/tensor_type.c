@@ -1,62 +1,11 @@
-/* ctensor.Tensor: a Python object owning one reference to a tensor_t, plus
-   ctensor.Size (torch.Size's twin). Inspection, scalar conversion, len/iter and
-   == live here; views, indexing, buffers and printing have their own files. */
+/* ctensor.Tensor: a Python object owning one reference to a tensor_t. The type,
+   inspection and dtype conversions live here; element values (values.c), views,
+   indexing, buffers, NumPy, DLPack and printing have their own files. */
 #include <string.h>
 
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
-
-/* ---- ctensor.Size ------------------------------------------------------- */
-
-static PyObject *size_repr(PyObject *self) {
-  PyObject *list = PySequence_List(self);
-  if (!list) return NULL;
-  PyObject *r = PyUnicode_FromFormat("ctensor.Size(%R)", list);
-  Py_DECREF(list);
-  return r;
-}
-
-static PyObject *size_numel(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  PyObject *n = PyLong_FromLong(1);
-  for (Py_ssize_t i = 0; n && i < PyTuple_GET_SIZE(self); i++) {
-    PyObject *next = PyNumber_Multiply(n, PyTuple_GET_ITEM(self, i));
-    Py_DECREF(n);
-    n = next;
-  }
-  return n;
-}
-
-static PyMethodDef size_methods[] = {
-    {"numel", size_numel, METH_NOARGS, "Product of the sizes."},
-    {NULL, NULL, 0, NULL},
-};
-
-PyTypeObject Ct_SizeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ctensor.Size",
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A tensor's shape: a tuple of ints.",
-    .tp_repr = size_repr,
-    .tp_methods = size_methods,
-};
-
-PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
-  PyObject *tuple = PyTuple_New(ndim);
-  if (!tuple) return NULL;
-  for (int64_t i = 0; i < ndim; i++) {
-    PyObject *v = PyLong_FromLongLong(sizes[i]);
-    if (!v) {
-      Py_DECREF(tuple);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(tuple, i, v);
-  }
-  PyObject *size = PyObject_CallOneArg((PyObject *)&Ct_SizeType, tuple);
-  Py_DECREF(tuple);
-  return size;
-}
 
 /* ---- helpers shared with the other files -------------------------------- */
 
@@ -276,184 +225,6 @@ static PyObject *tensor_get_is_readonly(PyObject *self, void *closure) {
   return PyBool_FromLong(tensor_is_readonly(SELF(self)));
 }
 
-/* ---- element values ------------------------------------------------------ */
-
-static PyObject *tolist_rec(tensor_dtype_t dtype, const char *p, int64_t ndim,
-                            const int64_t *sizes, const int64_t *strides, size_t itemsize) {
-  if (ndim == 0) return ct_scalar_read(dtype, p);
-  PyObject *list = PyList_New(sizes[0]);
-  for (int64_t i = 0; list && i < sizes[0]; i++) {
-    PyObject *item = tolist_rec(dtype, p + i * strides[0] * (int64_t)itemsize, ndim - 1,
-                                sizes + 1, strides + 1, itemsize);
-    if (!item) {
-      Py_CLEAR(list);
-      break;
-    }
-    PyList_SET_ITEM(list, i, item);
-  }
-  return list;
-}
-
-static PyObject *tensor_tolist(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  const tensor_t *t = SELF(self);
-  if (ct_check_cpu(t, "tolist") < 0) return NULL;
-  const tensor_dtype_t dtype = tensor_dtype(t);
-  return tolist_rec(dtype, tensor_data(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
-                    tensor_dtype_size(dtype));
-}
-
-/* The single element of a one-element tensor, as Python number. */
-static PyObject *single_value(PyObject *self, const char *what) {
-  const tensor_t *t = SELF(self);
-  if (tensor_numel(t) != 1) {
-    PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
-    return NULL;
-  }
-  if (ct_check_cpu(t, what) < 0) return NULL;
-  return ct_scalar_read(tensor_dtype(t), tensor_data(t));
-}
-
-static PyObject *tensor_item(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return single_value(self, "item");
-}
-
-static int tensor_bool(PyObject *self) {
-  if (tensor_numel(SELF(self)) > 1) {
-    PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
-    return -1;
-  }
-  PyObject *v = single_value(self, "bool");
-  if (!v) return -1;
-  const int r = PyObject_IsTrue(v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_int(PyObject *self) {
-  PyObject *v = single_value(self, "int");
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Long(v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_float(PyObject *self) {
-  PyObject *v = single_value(self, "float");
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Float(v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_complex(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  PyObject *v = single_value(self, "complex");
-  if (!v) return NULL;
-  PyObject *r = PyObject_CallOneArg((PyObject *)&PyComplex_Type, v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_index(PyObject *self) {
-  const tensor_dtype_t d = tensor_dtype(SELF(self));
-  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d) ||
-      d == TENSOR_BOOL) {
-    PyErr_SetString(PyExc_TypeError,
-                    "only integer tensors of a single element can be converted to an index");
-    return NULL;
-  }
-  return single_value(self, "index");
-}
-
-/* f"{t:.3f}" formats a 0-dim tensor's value, as torch does. */
-static PyObject *tensor_format(PyObject *self, PyObject *spec) {
-  if (tensor_ndim(SELF(self)) != 0) return PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__format__", "OO", self, spec);
-  PyObject *v = single_value(self, "format");
-  if (!v) return NULL;
-  PyObject *r = PyObject_Format(v, spec);
-  Py_DECREF(v);
-  return r;
-}
-
-/* ---- len, iteration, == ------------------------------------------------- */
-
-static Py_ssize_t tensor_len(PyObject *self) {
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
-    return -1;
-  }
-  return (Py_ssize_t)tensor_sizes(SELF(self))[0];
-}
-
-static PyObject *tensor_iter(PyObject *self) {
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
-    return NULL;
-  }
-  return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
-}
-
-/* Element-wise == / != against a Python number: a bool tensor of self's shape. */
-static PyObject *compare_scalar(PyObject *self, PyObject *other, int op) {
-  const tensor_t *t = SELF(self);
-  if (ct_check_cpu(t, "eq") < 0) return NULL;
-  Py_complex want;
-  int64_t want_int = 0;
-  const int kind = ct_scalar_kind(other);
-  const tensor_dtype_t dtype = tensor_dtype(t);
-  const int exact_int = kind <= CT_KIND_INT && !ct_dtype_is_floating(dtype) && !ct_dtype_is_complex(dtype);
-  if (exact_int) { /* compare integers exactly, not through double */
-    want_int = PyLong_AsLongLong(other);
-    if (want_int == -1 && PyErr_Occurred()) return NULL;
-  } else {
-    want = PyComplex_AsCComplex(other);
-    if (want.real == -1.0 && PyErr_Occurred()) return NULL;
-  }
-  const int64_t ndim = tensor_ndim(t);
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_empty(&out, ndim, tensor_sizes(t), TENSOR_BOOL);
-  if (st != TENSOR_OK) return ct_raise(st);
-  uint8_t *dst = tensor_data(out);
-  const int64_t numel = tensor_numel(t);
-  const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
-  const int64_t itemsize = (int64_t)tensor_dtype_size(dtype);
-  int64_t index[TENSOR_MAX_DIMS] = {0};
-  const char *p = tensor_data(t);
-  for (int64_t n = 0; n < numel; n++) {
-    int eq;
-    if (exact_int) {
-      PyObject *v = ct_scalar_read(dtype, p);
-      if (!v) {
-        tensor_release(out);
-        return NULL;
-      }
-      eq = PyLong_AsLongLong(v) == want_int && !PyErr_Occurred();
-      PyErr_Clear(); /* a uint64 beyond int64 simply differs */
-      Py_DECREF(v);
-    } else {
-      eq = ct_scalar_as_double(dtype, p) == want.real && ct_scalar_imag(dtype, p) == want.imag;
-    }
-    dst[n] = (uint8_t)(op == Py_EQ ? eq : !eq);
-    for (int64_t d = ndim - 1; d >= 0; d--) { /* next index, last dim fastest */
-      p += strides[d] * itemsize;
-      if (++index[d] < sizes[d]) break;
-      p -= strides[d] * itemsize * sizes[d];
-      index[d] = 0;
-    }
-  }
-  return ct_tensor_wrap(out);
-}
-
-static PyObject *tensor_richcompare(PyObject *self, PyObject *other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || Ct_Tensor_Check(other) || ct_scalar_kind(other) <= 0) {
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NOTIMPLEMENTED;
-  }
-  return compare_scalar(self, other, op);
-}
-
 /* ---- conversions --------------------------------------------------------- */
 
 /* self itself when nothing changes (as torch), else a copy in dtype. */
@@ -532,10 +303,10 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("is_complex", tensor_is_complex, NULL),
     NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
     NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
-    NOARGS("item", tensor_item, "The value of a one-element tensor."),
-    NOARGS("tolist", tensor_tolist, "Nested lists of Python numbers."),
-    NOARGS("__complex__", tensor_complex, NULL),
-    ONEARG("__format__", tensor_format, NULL),
+    NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
+    NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
+    NOARGS("__complex__", ct_tensor_complex, NULL),
+    ONEARG("__format__", ct_tensor_format, NULL),
     NOARGS("numpy", ct_tensor_numpy, "A NumPy array sharing this tensor's memory."),
     KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
     NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),
@@ -573,20 +344,13 @@ static PyMethodDef tensor_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyNumberMethods tensor_as_number = {
-    .nb_bool = tensor_bool,
-    .nb_int = tensor_int,
-    .nb_float = tensor_float,
-    .nb_index = tensor_index,
-};
-
 static PySequenceMethods tensor_as_sequence = {
-    .sq_length = tensor_len,
+    .sq_length = ct_tensor_len,
     .sq_item = ct_tensor_item_at,
 };
 
 static PyMappingMethods tensor_as_mapping = {
-    .mp_length = tensor_len,
+    .mp_length = ct_tensor_len,
     .mp_subscript = ct_tensor_getitem,
     .mp_ass_subscript = ct_tensor_setitem,
 };
@@ -599,22 +363,20 @@ PyTypeObject Ct_TensorType = {
     .tp_doc = "A strided view onto a refcounted storage (PyTorch's memory model).",
     .tp_dealloc = tensor_dealloc,
     .tp_repr = ct_tensor_repr,
-    .tp_as_number = &tensor_as_number,
+    .tp_as_number = &ct_tensor_as_number,
     .tp_as_sequence = &tensor_as_sequence,
     .tp_as_mapping = &tensor_as_mapping,
     .tp_as_buffer = &ct_tensor_as_buffer,
-    .tp_richcompare = tensor_richcompare,
-    .tp_iter = tensor_iter,
+    .tp_richcompare = ct_tensor_richcompare,
+    .tp_iter = ct_tensor_iter,
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
     .tp_methods = tensor_methods,
     .tp_getset = tensor_getset,
 };
 
 int ct_tensor_init(PyObject *module) {
-  Ct_SizeType.tp_base = &PyTuple_Type;
   /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
   Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
-  if (PyType_Ready(&Ct_SizeType) < 0 || PyType_Ready(&Ct_TensorType) < 0) return -1;
-  if (PyModule_AddObjectRef(module, "Size", (PyObject *)&Ct_SizeType) < 0) return -1;
+  if (ct_size_init(module) < 0 || PyType_Ready(&Ct_TensorType) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
 }
