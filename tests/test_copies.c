@@ -4,6 +4,8 @@
  * source and destination, every rejection, and the thread setting. */
 #include <math.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "ctensor_dlpack.h"
@@ -826,6 +828,40 @@ START_TEST(thread_setting) {
 }
 END_TEST
 
+/* A child of fork() has none of the parent's worker threads: its large copies
+ * must still complete (on its own thread). The child reports through a pipe:
+ * its exit status is valgrind's to decide (the worker's state looks leaked there). */
+START_TEST(threads_after_fork) {
+  const int64_t n[] = {(int64_t)1 << 20}; /* 4 MiB: split over two threads */
+  tensor_t *src = iota(TENSOR_FLOAT32, 1, n), *a = NULL;
+  ck_ok(tensor_set_num_threads(2));
+  ck_ok(tensor_clone(&a, src)); /* starts the worker */
+  tensor_release(a);
+  int fds[2];
+  ck_assert_int_eq(pipe(fds), 0);
+  fflush(NULL);
+  const pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    tensor_t *b = NULL;
+    const char ok = tensor_clone(&b, src) == TENSOR_OK &&
+                    memcmp(tensor_data(b), tensor_data(src), (size_t)n[0] * 4) == 0;
+    tensor_release(b);
+    tensor_release(src);
+    ssize_t written = write(fds[1], &ok, 1);
+    _exit(written == 1 ? 0 : 1);
+  }
+  close(fds[1]);
+  char ok = 0;
+  ck_assert_int_eq(read(fds[0], &ok, 1), 1);
+  close(fds[0]);
+  ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+  ck_assert_int_eq(ok, 1);
+  ck_ok(tensor_set_num_threads(1));
+  tensor_release(src);
+}
+END_TEST
+
 static Suite *copies_suite(void) {
   Suite *s = suite_create("copies");
   TCase *kernels = tcase_create("kernels");
@@ -857,6 +893,7 @@ static Suite *copies_suite(void) {
   tcase_add_test(api, fill_strided_destination);
   tcase_add_test(api, large_blocks_reused_zeroed);
   tcase_add_test(api, thread_setting);
+  tcase_add_test(api, threads_after_fork);
   suite_add_tcase(s, api);
   return s;
 }

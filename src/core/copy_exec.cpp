@@ -13,8 +13,8 @@ namespace {
 
 // Below this many bytes written, waking another thread costs more than it saves.
 constexpr int64_t kParallelBytes = int64_t{1} << 21;
-// Chunks handed to threads are multiples of this many outer indices, so that
-// tiles stay whole and threads do not write the same cache lines.
+// Chunks of a row or tile handed to threads are multiples of this many
+// elements, so that threads do not write the same cache lines.
 constexpr int64_t kChunkGrain = 64;
 // Tile edge for converting copies of transposed layouts.
 constexpr int64_t kCastBlock = 32;
@@ -120,12 +120,15 @@ bool choose_tiling(LoopNest& nest) {
 void execute(LoopNest nest, size_t dst_item, CastKernel cast) {
   const int64_t bytes = nest.numel() * static_cast<int64_t>(dst_item);
   const Plan plan{choose_tiling(nest), bytes >= kStreamBytes, dst_item, cast};
+  // Threads split dim 0. When that dim belongs to the kernel (a single row or
+  // tile), chunks are kept to whole groups of kChunkGrain.
   const int64_t outer = nest.size[0];
-  const int64_t threads = std::min<int64_t>({num_threads(), bytes / kParallelBytes + 1,
-                                             (outer + kChunkGrain - 1) / kChunkGrain});
+  const bool kernel_dim = nest.ndim <= (plan.tiled ? 2 : 1);
+  const int64_t grain = kernel_dim ? kChunkGrain : 1;
+  const int64_t threads = std::min<int64_t>({num_threads(), bytes / kParallelBytes + 1, (outer + grain - 1) / grain});
   if (threads <= 1) return run_nest(plan, nest);
   const int64_t per_thread = (outer + threads - 1) / threads;
-  const int64_t chunk = (per_thread + kChunkGrain - 1) / kChunkGrain * kChunkGrain;
+  const int64_t chunk = (per_thread + grain - 1) / grain * grain;
   parallel_run(static_cast<int32_t>(threads), [&](int32_t part) {
     const int64_t begin = std::min(outer, part * chunk);
     const int64_t end = std::min(outer, begin + chunk);

@@ -1,5 +1,7 @@
 #include "parallel.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -14,20 +16,17 @@ std::atomic<int32_t> g_num_threads{1};
 
 // Workers sleep on `wake_` until a new generation of work is posted; worker w
 // runs part w + 1 of it. One job at a time: `busy_` is held by the poster.
+//
+// The pool is never destroyed: its workers sleep until the process ends, so a
+// copy running on another thread during exit never finds the pool gone. A child
+// made by fork() has none of the parent's workers; it runs every part itself.
 class Pool {
  public:
-  ~Pool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
+  Pool() { pthread_atfork(nullptr, nullptr, [] { forked_child_ = true; }); }
 
   void run(int32_t parts, const std::function<void(int32_t)>& part) {
     std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
-    if (!busy.owns_lock() || t_inside_pool) {
+    if (!busy.owns_lock() || t_inside_pool || forked_child_) {
       for (int32_t i = 0; i < parts; ++i) part(i);
       return;
     }
@@ -64,8 +63,7 @@ class Pool {
     uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
+      wake_.wait(lock, [&] { return generation_ != seen; });
       seen = generation_;
       if (index + 1 >= parts_) continue;
       const auto* job = job_;
@@ -77,6 +75,7 @@ class Pool {
   }
 
   static thread_local bool t_inside_pool;
+  static bool forked_child_;  // set in a child of fork(): the workers are not there
 
   std::mutex busy_;
   std::mutex mutex_;
@@ -86,14 +85,14 @@ class Pool {
   int32_t parts_ = 0;
   int32_t pending_ = 0;
   uint64_t generation_ = 0;
-  bool stop_ = false;
 };
 
 thread_local bool Pool::t_inside_pool = false;
+bool Pool::forked_child_ = false;
 
 Pool& pool() {
-  static Pool p;
-  return p;
+  static Pool* p = new Pool;
+  return *p;
 }
 
 }  // namespace
