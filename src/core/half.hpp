@@ -80,6 +80,19 @@ inline float double_to_float_odd(double d) noexcept {
   return bit_cast<float>(bits + (step ? toward_d : 0u));
 }
 
+// A 64-bit integer as a double that rounds to float like it: exact below 2^53,
+// else with the 11 lowest bits folded into one sticky bit, which in a value of
+// 54+ bits lies far below float precision and keeps ties apart from near-ties.
+template <class T>
+inline double fold_to_double(T x) noexcept {
+  static_assert(std::is_integral_v<T> && sizeof(T) == 8);
+  const bool negative = x < 0;
+  uint64_t mag = negative ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+  if (mag >> 53) mag = (mag | uint64_t{(mag & 0x7ff) != 0} << 11) & ~uint64_t{0x7ff};
+  const double d = static_cast<double>(mag);
+  return negative ? -d : d;
+}
+
 // Any arithmetic value as a float rounded to odd (exact when it fits).
 template <class T>
 inline float to_float_odd(T x) noexcept {
@@ -92,14 +105,7 @@ inline float to_float_odd(T x) noexcept {
   } else if constexpr (std::numeric_limits<T>::digits <= 53) {
     return double_to_float_odd(static_cast<double>(x));
   } else {
-    // 64-bit integers: fold the 11 lowest bits into a sticky bit, so that the
-    // magnitude fits a double exactly; those bits lie far below float precision
-    // whenever they are not all zero in a value of 54+ bits.
-    const bool negative = x < 0;
-    uint64_t mag = negative ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
-    if (mag >> 53) mag = (mag | ((mag & 0x7ff) != 0) << 11) & ~uint64_t{0x7ff};
-    const double d = static_cast<double>(mag);
-    return double_to_float_odd(negative ? -d : d);
+    return double_to_float_odd(fold_to_double(x));
   }
 }
 
