@@ -150,6 +150,98 @@ START_TEST(messages_name_the_values) {
 }
 END_TEST
 
+/* Every fallible function refuses NULL handles with TENSOR_E_INVALID, sets *out
+   to NULL and never crashes. */
+START_TEST(null_arguments_everywhere) {
+  tensor_t *t = NULL, *out;
+  const int64_t sizes[2] = {2, 3}, dims[2] = {1, 0};
+  ck_ok(tensor_zeros(&t, 2, sizes, TENSOR_FLOAT32));
+#define NULL_CASES(T)                                                   \
+  X(tensor_as_strided(&out, T, 2, sizes, NULL, 0))                      \
+  X(tensor_view(&out, T, 2, sizes))                                     \
+  X(tensor_reshape(&out, T, 2, sizes))                                  \
+  X(tensor_transpose(&out, T, 0, 1))                                    \
+  X(tensor_permute(&out, T, 2, dims))                                   \
+  X(tensor_slice(&out, T, 0, 0, 1, 1))                                  \
+  X(tensor_select(&out, T, 0, 0))                                       \
+  X(tensor_narrow(&out, T, 0, 0, 1))                                    \
+  X(tensor_expand(&out, T, 2, sizes))                                   \
+  X(tensor_broadcast_to(&out, T, 2, sizes))                             \
+  X(tensor_squeeze(&out, T, 0))                                         \
+  X(tensor_unsqueeze(&out, T, 0))                                       \
+  X(tensor_flatten(&out, T, 0, -1))                                     \
+  X(tensor_view_dtype(&out, T, TENSOR_INT32))                           \
+  X(tensor_contiguous(&out, T))                                         \
+  X(tensor_clone(&out, T))                                              \
+  X(tensor_to(&out, T, TENSOR_FLOAT64, TENSOR_COPY_ALWAYS))
+  /* NULL input tensor */
+#define X(call)                           \
+  out = SENTINEL;                         \
+  ck_status(call, TENSOR_E_INVALID);      \
+  ck_assert_msg(out == NULL, "%s: *out not NULL", #call);
+  NULL_CASES(NULL)
+#undef X
+  /* NULL out, valid input */
+  ck_status(tensor_as_strided(NULL, t, 2, sizes, NULL, 0), TENSOR_E_INVALID);
+  ck_status(tensor_view(NULL, t, 2, sizes), TENSOR_E_INVALID);
+  ck_status(tensor_reshape(NULL, t, 2, sizes), TENSOR_E_INVALID);
+  ck_status(tensor_transpose(NULL, t, 0, 1), TENSOR_E_INVALID);
+  ck_status(tensor_permute(NULL, t, 2, dims), TENSOR_E_INVALID);
+  ck_status(tensor_slice(NULL, t, 0, 0, 1, 1), TENSOR_E_INVALID);
+  ck_status(tensor_select(NULL, t, 0, 0), TENSOR_E_INVALID);
+  ck_status(tensor_narrow(NULL, t, 0, 0, 1), TENSOR_E_INVALID);
+  ck_status(tensor_expand(NULL, t, 2, sizes), TENSOR_E_INVALID);
+  ck_status(tensor_broadcast_to(NULL, t, 2, sizes), TENSOR_E_INVALID);
+  ck_status(tensor_squeeze(NULL, t, 0), TENSOR_E_INVALID);
+  ck_status(tensor_unsqueeze(NULL, t, 0), TENSOR_E_INVALID);
+  ck_status(tensor_flatten(NULL, t, 0, -1), TENSOR_E_INVALID);
+  ck_status(tensor_view_dtype(NULL, t, TENSOR_INT32), TENSOR_E_INVALID);
+  ck_status(tensor_contiguous(NULL, t), TENSOR_E_INVALID);
+  ck_status(tensor_clone(NULL, t), TENSOR_E_INVALID);
+  ck_status(tensor_to(NULL, t, TENSOR_FLOAT64, TENSOR_COPY_ALWAYS), TENSOR_E_INVALID);
+  /* NULL arrays */
+  out = SENTINEL;
+  ck_status(tensor_as_strided(&out, t, 2, NULL, NULL, 0), TENSOR_E_INVALID);
+  ck_assert_ptr_null(out);
+  ck_status(tensor_view(&out, t, 2, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_permute(&out, t, 2, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_expand(&out, t, 2, NULL), TENSOR_E_INVALID);
+  /* Writes */
+  ck_status(tensor_copy(NULL, t), TENSOR_E_INVALID);
+  ck_status(tensor_copy(t, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_fill(NULL, 1.0), TENSOR_E_INVALID);
+  /* DLPack */
+  DLManagedTensorVersioned *dl = (DLManagedTensorVersioned *)(uintptr_t)0x1;
+  DLManagedTensor *legacy = (DLManagedTensor *)(uintptr_t)0x1;
+  ck_status(tensor_to_dlpack(&dl, NULL, 0), TENSOR_E_INVALID);
+  ck_assert_ptr_null(dl);
+  ck_status(tensor_to_dlpack(NULL, t, 0), TENSOR_E_INVALID);
+  ck_status(tensor_to_dlpack_legacy(&legacy, NULL), TENSOR_E_INVALID);
+  ck_assert_ptr_null(legacy);
+  ck_status(tensor_to_dlpack_legacy(NULL, t), TENSOR_E_INVALID);
+  out = SENTINEL;
+  ck_status(tensor_from_dlpack(&out, NULL), TENSOR_E_INVALID);
+  ck_assert_ptr_null(out);
+  out = SENTINEL;
+  ck_status(tensor_from_dlpack_legacy(&out, NULL), TENSOR_E_INVALID);
+  ck_assert_ptr_null(out);
+  int32_t type = 99, id = 99;
+  tensor_device(NULL, &type, &id);
+  ck_assert_int_eq(type, 0);
+  ck_assert_int_eq(id, -1);
+  tensor_device(t, NULL, NULL);
+  /* Threads setting */
+  ck_status(tensor_set_num_threads(0), TENSOR_E_INVALID);
+  ck_status(tensor_set_num_threads(-3), TENSOR_E_INVALID);
+  ck_assert_int_ge(tensor_get_num_threads(), 1);
+  /* None of this touched t. */
+  ck_assert_int_eq(tensor_refcount(t), 1);
+  ck_assert_int_eq(tensor_storage_refcount(tensor_storage(t)), 1);
+  tensor_release(t);
+#undef NULL_CASES
+}
+END_TEST
+
 /* ---- every status code, produced ---------------------------------------- */
 
 START_TEST(produces_invalid) {
@@ -364,6 +456,7 @@ static Suite *errors_suite(void) {
   suite_add_tcase(s, tc);
   tc = tcase_create("every_code");
   tcase_add_test(tc, produces_invalid);
+  tcase_add_test(tc, null_arguments_everywhere);
   tcase_add_test(tc, produces_nomem);
   tcase_add_test(tc, produces_bounds);
   tcase_add_test(tc, produces_shape);
