@@ -23,6 +23,8 @@ lib.tensor_to.restype = i32
 lib.tensor_to.argtypes = [PP, P, i32, i32]
 lib.tensor_copy.restype = i32
 lib.tensor_copy.argtypes = [P, P]
+lib.tensor_fill.restype = i32
+lib.tensor_fill.argtypes = [P, ctypes.c_double]
 lib.tensor_as_strided.restype = i32
 lib.tensor_as_strided.argtypes = [PP, P, i64, ctypes.POINTER(i64), ctypes.POINTER(i64), i64]
 
@@ -183,7 +185,8 @@ def expected(x, frm, to):
     if to in INTS and real.dtype.kind == "f":
         out = out.copy()
         info = np.iinfo(INTS[to])
-        whole = np.trunc(real.astype(np.float64))
+        with np.errstate(invalid="ignore"):
+            whole = np.trunc(real.astype(np.float64))
         undefined = np.isnan(whole) | (whole >= 2.0 ** (info.bits - (info.min < 0))) | \
             (whole < info.min)
         for i in np.nonzero(undefined)[0]:
@@ -276,6 +279,17 @@ def test_every_pair_contiguous_and_strided(frm):
 def test_vector_tails(frm, to, n):
     x = np.resize(source_values(frm, np.random.default_rng(n)), n)
     assert_same(ctensor_to(x, frm, to), expected(x, frm, to), x, frm, to, f"n={n}")
+
+
+@pytest.mark.parametrize("to", ALL, ids=lambda d: lib.tensor_dtype_name(d).decode())
+def test_fill_converts_like_float64(to):
+    x = source_values(FLOAT64, np.random.default_rng(100 + to), 60)
+    want = expected(x, FLOAT64, to)
+    for i, value in enumerate(x.tolist()):
+        t = from_numpy(np.zeros(3, STORAGE[to]), to)
+        check(lib.tensor_fill(t.handle, value))
+        assert_same(read(t, to), np.repeat(want[i:i + 1], 3), x[i:i + 1].repeat(3), FLOAT64, to,
+                    "fill")
 
 
 def test_narrow_model_matches_numpy_float16():
