@@ -186,6 +186,7 @@ const CastTable* simd_cast_table() noexcept {
   // __builtin_cpu_supports("avx2") also checks that the OS saves the ymm state;
   // F16C and FMA are read from CPUID leaf 1 (older Clang lacks their names).
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  __builtin_cpu_init();  // we may run before libgcc's constructor (from another one)
   if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
   const bool f16c = ecx & bit_F16C, fma = ecx & bit_FMA;
   return f16c && fma ? &kAvx2Table : nullptr;
