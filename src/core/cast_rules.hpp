@@ -110,7 +110,7 @@ inline To convert(From x) noexcept {
     // valgrind, or in software on some targets).
     return static_cast<float>(fold_to_double(x));
   } else if constexpr (std::is_floating_point_v<To> || !std::is_floating_point_v<From>) {
-    return static_cast<To>(x);  // one hardware rounding, or integer wrapping
+    return static_cast<To>(x);  // one hardware rounding, or wrapping (modulo 2^n)
   } else {
     return saturate_cast<To>(x);
   }
