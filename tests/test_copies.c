@@ -823,6 +823,14 @@ START_TEST(thread_setting) {
     tensor_release(two64);
     tensor_release(views[v]);
   }
+  /* a streamed transpose split over two threads, against the reference */
+  const int64_t big_rows = 1030, big_cols = 1100;
+  tensor_storage_t *b = patterned_storage(TENSOR_FLOAT64, big_rows * big_cols, 16);
+  const int64_t bt_sizes[] = {big_cols, big_rows}, bt_strides[] = {1, big_cols};
+  tensor_t *bt = view_of(b, TENSOR_FLOAT64, 2, bt_sizes, bt_strides, 0);
+  check_copy_to_fresh(bt, TENSOR_FLOAT64);
+  tensor_release(bt);
+  tensor_storage_release(b);
   ck_ok(tensor_set_num_threads(1));
   tensor_storage_release(s);
 }
