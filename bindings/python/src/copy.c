@@ -62,7 +62,7 @@ static void infer_dense_strides(int64_t ndim, const int64_t *sizes, const int64_
   }
 }
 
-tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype) {
+tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero) {
   const int64_t ndim = tensor_ndim(t);
   const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
   int64_t out_strides[TENSOR_MAX_DIMS];
@@ -71,12 +71,18 @@ tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype) {
   } else {
     infer_dense_strides(ndim, sizes, strides, out_strides);
   }
-  tensor_storage_t *storage = NULL;
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_storage_new(&storage, (size_t)tensor_numel(t) * tensor_dtype_size(dtype));
-  if (st == TENSOR_OK) st = tensor_from_storage(&out, storage, dtype, ndim, sizes, out_strides, 0);
-  tensor_storage_release(storage);
-  if (st == TENSOR_OK) st = tensor_copy(out, t);
+  tensor_t *flat = NULL, *out = NULL;
+  const int64_t numel = tensor_numel(t);
+  tensor_status_t st = zero ? tensor_zeros(&flat, 1, &numel, dtype) : tensor_empty(&flat, 1, &numel, dtype);
+  if (st == TENSOR_OK) st = tensor_as_strided(&out, flat, ndim, sizes, out_strides, 0);
+  tensor_release(flat);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}
+
+tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype) {
+  tensor_t *out = ct_empty_like(t, dtype, 0);
+  if (!out) return NULL;
+  const tensor_status_t st = tensor_copy(out, t);
   if (st != TENSOR_OK) {
     tensor_release(out);
     return (tensor_t *)ct_raise(st);

@@ -121,6 +121,12 @@ PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_copy_(PyObject *self, PyObject *src);
 PyObject *ct_tensor_fill_(PyObject *self, PyObject *value);
+PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_view_as(PyObject *self, PyObject *other);
+PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other);
+PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
 int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
 /* self[i] along dim 0, for iteration and the sequence protocol. */
@@ -130,6 +136,9 @@ int ct_assign(tensor_t *dst, PyObject *value);
 
 /* ---- copy.c ------------------------------------------------------------ */
 
+/* A new tensor shaped as t in dtype with torch's preserve_format strides,
+   zero-filled if `zero`, else uninitialised (torch.empty_like). */
+tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
 tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
 

@@ -183,6 +183,46 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
+/* zeros_like & co.: input's shape and (by default) dtype, torch's preserve_format strides. */
+static PyObject *make_like(PyObject *args, PyObject *kwargs, const char *what, int fill_kind) {
+  PyObject *input, *value = NULL;
+  if (fill_kind == 3 ? !PyArg_ParseTuple(args, "O!O", &Ct_TensorType, &input, &value)
+                     : !PyArg_ParseTuple(args, "O!", &Ct_TensorType, &input))
+    return NULL;
+  Options o;
+  PyObject *size_kw;
+  if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
+  const tensor_t *t = ((TensorObject *)input)->t;
+  tensor_t *out = ct_empty_like(t, o.dtype >= 0 ? o.dtype : tensor_dtype(t), fill_kind == 0);
+  if (!out) return NULL;
+  tensor_status_t st = fill_kind == 1 ? tensor_fill(out, 1.0) : TENSOR_OK;
+  if (st != TENSOR_OK || (value && ct_assign(out, value) < 0)) {
+    tensor_release(out);
+    return st != TENSOR_OK ? ct_raise(st) : NULL;
+  }
+  return ct_tensor_wrap(out);
+}
+
+static PyObject *zeros_like(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make_like(args, kwargs, "zeros_like", 0);
+}
+
+static PyObject *ones_like(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make_like(args, kwargs, "ones_like", 1);
+}
+
+static PyObject *empty_like(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make_like(args, kwargs, "empty_like", 2);
+}
+
+static PyObject *full_like(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  return make_like(args, kwargs, "full_like", 3);
+}
+
 #define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
 PyMethodDef ct_factory_methods[] = {
@@ -191,5 +231,9 @@ PyMethodDef ct_factory_methods[] = {
     KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
     KW("full", full, "full(size, fill_value, dtype=None): dtype inferred from fill_value."),
     KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
+    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None): zeros shaped (and laid out) as input."),
+    KW("ones_like", ones_like, "ones_like(input, dtype=None)."),
+    KW("empty_like", empty_like, "empty_like(input, dtype=None)."),
+    KW("full_like", full_like, "full_like(input, fill_value, dtype=None)."),
     {NULL, NULL, 0, NULL},
 };

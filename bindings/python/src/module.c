@@ -24,7 +24,8 @@ static PyMethodDef forwarded[] = {
     FORWARD("as_strided"), FORWARD("reshape"), FORWARD("transpose"),    FORWARD("permute"),
     FORWARD("t"),          FORWARD("squeeze"), FORWARD("unsqueeze"),    FORWARD("flatten"),
     FORWARD("narrow"),     FORWARD("select"),  FORWARD("clone"),        FORWARD("numel"),
-    FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"),
+    FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"), FORWARD("split"),
+    FORWARD("chunk"),      FORWARD("unbind"),  FORWARD("swapaxes"),     FORWARD("swapdims"),
     {NULL, NULL, 0, NULL},
 };
 

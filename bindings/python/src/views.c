@@ -236,3 +236,59 @@ PyObject *ct_tensor_fill_(PyObject *self, PyObject *value) {
   }
   return ct_assign(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
+
+PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dimension", "size", "step", NULL};
+  long long dimension, size, step;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:unfold", kwlist, &dimension, &size, &step)) return NULL;
+  const tensor_t *t = SELF(self);
+  const int64_t ndim = tensor_ndim(t);
+  int64_t d = dimension;
+  if (ct_wrap_dim(&d, ndim) < 0) return NULL;
+  const int64_t dim_size = ndim ? tensor_sizes(t)[d] : 1, dim_stride = ndim ? tensor_strides(t)[d] : 1;
+  if (size > dim_size || size < 0) {
+    PyErr_Format(PyExc_RuntimeError, "maximum size for tensor at dimension %lld is %lld but size is %lld",
+                 (long long)d, (long long)dim_size, size);
+    return NULL;
+  }
+  if (step <= 0) {
+    PyErr_Format(PyExc_RuntimeError, "step is %lld but must be > 0", step);
+    return NULL;
+  }
+  /* dim d now steps by windows; a new last dim walks inside each window */
+  int64_t sizes[TENSOR_MAX_DIMS + 1], strides[TENSOR_MAX_DIMS + 1];
+  for (int64_t i = 0; i < ndim; i++) {
+    sizes[i] = tensor_sizes(t)[i];
+    strides[i] = tensor_strides(t)[i];
+  }
+  if (ndim) {
+    sizes[d] = (dim_size - size) / step + 1;
+    strides[d] = dim_stride * step;
+  }
+  sizes[ndim] = size;
+  strides[ndim] = dim_stride;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_as_strided(&out, t, ndim ? ndim + 1 : 1, sizes, strides, tensor_storage_offset(t));
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_view_as(PyObject *self, PyObject *other) {
+  if (!Ct_Tensor_Check(other)) {
+    PyErr_Format(PyExc_TypeError, "view_as(): argument 'other' must be Tensor, not %.200s", Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_view(&out, SELF(self), tensor_ndim(SELF(other)), tensor_sizes(SELF(other)));
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
+  if (!Ct_Tensor_Check(other)) {
+    PyErr_Format(PyExc_TypeError, "reshape_as(): argument 'other' must be Tensor, not %.200s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_reshape(&out, SELF(self), tensor_ndim(SELF(other)), tensor_sizes(SELF(other)));
+  return result(st, out, 0, NULL);
+}

@@ -191,3 +191,31 @@ def test_copies_keep_torchs_layout(seed):
         assert got.stride() == expected.stride(), (c.shape, c.stride())
         assert got.tolist() == expected.tolist() and got.data_ptr() != c.data_ptr()
     assert c.contiguous().stride() == t.contiguous().stride()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_split_chunk_unbind_unfold_like_torch(seed):
+    rng = random.Random(4000 + seed)
+    shape = [rng.randint(0 if rng.random() < 0.2 else 1, 7) for _ in range(rng.randint(1, 3))]
+    n = int(numpy.prod(shape))
+    c, t = ctensor.arange(n).view(*shape), torch.arange(n).view(*shape)
+    d = rng.randrange(-len(shape), len(shape))
+    cases = [("split", (rng.randint(1, 4), d)), ("chunk", (rng.randint(1, 5), d)), ("unbind", (d,))]
+    size = shape[d]
+    if size:
+        cut = rng.randint(0, size)
+        cases.append(("split", ([cut, size - cut], d)))
+        cases.append(("unfold", (d, rng.randint(0, size), rng.randint(1, 3))))
+    for name, args in cases:
+        got, expected = getattr(c, name)(*args), getattr(t, name)(*args)
+        if name == "unfold":
+            got, expected = (got,), (expected,)
+        assert len(got) == len(expected), (name, args)
+        for g, e in zip(got, expected):
+            assert g.shape == e.shape and g.stride() == e.stride() and g.storage_offset() == e.storage_offset()
+            assert g.tolist() == e.tolist()
+    for name in ["zeros_like", "ones_like", "empty_like"]:
+        got, expected = getattr(ctensor, name)(c.transpose(0, -1)), getattr(torch, name)(t.transpose(0, -1))
+        assert got.stride() == expected.stride() and got.dtype is ctensor.int64
+    f = ctensor.full_like(c, 2.5, dtype=ctensor.float32)
+    assert f.tolist() == torch.full_like(t, 2.5, dtype=torch.float32).tolist()
