@@ -174,6 +174,7 @@ extern PyMethodDef ct_factory_methods[];
 /* ---- repr.c ------------------------------------------------------------ */
 
 PyObject *ct_tensor_repr(PyObject *self);
+PyObject *ct_set_printoptions(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- dlpack.c ---------------------------------------------------------- */
 

@@ -47,6 +47,9 @@ static PyMethodDef module_methods[] = {
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
+    {"set_printoptions", KW(ct_set_printoptions),
+     "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
+     "sci_mode=None), as torch.set_printoptions."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor after a delay (ms)."},
     {NULL, NULL, 0, NULL},

@@ -1,7 +1,6 @@
-/* repr(t) exactly as PyTorch 1.13's torch/_tensor_str.py prints it with the
-   default print options (precision 4, threshold 1000, edgeitems 3, linewidth
-   80), "ctensor." standing for "torch.". The structure follows that file:
-   a Formatter sized over the (summarised) values, then nested rows. */
+/* repr(t) exactly as PyTorch 1.13's torch/_tensor_str.py prints it, "ctensor."
+   standing for "torch.", including torch.set_printoptions. The structure follows
+   that file: a Formatter sized over the (summarised) values, then nested rows. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +9,17 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-enum { PRECISION = 4, THRESHOLD = 1000, EDGEITEMS = 3, LINEWIDTH = 80 };
+/* torch's PRINT_OPTS; sci_mode -1 means "decide per tensor" (None). */
+static struct {
+  int precision;
+  double threshold;
+  int64_t edgeitems, linewidth;
+  int sci_mode;
+} opts = {4, 1000, 3, 80, -1};
+
+#define PRECISION opts.precision
+#define EDGEITEMS opts.edgeitems
+#define LINEWIDTH opts.linewidth
 
 /* ---- a growable string -------------------------------------------------- */
 
@@ -148,15 +157,19 @@ static void formatter_init(Formatter *f, const Block *b, int summarize, int part
     return;
   }
   visit(b, summarize, scan_range, f);
-  if (f->count == 0) return;
+  if (f->count == 0) {
+    if (opts.sci_mode >= 0) f->sci_mode = opts.sci_mode;
+    return;
+  }
   if (f->int_mode) f->sci_mode = f->max_abs / f->min_abs > 1000.0 || f->max_abs > 1.0e8;
   else f->sci_mode = f->max_abs / f->min_abs > 1000.0 || f->max_abs > 1.0e8 || f->min_abs < 1.0e-4;
   visit(b, summarize, scan_float_width, f);
+  if (opts.sci_mode >= 0) f->sci_mode = opts.sci_mode;
 }
 
 /* One element, right-aligned to the formatter's width, into buf. */
 static void format_element(const Formatter *f, const Block *e, char *buf, size_t size) {
-  char raw[96];
+  char raw[400]; /* "%.30f" of the largest double fits */
   if (!f->floating) {
     format_int(raw, sizeof raw, e);
   } else {
@@ -178,7 +191,7 @@ static void format_element(const Formatter *f, const Block *e, char *buf, size_t
 static void format_value(const Formatter *f1, const Formatter *f2, const Block *e, char *buf, size_t size) {
   format_element(f1, e, buf, size);
   if (!f2) return;
-  char imag[128];
+  char imag[512];
   format_element(f2, e, imag, sizeof imag);
   const char *im = imag;
   while (*im == ' ') im++; /* (... + "j").lstrip() */
@@ -212,7 +225,7 @@ static void vector_str(Str *s, const Block *b, int64_t indent, int summarize, co
       i = n - EDGEITEMS - 1;
       continue;
     }
-    char buf[256];
+    char buf[1024];
     const Block e = sub(b, i);
     format_value(f1, f2, &e, buf, sizeof buf);
     puts_(s, buf);
@@ -223,7 +236,7 @@ static void vector_str(Str *s, const Block *b, int64_t indent, int summarize, co
 static void tensor_str(Str *s, const Block *b, int64_t indent, int summarize, const Formatter *f1,
                        const Formatter *f2) {
   if (b->ndim == 0) {
-    char buf[256];
+    char buf[1024];
     format_value(f1, f2, b, buf, sizeof buf);
     puts_(s, buf);
     return;
@@ -319,7 +332,7 @@ PyObject *ct_tensor_repr(PyObject *self) {
     const int64_t itemsize = (int64_t)tensor_dtype_size(dtype);
     for (int64_t i = 0; i < tensor_ndim(t); i++) byte_strides[i] = tensor_strides(t)[i] * itemsize;
     const Block b = {dtype, tensor_data(t), tensor_ndim(t), tensor_sizes(t), byte_strides};
-    const int summarize = tensor_numel(t) > THRESHOLD;
+    const int summarize = (double)tensor_numel(t) > opts.threshold;
     Formatter f1, f2;
     formatter_init(&f1, &b, summarize, 0);
     if (ct_dtype_is_complex(dtype)) formatter_init(&f2, &b, summarize, 1);
@@ -351,4 +364,42 @@ PyObject *ct_tensor_repr(PyObject *self) {
   PyObject *r = failed ? PyErr_NoMemory() : PyUnicode_FromStringAndSize(body.data, (Py_ssize_t)body.len);
   PyMem_Free(body.data);
   return r;
+}
+
+/* torch.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode). */
+PyObject *ct_set_printoptions(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"precision", "threshold", "edgeitems", "linewidth", "profile", "sci_mode", NULL};
+  PyObject *precision = Py_None, *threshold = Py_None, *edgeitems = Py_None, *linewidth = Py_None,
+           *sci_mode = Py_None;
+  const char *profile = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOzO:set_printoptions", kwlist, &precision, &threshold,
+                                   &edgeitems, &linewidth, &profile, &sci_mode))
+    return NULL;
+  if (profile) {
+    if (strcmp(profile, "default") == 0) opts.precision = 4, opts.threshold = 1000, opts.edgeitems = 3;
+    else if (strcmp(profile, "short") == 0) opts.precision = 2, opts.threshold = 1000, opts.edgeitems = 2;
+    else if (strcmp(profile, "full") == 0) opts.precision = 4, opts.threshold = INFINITY, opts.edgeitems = 3;
+    opts.linewidth = 80;
+  }
+  long p = opts.precision;
+  long long e = opts.edgeitems, w = opts.linewidth;
+  double th = opts.threshold;
+  if ((precision != Py_None && (p = PyLong_AsLong(precision)) == -1 && PyErr_Occurred()) ||
+      (edgeitems != Py_None && (e = PyLong_AsLongLong(edgeitems)) == -1 && PyErr_Occurred()) ||
+      (linewidth != Py_None && (w = PyLong_AsLongLong(linewidth)) == -1 && PyErr_Occurred()) ||
+      (threshold != Py_None && (th = PyFloat_AsDouble(threshold)) == -1.0 && PyErr_Occurred()))
+    return NULL;
+  if (p < 0 || p > 30 || e < 0) {
+    PyErr_SetString(PyExc_ValueError, "set_printoptions(): precision must be in [0, 30] and edgeitems >= 0");
+    return NULL;
+  }
+  const int sci = sci_mode == Py_None ? -1 : PyObject_IsTrue(sci_mode);
+  if (sci == -1 && PyErr_Occurred()) return NULL;
+  opts.precision = (int)p;
+  opts.edgeitems = e;
+  opts.linewidth = w;
+  opts.threshold = th;
+  opts.sci_mode = sci; /* always set, as torch does */
+  Py_RETURN_NONE;
 }

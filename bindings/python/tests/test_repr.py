@@ -66,3 +66,21 @@ def test_documented_examples():
     assert repr(ctensor.tensor([True, False])) == "tensor([ True, False])"
     assert repr(ctensor.tensor(2.5)) == "tensor(2.5000)"
     assert repr(ctensor.arange(3, dtype=ctensor.uint16)) == "tensor([0, 1, 2], dtype=ctensor.uint16)"
+
+
+@pytest.mark.parametrize("options", [
+    {"precision": 2}, {"threshold": 5}, {"edgeitems": 1, "threshold": 10}, {"linewidth": 40},
+    {"sci_mode": True}, {"sci_mode": False}, {"profile": "short"}, {"profile": "full"}, {"precision": 8, "linewidth": 120},
+])
+def test_print_options_like_torch(options):
+    values = [numpy.arange(30, dtype=numpy.float32) / 7, numpy.arange(2000, dtype=numpy.int64).reshape(40, 50),
+              numpy.array([1e-6, 1e5]), numpy.array([1.0, 2.0]), rng.standard_normal((4, 30)) * 1e4,
+              numpy.array([1 + 2j, 3.5 - 1j], numpy.complex64)]
+    try:
+        torch.set_printoptions(**options)
+        ctensor.set_printoptions(**options)
+        for a in values:
+            assert repr(ctensor.from_numpy(a)) == torch_repr(torch.from_numpy(a))
+    finally:
+        torch.set_printoptions(profile="default")
+        ctensor.set_printoptions(profile="default")
