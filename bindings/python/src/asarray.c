@@ -78,9 +78,10 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
   if (PyFloat_CheckExact(obj)) return TENSOR_FLOAT32;
   if (PyComplex_CheckExact(obj)) return TENSOR_COMPLEX64;
   if (Ct_Tensor_Check(obj)) return tensor_dtype(SELF(obj));
-  const int numpy_scalar = ct_is_numpy_scalar(obj);
-  if (numpy_scalar < 0) return -1;
-  if (numpy_scalar) return numpy_scalar_dtype(obj);
+  const int kind = ct_scalar_kind(obj);
+  if (kind < 0) return -1;
+  if (kind > 0 && PyObject_HasAttrString(obj, "dtype")) /* NumPy scalars and 0-dim arrays */
+    return numpy_scalar_dtype(obj);
   if (PyLong_Check(obj)) return TENSOR_INT64;
   if (PyFloat_Check(obj)) return TENSOR_FLOAT32;
   if (PyComplex_Check(obj)) return TENSOR_COMPLEX64;
@@ -93,10 +94,12 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
   return -1;
 }
 
+/* 1 if obj is one more level of nesting, 0 if a leaf, -1 on error. */
 static int is_nested(PyObject *obj) {
   if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj)) return 0;
   if (Ct_Tensor_Check(obj)) return tensor_ndim(SELF(obj)) > 0;
-  return ct_scalar_kind(obj) == 0 && PySequence_Check(obj);
+  const int kind = ct_scalar_kind(obj);
+  return kind < 0 ? -1 : kind == 0 && PySequence_Check(obj);
 }
 
 /* ---- nested sequences --------------------------------------------------- */
@@ -110,7 +113,8 @@ typedef struct {
 static int measure(PyObject *data, Layout *layout) {
   PyObject *cur = Py_NewRef(data);
   layout->ndim = 0;
-  while (is_nested(cur)) {
+  int nested;
+  while ((nested = is_nested(cur)) > 0) {
     if (layout->ndim == TENSOR_MAX_DIMS) {
       PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", TENSOR_MAX_DIMS);
       Py_DECREF(cur);
@@ -129,13 +133,15 @@ static int measure(PyObject *data, Layout *layout) {
     cur = first;
   }
   Py_DECREF(cur);
-  return 0;
+  return nested < 0 ? -1 : 0;
 }
 
 /* Checks the nesting against layout->sizes and promotes the leaves' dtypes. */
 static int check(PyObject *obj, int64_t depth, Layout *layout) {
+  const int nested = is_nested(obj);
+  if (nested < 0) return -1;
   if (depth == layout->ndim) {
-    if (is_nested(obj)) {
+    if (nested) {
       PyErr_Format(PyExc_TypeError, "expected a number at dim %lld, got a sequence of type %.200s",
                    (long long)depth, Py_TYPE(obj)->tp_name);
       return -1;
@@ -145,7 +151,7 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
     layout->dtype = promote(layout->dtype, d);
     return 0;
   }
-  if (!is_nested(obj)) {
+  if (!nested) {
     PyErr_Format(PyExc_TypeError, "expected a sequence at dim %lld, got %.200s", (long long)depth,
                  Py_TYPE(obj)->tp_name);
     return -1;

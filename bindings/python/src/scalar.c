@@ -101,8 +101,15 @@ int ct_scalar_kind(PyObject *obj) {
     if (ct_dtype_is_complex(d)) return CT_KIND_COMPLEX;
     return ct_dtype_is_floating(d) ? CT_KIND_FLOAT : CT_KIND_INT;
   }
-  if (ct_is_numpy_scalar(obj)) return numpy_scalar_kind(obj);
-  return 0;
+  const int numpy_scalar = ct_is_numpy_scalar(obj);
+  if (numpy_scalar) return numpy_scalar < 0 ? -1 : numpy_scalar_kind(obj);
+  const int numpy_array = ct_is_numpy_array(obj); /* a 0-dim array is a number too */
+  if (numpy_array <= 0) return numpy_array;
+  PyObject *ndim = PyObject_GetAttrString(obj, "ndim");
+  if (!ndim) return -1;
+  const long n = PyLong_AsLong(ndim);
+  Py_DECREF(ndim);
+  return n == 0 ? numpy_scalar_kind(obj) : (n == -1 && PyErr_Occurred() ? -1 : 0);
 }
 
 tensor_t *ct_scalar_tensor(PyObject *obj) {
