@@ -1,5 +1,6 @@
 /* Element values of a tensor as Python objects: tolist/item, the number slots
-   (bool, int, float, index, complex, format), len/iteration and == with a number. */
+   (bool, int, float, index, complex, format), len/iteration and ==/!= (with a
+   number or a broadcastable tensor). */
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
@@ -105,7 +106,7 @@ PyObject *ct_tensor_format(PyObject *self, PyObject *spec) {
   return r;
 }
 
-/* ---- len, iteration, == ------------------------------------------------- */
+/* ---- len, iteration, ==, != ----------------------------------------------- */
 
 Py_ssize_t ct_tensor_len(PyObject *self) {
   if (tensor_ndim(SELF(self)) == 0) {
@@ -123,63 +124,96 @@ PyObject *ct_tensor_iter(PyObject *self) {
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
-/* Element-wise == / != against a Python number: a bool tensor of self's shape. */
-static PyObject *compare_scalar(PyObject *self, PyObject *other, int op) {
-  const tensor_t *t = SELF(self);
-  if (ct_check_cpu(t, "eq") < 0) return NULL;
-  Py_complex want;
-  int64_t want_int = 0;
-  const int kind = ct_scalar_kind(other);
-  const tensor_dtype_t dtype = tensor_dtype(t);
-  const int exact_int = kind <= CT_KIND_INT && !ct_dtype_is_floating(dtype) && !ct_dtype_is_complex(dtype);
-  if (exact_int) { /* compare integers exactly, not through double */
-    want_int = PyLong_AsLongLong(other);
-    if (want_int == -1 && PyErr_Occurred()) return NULL;
-  } else {
-    want = PyComplex_AsCComplex(other);
-    if (want.real == -1.0 && PyErr_Occurred()) return NULL;
+/* An element as an exact number: long double holds every int64/uint64 and double. */
+typedef struct {
+  long double re;
+  double im;
+} Exact;
+
+static Exact exact_value(tensor_dtype_t dtype, const char *p) {
+  Exact v = {0, ct_scalar_imag(dtype, p)};
+  switch (dtype) {
+    case TENSOR_INT64: v.re = *(const int64_t *)p; break;
+    case TENSOR_UINT64: v.re = *(const uint64_t *)p; break;
+    default: v.re = ct_scalar_as_double(dtype, p);
   }
-  const int64_t ndim = tensor_ndim(t);
-  tensor_t *out = NULL;
-  tensor_status_t st = tensor_empty(&out, ndim, tensor_sizes(t), TENSOR_BOOL);
-  if (st != TENSOR_OK) return ct_raise(st);
-  uint8_t *dst = tensor_data(out);
-  const int64_t numel = tensor_numel(t);
-  const int64_t *sizes = tensor_sizes(t), *strides = tensor_strides(t);
-  const int64_t itemsize = (int64_t)tensor_dtype_size(dtype);
-  int64_t index[TENSOR_MAX_DIMS] = {0};
-  const char *p = tensor_data(t);
-  for (int64_t n = 0; n < numel; n++) {
-    int eq;
-    if (exact_int) {
-      PyObject *v = ct_scalar_read(dtype, p);
-      if (!v) {
-        tensor_release(out);
-        return NULL;
-      }
-      eq = PyLong_AsLongLong(v) == want_int && !PyErr_Occurred();
-      PyErr_Clear(); /* a uint64 beyond int64 simply differs */
-      Py_DECREF(v);
-    } else {
-      eq = ct_scalar_as_double(dtype, p) == want.real && ct_scalar_imag(dtype, p) == want.imag;
+  return v;
+}
+
+/* The broadcast shape of a and b, as torch's "size of tensor a must match". */
+static int64_t broadcast_shape(const tensor_t *a, const tensor_t *b, int64_t *sizes) {
+  const int64_t na = tensor_ndim(a), nb = tensor_ndim(b), n = na > nb ? na : nb;
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t sa = i < n - na ? 1 : tensor_sizes(a)[i - (n - na)];
+    const int64_t sb = i < n - nb ? 1 : tensor_sizes(b)[i - (n - nb)];
+    if (sa != sb && sa != 1 && sb != 1) {
+      PyErr_Format(PyExc_RuntimeError,
+                   "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton "
+                   "dimension %lld",
+                   (long long)sa, (long long)sb, (long long)i);
+      return -1;
     }
+    sizes[i] = sa == 1 ? sb : sa;
+  }
+  return n;
+}
+
+/* a == b (or !=) element-wise with broadcasting: a new bool tensor. Both are read
+   exactly, so int64 values beyond 2^53 compare correctly. */
+static tensor_t *compare(const tensor_t *a, const tensor_t *b, int op) {
+  if (ct_check_cpu(a, "eq") < 0 || ct_check_cpu(b, "eq") < 0) return NULL;
+  int64_t sizes[TENSOR_MAX_DIMS];
+  const int64_t ndim = broadcast_shape(a, b, sizes);
+  if (ndim < 0) return NULL;
+  tensor_t *ea = NULL, *eb = NULL, *out = NULL;
+  tensor_status_t st = tensor_expand(&ea, a, ndim, sizes);
+  if (st == TENSOR_OK) st = tensor_expand(&eb, b, ndim, sizes);
+  if (st == TENSOR_OK) st = tensor_empty(&out, ndim, sizes, TENSOR_BOOL);
+  if (st != TENSOR_OK) {
+    tensor_release(ea);
+    tensor_release(eb);
+    return (tensor_t *)ct_raise(st);
+  }
+  const tensor_dtype_t da = tensor_dtype(ea), db = tensor_dtype(eb);
+  const int64_t ia = (int64_t)tensor_dtype_size(da), ib = (int64_t)tensor_dtype_size(db);
+  const int64_t *sa = tensor_strides(ea), *sb = tensor_strides(eb);
+  const char *pa = tensor_data(ea), *pb = tensor_data(eb);
+  uint8_t *dst = tensor_data(out);
+  int64_t index[TENSOR_MAX_DIMS] = {0};
+  const int64_t numel = tensor_numel(out);
+  for (int64_t n = 0; n < numel; n++) {
+    const Exact x = exact_value(da, pa), y = exact_value(db, pb);
+    const int eq = x.re == y.re && x.im == y.im;
     dst[n] = (uint8_t)(op == Py_EQ ? eq : !eq);
     for (int64_t d = ndim - 1; d >= 0; d--) { /* next index, last dim fastest */
-      p += strides[d] * itemsize;
+      pa += sa[d] * ia;
+      pb += sb[d] * ib;
       if (++index[d] < sizes[d]) break;
-      p -= strides[d] * itemsize * sizes[d];
+      pa -= sa[d] * ia * sizes[d];
+      pb -= sb[d] * ib * sizes[d];
       index[d] = 0;
     }
   }
-  return ct_tensor_wrap(out);
+  tensor_release(ea);
+  tensor_release(eb);
+  return out;
 }
 
 PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || Ct_Tensor_Check(other) || ct_scalar_kind(other) <= 0) {
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NOTIMPLEMENTED;
+  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED; /* ordering arrives with the math functions */
+  tensor_t *b;
+  if (Ct_Tensor_Check(other)) {
+    b = tensor_retain(SELF(other));
+  } else {
+    const int kind = ct_scalar_kind(other);
+    if (kind < 0) return NULL;
+    if (kind == 0) Py_RETURN_NOTIMPLEMENTED;
+    b = ct_scalar_tensor(other);
+    if (!b) return NULL;
   }
-  return compare_scalar(self, other, op);
+  tensor_t *out = compare(SELF(self), b, op);
+  tensor_release(b);
+  return ct_tensor_wrap(out);
 }
 
 PyNumberMethods ct_tensor_as_number = {

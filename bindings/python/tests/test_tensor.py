@@ -92,6 +92,14 @@ def test_len_iteration_and_eq():
     assert (ctensor.tensor([True, False]) == True).tolist() == [True, False]  # noqa: E712
     assert (ctensor.tensor([1 + 1j, 1]) == 1).tolist() == [False, True]
     assert {t: 1}[t] == 1  # hashable by identity, as torch tensors
+    r = torch.arange(6).view(3, 2)
+    for other_c, other_t in [(t, r), (ctensor.tensor([0, 3]), torch.tensor([0, 3])), (ctensor.tensor(2.0), torch.tensor(2.0)),
+                             (ctensor.tensor([[1], [2], [4]]), torch.tensor([[1], [2], [4]]))]:
+        assert (t == other_c).tolist() == (r == other_t).tolist() and (t != other_c).tolist() == (r != other_t).tolist()
+    assert (ctensor.tensor([2**62 + 1]) == 2**62).tolist() == [False]  # exact beyond 2**53
+    with pytest.raises(RuntimeError, match="must match"):
+        t == ctensor.zeros(4)  # noqa: B015
+    assert (t == "a") is False
 
 
 @pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
