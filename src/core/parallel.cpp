@@ -25,8 +25,12 @@ class Pool {
   Pool() { pthread_atfork(nullptr, nullptr, [] { forked_child_ = true; }); }
 
   void run(int32_t parts, const std::function<void(int32_t)>& part) {
+    if (forked_child_ || t_inside_pool) {
+      for (int32_t i = 0; i < parts; ++i) part(i);
+      return;
+    }
     std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
-    if (!busy.owns_lock() || t_inside_pool || forked_child_) {
+    if (!busy.owns_lock()) {
       for (int32_t i = 0; i < parts; ++i) part(i);
       return;
     }
