@@ -100,6 +100,7 @@ PyObject *ct_tensor_format(PyObject *self, PyObject *spec);
 Py_ssize_t ct_tensor_len(PyObject *self);
 PyObject *ct_tensor_iter(PyObject *self);
 PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
+int ct_tensor_contains(PyObject *self, PyObject *value);
 
 /* ---- views.c / index.c ------------------------------------------------- */
 
@@ -158,7 +159,7 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
    strides (NumPy arrays); the export is held until the last view is gone. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
 PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
@@ -186,8 +187,11 @@ tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
 /* ---- storage.c --------------------------------------------------------- */
 
-extern PyTypeObject Ct_StorageType;
+extern PyTypeObject Ct_StorageType, Ct_TypedStorageType;
+int ct_storage_init(PyObject *module);
+/* Take over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);
+PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 
 /* ---- testing.c --------------------------------------------------------- */
 

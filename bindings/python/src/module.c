@@ -29,6 +29,55 @@ static PyMethodDef forwarded[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* torch.no_grad & co. as context managers and decorators that do nothing:
+   ctensor has no autograd, so code written with them runs unchanged. */
+static PyObject *grad_mode_enter(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  Py_RETURN_NONE;
+}
+
+static PyObject *grad_mode_exit(PyObject *self, PyObject *args) {
+  (void)self, (void)args;
+  Py_RETURN_NONE; /* exceptions propagate */
+}
+
+static PyObject *grad_mode_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  PyObject *fn;
+  if (kwargs || !PyArg_ParseTuple(args, "O:no_grad", &fn)) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "no_grad() decorates one function");
+    return NULL;
+  }
+  return Py_NewRef(fn);
+}
+
+static PyObject *grad_mode_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  (void)args, (void)kwargs; /* set_grad_enabled(mode) and inference_mode(mode) take a flag */
+  return type->tp_alloc(type, 0);
+}
+
+static PyMethodDef grad_mode_methods[] = {
+    {"__enter__", grad_mode_enter, METH_NOARGS, NULL},
+    {"__exit__", grad_mode_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GradModeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor.no_grad",
+    .tp_basicsize = sizeof(PyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A no-op stand-in for torch.no_grad/enable_grad/inference_mode/set_grad_enabled.",
+    .tp_new = grad_mode_new,
+    .tp_call = grad_mode_call,
+    .tp_methods = grad_mode_methods,
+};
+
+static PyObject *get_default_dtype(PyObject *module, PyObject *noargs) {
+  (void)module, (void)noargs;
+  return Py_NewRef(ct_dtype_object(TENSOR_FLOAT32));
+}
+
 static PyObject *is_tensor(PyObject *module, PyObject *obj) {
   (void)module;
   return PyBool_FromLong(Ct_Tensor_Check(obj));
@@ -47,6 +96,7 @@ static PyMethodDef module_methods[] = {
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
+    {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
     {"set_printoptions", KW(ct_set_printoptions),
      "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
      "sci_mode=None), as torch.set_printoptions."},
@@ -85,6 +135,14 @@ static PyObject *name_of(PyMethodDef *def) {
   return PyUnicode_InternFromString(def->ml_name);
 }
 
+static int add_grad_modes(PyObject *module) {
+  if (PyType_Ready(&GradModeType) < 0) return -1;
+  static const char *names[] = {"no_grad", "enable_grad", "inference_mode", "set_grad_enabled"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (PyModule_AddObjectRef(module, names[i], (PyObject *)&GradModeType) < 0) return -1;
+  return 0;
+}
+
 PyMODINIT_FUNC PyInit_ctensor(void) {
   if (tensor_version_number() < CTENSOR_VERSION_NUMBER) {
     PyErr_Format(PyExc_ImportError, "ctensor: libctensor %s is older than the headers this module was built with",
@@ -93,10 +151,9 @@ PyMODINIT_FUNC PyInit_ctensor(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || PyType_Ready(&Ct_StorageType) < 0 ||
-      PyModule_AddObjectRef(module, "UntypedStorage", (PyObject *)&Ct_StorageType) < 0 ||
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 ||
       add_functions(module, ct_factory_methods, NULL) < 0 || add_functions(module, forwarded, name_of) < 0 ||
-      PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
+      PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0 || add_grad_modes(module) < 0) {
     Py_DECREF(module);
     return NULL;
   }

@@ -116,8 +116,10 @@ PyObject *ct_from_numpy(PyObject *module, PyObject *arr) {
   return ct_tensor_wrap(ct_tensor_from_strided_buffer(arr));
 }
 
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *noargs) {
-  (void)noargs;
+PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"force", NULL};
+  int force = 0; /* torch's force=True copies off devices; ctensor's memory never moves */
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", kwlist, &force)) return NULL;
   if (tensor_dtype(SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;

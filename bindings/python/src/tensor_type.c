@@ -206,6 +206,49 @@ static PyObject *tensor_untyped_storage(PyObject *self, PyObject *noargs) {
   return ct_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))));
 }
 
+static PyObject *tensor_storage_m(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return ct_typed_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))), tensor_dtype(SELF(self)));
+}
+
+/* ---- autograd-shaped no-ops: ctensor has no autograd, so these are plain views ---- */
+
+static PyObject *tensor_detach(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const tensor_t *t = SELF(self);
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_as_strided(&out, t, tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
+                                               tensor_storage_offset(t));
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+static PyObject *tensor_self(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return Py_NewRef(self);
+}
+
+static PyObject *tensor_requires_grad_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"requires_grad", NULL};
+  int requires_grad = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", kwlist, &requires_grad)) return NULL;
+  return ct_check_options(Py_None, requires_grad, "requires_grad_") < 0 ? NULL : Py_NewRef(self);
+}
+
+static PyObject *tensor_get_none(PyObject *self, void *closure) {
+  (void)self, (void)closure;
+  Py_RETURN_NONE;
+}
+
+static PyObject *tensor_get_true(PyObject *self, void *closure) {
+  (void)self, (void)closure;
+  Py_RETURN_TRUE;
+}
+
+static PyObject *tensor_false(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  Py_RETURN_FALSE;
+}
+
 static PyObject *tensor_get_device(PyObject *self, void *closure) {
   (void)closure;
   int32_t type, id;
@@ -278,6 +321,9 @@ static PyGetSetDef tensor_getset[] = {
     {"nbytes", tensor_get_nbytes, NULL, "numel() * itemsize.", NULL},
     {"device", tensor_get_device, NULL, "Where the memory lives ('cpu', or a DLPack device).", NULL},
     {"requires_grad", tensor_get_false, NULL, "Always False: ctensor has no autograd.", NULL},
+    {"grad", tensor_get_none, NULL, "Always None: ctensor has no autograd.", NULL},
+    {"is_leaf", tensor_get_true, NULL, "Always True: ctensor has no autograd.", NULL},
+    {"is_cuda", tensor_get_false, NULL, "False: element access is on the CPU.", NULL},
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
     {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
@@ -303,11 +349,18 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("is_complex", tensor_is_complex, NULL),
     NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
     NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
+    NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
+    NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
+    NOARGS("detach_", tensor_self, "self."),
+    NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
+    KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
+    NOARGS("is_shared", tensor_false, "False."),
+    NOARGS("is_pinned", tensor_false, "False."),
     NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
     NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", ct_tensor_complex, NULL),
     ONEARG("__format__", ct_tensor_format, NULL),
-    NOARGS("numpy", ct_tensor_numpy, "A NumPy array sharing this tensor's memory."),
+    KWARGS("numpy", ct_tensor_numpy, "numpy(force=False): a NumPy array sharing this tensor's memory."),
     KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
     NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),
     KWARGS("to", tensor_to_m, "to(dtype, *, copy=False): converted (self if nothing changes)."),
@@ -355,6 +408,7 @@ static PyMethodDef tensor_methods[] = {
 static PySequenceMethods tensor_as_sequence = {
     .sq_length = ct_tensor_len,
     .sq_item = ct_tensor_item_at,
+    .sq_contains = ct_tensor_contains,
 };
 
 static PyMappingMethods tensor_as_mapping = {

@@ -222,3 +222,21 @@ PyNumberMethods ct_tensor_as_number = {
     .nb_float = tensor_float,
     .nb_index = tensor_index,
 };
+
+/* `x in t`: some element equals x (torch: (t == x).any()). */
+int ct_tensor_contains(PyObject *self, PyObject *value) {
+  PyObject *eq = ct_tensor_richcompare(self, value, Py_EQ);
+  if (!eq) return -1;
+  if (eq == Py_NotImplemented) {
+    Py_DECREF(eq);
+    PyErr_Format(PyExc_RuntimeError, "Tensor.__contains__ only supports Tensor or scalar, but you passed in a %.200s.",
+                 Py_TYPE(value)->tp_name);
+    return -1;
+  }
+  const tensor_t *t = SELF(eq);
+  const uint8_t *p = tensor_data(t);
+  int found = 0;
+  for (int64_t i = 0; !found && i < tensor_numel(t); i++) found = p[i] != 0; /* fresh, contiguous */
+  Py_DECREF(eq);
+  return found;
+}

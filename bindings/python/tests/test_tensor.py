@@ -194,3 +194,36 @@ def test_errors_have_torchs_exception_types(op):
         op(ctensor, ctensor.arange(6).view(2, 3))
     assert type(got.value) is type(expected.value), (got.value, expected.value)
     assert str(got.value)
+
+
+def test_typed_storage_like_torch():
+    c, r = ctensor.arange(6, dtype=ctensor.int32), torch.arange(6, dtype=torch.int32)
+    s, q = c.storage(), r.storage()
+    assert s.data_ptr() == c.data_ptr() and s.size() == q.size() and len(s) == len(q) == 6
+    assert s.nbytes() == q.nbytes() and s.element_size() == q.element_size() and s.dtype is ctensor.int32
+    assert s.tolist() == q.tolist() and s[2] == q[2]
+    assert c[2:].storage() == s and c[2:].storage().data_ptr() == s.data_ptr()
+    assert repr(s) == repr(q).replace("torch.storage.", "ctensor.").replace("torch.", "ctensor.")
+    assert s.untyped() == c.untyped_storage() and len(s.untyped()) == 24
+    assert c.view(ctensor.uint8).storage() != s  # same bytes, another dtype
+
+
+def test_autograd_shaped_no_ops():
+    t = ctensor.arange(3)
+    d = t.detach()
+    assert d is not t and d.data_ptr() == t.data_ptr() and d.stride() == t.stride()
+    assert t.detach_() is t and t.cpu() is t and t.requires_grad_(False) is t
+    assert t.grad is None and t.is_leaf and not t.is_cuda and not t.is_shared() and not t.is_pinned()
+    with pytest.raises(NotImplementedError):
+        t.requires_grad_()
+    with ctensor.no_grad():
+        assert t.numpy(force=True).tolist() == [0, 1, 2]
+
+    @ctensor.no_grad()
+    def identity(x):
+        return x
+
+    assert identity(5) == 5 and ctensor.get_default_dtype() is ctensor.float32
+    with ctensor.set_grad_enabled(False), ctensor.inference_mode(), ctensor.enable_grad():
+        pass
+    assert 2 in t and 7 not in t and ctensor.tensor(2) in t
