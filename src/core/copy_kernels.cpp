@@ -84,18 +84,18 @@ void copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
 
 void copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
-  const int64_t block =
+  const simd::TileDone done =
       simd::copy_tile(item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner, stream);
-  if (block == 0) return tile_portable(item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
-  // The vector kernel did the whole blocks; the strips left at the far edges
-  // go through the portable loops.
-  const int64_t done_o = n_outer - n_outer % block, done_i = n_inner - n_inner % block;
-  if (done_i < n_inner)
-    tile_portable(item, dst + done_i * d_inner, d_outer, d_inner, src + done_i * s_inner, s_outer, s_inner,
-                  done_o, n_inner - done_i);
-  if (done_o < n_outer)
-    tile_portable(item, dst + done_o * d_outer, d_outer, d_inner, src + done_o * s_outer, s_outer, s_inner,
-                  n_outer - done_o, n_inner);
+  if (done.outer == 0 || done.inner == 0)
+    return tile_portable(item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner);
+  // The vector kernel did whole register blocks; the strips left at the far
+  // edges go through the portable loops.
+  if (done.inner < n_inner)
+    tile_portable(item, dst + done.inner * d_inner, d_outer, d_inner, src + done.inner * s_inner, s_outer,
+                  s_inner, done.outer, n_inner - done.inner);
+  if (done.outer < n_outer)
+    tile_portable(item, dst + done.outer * d_outer, d_outer, d_inner, src + done.outer * s_outer, s_outer,
+                  s_inner, n_outer - done.outer, n_inner);
 }
 
 }  // namespace ctensor::core

@@ -16,12 +16,17 @@ namespace ctensor::core::simd {
 bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
               bool stream) noexcept;
 
+// The part of a transposed block that copy_tile's vector kernel did: the region
+// [0, outer) x [0, inner); {0, 0} when it did nothing.
+struct TileDone {
+  int64_t outer, inner;
+};
+
 // The transposed block of copy_tile with d_inner == s_outer == item (4 or 8
-// bytes): copies the whole register blocks of the returned edge B (8 or 4
-// elements), i.e. the region [0, n_outer - n_outer % B) x [0, n_inner - n_inner % B),
-// and returns B; 0 when it handles nothing.
-int64_t copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
-                  int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
+// bytes): copies whole register blocks (8 x 16 elements of 4 bytes, 4 x 8 of 8)
+// and reports how far it got along each dim.
+TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 
 // Orders streaming stores before later stores (sfence); a no-op elsewhere.
 void fence() noexcept;
