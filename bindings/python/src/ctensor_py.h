@@ -143,6 +143,16 @@ tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
 tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
 
+/* ---- advanced.c -------------------------------------------------------- */
+
+/* A bool mask indexing view dims [dim, dim + mask.ndim) as one int64 index
+   tensor per dim (the true elements' coordinates); 0 or -1 with IndexError. */
+int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, tensor_t **out);
+/* view[idx...] with int64 index tensors idx[k] on dims[k] (ascending): a copy. */
+PyObject *ct_advanced_get(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx);
+/* view[idx...] = value (broadcast to the indexing result). */
+int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx, tensor_t *value);
+
 /* ---- buffer.c ---------------------------------------------------------- */
 
 extern PyBufferProcs ct_tensor_as_buffer;

@@ -1,5 +1,6 @@
-/* Basic indexing: ints, slices (negative steps too), None, ... and bools, each
-   mapped onto select/slice/unsqueeze views. Assignment writes through such a
+/* Indexing: ints, slices (negative steps too), None, ... and bools map onto
+   select/slice/unsqueeze views; integer and boolean index tensors or lists make
+   it advanced indexing (advanced.c), which copies. Assignment writes through the
    view with tensor_copy, converting and broadcasting the value. */
 #include "ctensor_py.h"
 
@@ -17,56 +18,126 @@ static int step(tensor_t **cur, tensor_status_t st, tensor_t **next) {
   return 0;
 }
 
+/* Python bools and 0-dim bool tensors add a dim of size 1 (true) or 0 (false). */
 static int is_bool_index(PyObject *item) {
-  return PyBool_Check(item);
+  if (PyBool_Check(item)) return 1;
+  return Ct_Tensor_Check(item) && tensor_ndim(SELF(item)) == 0 && tensor_dtype(SELF(item)) == TENSOR_BOOL;
 }
 
-static int consumes_dim(PyObject *item) {
-  return PySlice_Check(item) || (!is_bool_index(item) && item != Py_None && item != Py_Ellipsis &&
-                                 PyIndex_Check(item));
+/* Lists, arrays and tensors other than 0-dim integers index with their values. */
+static int is_advanced(PyObject *item) {
+  if (Ct_Tensor_Check(item)) {
+    const tensor_dtype_t d = tensor_dtype(SELF(item));
+    return tensor_ndim(SELF(item)) > 0 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d);
+  }
+  if (PyList_Check(item) || PyTuple_Check(item)) return 1;
+  if (PyLong_Check(item)) return 0;
+  const int array = ct_is_numpy_array(item);
+  if (array) return array;
+  return PyObject_HasAttrString(item, "__dlpack__");
 }
 
-/* The view t[index] as a new reference, or NULL with an exception. */
-static tensor_t *index_view(tensor_t *t, PyObject *index) {
+/* An advanced index as an int64 tensor, or a bool (mask) tensor. */
+static tensor_t *index_tensor(PyObject *item) {
+  tensor_t *t;
+  if (Ct_Tensor_Check(item)) t = tensor_retain(SELF(item));
+  else if (ct_is_numpy_array(item) > 0) t = ct_tensor_from_strided_buffer(item);
+  else if (PyErr_Occurred()) return NULL;
+  else if (PyObject_HasAttrString(item, "__dlpack__")) t = ct_tensor_from_dlpack_object(item);
+  else t = ct_tensor_from_data(item, -1);
+  if (!t) return NULL;
+  tensor_dtype_t d = tensor_dtype(t);
+  if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) d = TENSOR_INT64; /* t[[]]: no values to type */
+  if (d == TENSOR_UINT8) d = TENSOR_BOOL;                               /* torch: byte tensors are masks */
+  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
+    tensor_release(t);
+    PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
+    return NULL;
+  }
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_to(&out, t, d == TENSOR_BOOL ? TENSOR_BOOL : TENSOR_INT64, TENSOR_COPY_IF_NEEDED);
+  tensor_release(t);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}
+
+/* The index tensors of an advanced index and the view dims they index. */
+typedef struct {
+  int64_t m;
+  int64_t dims[TENSOR_MAX_DIMS];
+  tensor_t *idx[TENSOR_MAX_DIMS];
+} Advanced;
+
+static void advanced_release(Advanced *adv) {
+  for (int64_t k = 0; k < adv->m; k++) tensor_release(adv->idx[k]);
+  adv->m = 0;
+}
+
+/* The view t[basic part of index], as a new reference, or NULL with an exception.
+   Advanced items leave their dims in place and are collected into `adv`, bool masks
+   already turned into one int64 index tensor per masked dim. */
+static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
+  adv->m = 0;
   PyObject *items = PyTuple_Check(index) ? Py_NewRef(index) : PyTuple_Pack(1, index);
   if (!items) return NULL;
   const Py_ssize_t n = PyTuple_GET_SIZE(items);
+  if (n > TENSOR_MAX_DIMS) {
+    PyErr_SetString(PyExc_IndexError, "too many indices");
+    Py_DECREF(items);
+    return NULL;
+  }
+  tensor_t *given[TENSOR_MAX_DIMS] = {NULL}; /* advanced items as tensors, by position */
   int64_t consumed = 0, ellipses = 0;
-  for (Py_ssize_t i = 0; i < n; i++) {
+  int failed = 0;
+  for (Py_ssize_t i = 0; !failed && i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(items, i);
-    if (item == Py_Ellipsis) ellipses++;
-    else if (consumes_dim(item)) consumed++;
-    else if (item != Py_None && !is_bool_index(item)) {
+    const int advanced = item == Py_None || item == Py_Ellipsis || PySlice_Check(item) || is_bool_index(item)
+                             ? 0 : is_advanced(item);
+    if (advanced < 0) {
+      failed = 1;
+    } else if (advanced) {
+      given[i] = index_tensor(item);
+      if (!given[i]) failed = 1;
+      else consumed += tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 1;
+    } else if (item == Py_Ellipsis) {
+      ellipses++;
+    } else if (PySlice_Check(item) || (item != Py_None && !is_bool_index(item) && PyIndex_Check(item))) {
+      consumed++;
+    } else if (item != Py_None && !is_bool_index(item)) {
       PyErr_Format(PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
-                   "only integers, slices (`:`), ellipsis (`...`), None and booleans are valid "
-                   "indices (got %.200s)",
+                   "only integers, slices (`:`), ellipsis (`...`), None, booleans and integer or boolean "
+                   "tensors are valid indices (got %.200s)",
                    Py_TYPE(item)->tp_name);
-      Py_DECREF(items);
-      return NULL;
+      failed = 1;
     }
   }
   const int64_t ndim = tensor_ndim(t);
-  if (ellipses > 1) {
+  if (!failed && ellipses > 1) {
     PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-    Py_DECREF(items);
-    return NULL;
+    failed = 1;
   }
-  if (consumed > ndim) {
+  if (!failed && consumed > ndim) {
     PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %lld", (long long)ndim);
-    Py_DECREF(items);
-    return NULL;
+    failed = 1;
   }
-  tensor_t *cur = tensor_retain(t), *next = NULL;
+  tensor_t *cur = failed ? NULL : tensor_retain(t), *next = NULL;
   int64_t dim = 0;
-  for (Py_ssize_t i = 0; i < n; i++) {
+  for (Py_ssize_t i = 0; cur && i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(items, i);
     int rc = 0;
-    if (item == Py_Ellipsis) {
+    if (given[i] && tensor_dtype(given[i]) == TENSOR_BOOL) {
+      rc = ct_mask_to_indices(given[i], cur, dim, adv->idx + adv->m);
+      for (int64_t k = 0; rc == 0 && k < tensor_ndim(given[i]); k++) adv->dims[adv->m++] = dim++;
+    } else if (given[i]) {
+      adv->idx[adv->m] = tensor_retain(given[i]);
+      adv->dims[adv->m++] = dim++;
+    } else if (item == Py_Ellipsis) {
       dim += ndim - consumed;
     } else if (item == Py_None || is_bool_index(item)) {
       rc = step(&cur, tensor_unsqueeze(&next, cur, dim), &next);
-      if (rc == 0 && item == Py_False) /* t[False] selects nothing along a new dim */
+      const int truth = item == Py_None ? 1 : PyObject_IsTrue(item);
+      if (rc == 0 && truth == 0) /* t[False] selects nothing along a new dim */
         rc = step(&cur, tensor_slice(&next, cur, dim, 0, 0, 1), &next);
+      if (truth < 0) rc = -1;
       dim++;
     } else if (PySlice_Check(item)) {
       Py_ssize_t start, stop, stride;
@@ -82,16 +153,23 @@ static tensor_t *index_view(tensor_t *t, PyObject *index) {
     }
     if (rc < 0) {
       tensor_release(cur);
-      Py_DECREF(items);
-      return NULL;
+      cur = NULL;
     }
   }
+  for (Py_ssize_t i = 0; i < n; i++) tensor_release(given[i]);
   Py_DECREF(items);
+  if (!cur) advanced_release(adv);
   return cur;
 }
 
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
-  return ct_tensor_wrap(index_view(SELF(self), index));
+  Advanced adv;
+  tensor_t *view = index_view(SELF(self), index, &adv);
+  if (!view || adv.m == 0) return ct_tensor_wrap(view);
+  PyObject *r = ct_advanced_get(view, adv.m, adv.dims, adv.idx);
+  advanced_release(&adv);
+  tensor_release(view);
+  return r;
 }
 
 PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
@@ -101,19 +179,21 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
   return ct_tensor_wrap(out);
 }
 
+/* value as a tensor that can be copied from: tensors as they are, numbers,
+   NumPy arrays, DLPack producers and nested sequences (in dtype). */
+static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dtype) {
+  if (Ct_Tensor_Check(value)) return tensor_retain(SELF(value));
+  const int kind = ct_scalar_kind(value);
+  if (kind < 0) return NULL;
+  if (kind > 0) return ct_scalar_tensor(value);
+  const int array = ct_is_numpy_array(value);
+  if (array) return array < 0 ? NULL : ct_tensor_from_strided_buffer(value);
+  if (PyObject_HasAttrString(value, "__dlpack__")) return ct_tensor_from_dlpack_object(value);
+  return ct_tensor_from_data(value, dtype);
+}
+
 int ct_assign(tensor_t *dst, PyObject *value) {
-  tensor_t *src;
-  if (Ct_Tensor_Check(value)) {
-    src = tensor_retain(SELF(value));
-  } else {
-    const int kind = ct_scalar_kind(value);
-    if (kind < 0) return -1;
-    if (kind > 0) src = ct_scalar_tensor(value);
-    else if (ct_is_numpy_array(value) > 0) src = ct_tensor_from_strided_buffer(value);
-    else if (PyErr_Occurred()) return -1;
-    else if (PyObject_HasAttrString(value, "__dlpack__")) src = ct_tensor_from_dlpack_object(value);
-    else src = ct_tensor_from_data(value, tensor_dtype(dst));
-  }
+  tensor_t *src = value_tensor(value, tensor_dtype(dst));
   if (!src) return -1;
   tensor_status_t st = tensor_copy(dst, src);
   tensor_release(src);
@@ -129,9 +209,18 @@ int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
     return -1;
   }
-  tensor_t *view = index_view(SELF(self), index);
+  Advanced adv;
+  tensor_t *view = index_view(SELF(self), index, &adv);
   if (!view) return -1;
-  const int rc = ct_assign(view, value);
+  int rc;
+  if (adv.m == 0) {
+    rc = ct_assign(view, value);
+  } else {
+    tensor_t *src = value_tensor(value, tensor_dtype(view));
+    rc = src ? ct_advanced_set(view, adv.m, adv.dims, adv.idx, src) : -1;
+    tensor_release(src);
+    advanced_release(&adv);
+  }
   tensor_release(view);
   return rc;
 }

@@ -97,6 +97,9 @@ def test_no_reference_leaks():
         repr(v), v.tolist(), t.shape, t.stride(), t.dtype, t.untyped_storage(), list(t)
         t[1, :] = [1.0, 2.0, 3.0, 4.0]
         t[0] = 0.5
+        t[[0, 2], 1:].tolist()
+        t[t == 1.0] = 1.0
+        t.storage().tolist(), t.split(3), t.unfold(0, 2, 1), ctensor.zeros_like(t.t())
         (t == 1.0).tolist()
         a = ctensor.asarray(arr)
         ctensor.asarray(arr, dtype=ctensor.float64)

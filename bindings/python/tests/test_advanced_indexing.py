@@ -1,0 +1,109 @@
+"""Advanced indexing (integer/boolean lists, arrays and tensors): copies with
+PyTorch's shapes and values; assignment through them."""
+import random
+
+import numpy
+import pytest
+import torch
+
+import ctensor
+
+
+def torch_index(idx):
+    return tuple((torch.tensor(i) if i else torch.tensor(i, dtype=torch.long)) if isinstance(i, list) else i
+                 for i in idx)
+
+
+@pytest.mark.parametrize("idx", [
+    ([0, 2],), ([[0, 1], [2, 2]],), (slice(None), [1, 3]), (slice(None), [1, 3], [0, 4]),
+    ([0, 2], slice(None), [1, 3]), ([0, 2], 1, [1, 3]), (Ellipsis, [0, -1]), ([True, False, True],),
+    (None, [1], slice(1, 3)), ([2, 0], [[1], [3]]), ([],), (slice(None), []), (1, [0, 0, 3]),
+    (slice(None, None, -1), [3, 0]), ([-1, -3], slice(1, None, 2), [True, False, False, True, False]),
+])
+def test_getitem_like_torch(idx):
+    c, t = ctensor.arange(60).view(3, 4, 5), torch.arange(60).view(3, 4, 5)
+    got, expected = c[idx], t[torch_index(idx)] if not any(isinstance(i, slice) and i.step and i.step < 0
+                                                            for i in idx) else None
+    if expected is None:  # torch refuses negative steps: compare with NumPy
+        expected = numpy.arange(60).reshape(3, 4, 5)[tuple(numpy.array(i) if isinstance(i, list) else i for i in idx)]
+    assert tuple(got.shape) == tuple(expected.shape) and got.tolist() == expected.tolist()
+    assert got.data_ptr() != c.data_ptr() or got.numel() == 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_masks_and_index_tensors_against_numpy(seed):
+    rng = numpy.random.default_rng(seed)
+    a = rng.integers(-5, 5, (4, 3, 5)).astype(numpy.float32)
+    c = ctensor.from_numpy(a.copy())
+    mask = a > 0
+    assert c[ctensor.from_numpy(mask)].tolist() == a[mask].tolist()
+    assert c[:, ctensor.from_numpy(mask[0, :, 0])].tolist() == a[:, mask[0, :, 0]].tolist()
+    rows = rng.integers(-4, 4, 6)
+    assert c[ctensor.from_numpy(rows), 1:].tolist() == a[rows, 1:].tolist()
+    assert c[rows.tolist(), :, rows.tolist()[:1]].tolist() == a[rows, :, rows[:1]].tolist()
+    assert c[numpy.array([[1], [2]]), numpy.array([0, 2])].tolist() == a[[[1], [2]], [0, 2]].tolist()
+
+
+def test_setitem_like_torch():
+    c, t = ctensor.zeros(3, 4), torch.zeros(3, 4)
+    c[[0, 2]] = 1
+    t[torch.tensor([0, 2])] = 1
+    c[:, [1, 3]] = ctensor.tensor([5.0, 6.0])
+    t[:, torch.tensor([1, 3])] = torch.tensor([5.0, 6.0])
+    rows = numpy.array([[True, False, True, False]] * 3)
+    c[ctensor.from_numpy(rows)] = -1
+    t[torch.from_numpy(rows)] = -1
+    c[c == 5] = 7
+    t[t == 5] = 7
+    assert c.tolist() == t.tolist()
+    with pytest.raises(RuntimeError):
+        c[[0, 1]] = ctensor.ones(3)
+    ro = ctensor.frombuffer(bytes(8), dtype=ctensor.int16)
+    with pytest.raises(ValueError):
+        ro[[0, 1]] = 1
+
+
+def test_errors_like_torch():
+    c, t = ctensor.arange(60).view(3, 4, 5), torch.arange(60).view(3, 4, 5)
+    for ci, ti in [([5], torch.tensor([5])), ([[0, 1], [0, 1, 2]], None), (ctensor.tensor([True, False]), torch.tensor([True, False])),
+                   (ctensor.tensor([0.5]), torch.tensor([0.5]))]:
+        with pytest.raises(IndexError):
+            c[ci] if not isinstance(ci[0], list) else c[ci[0], ci[1]]
+        if ti is not None:
+            with pytest.raises(IndexError):
+                t[ti]
+    with pytest.raises(TypeError):
+        c[{"a": 1}]
+
+
+def test_random_advanced_against_torch():
+    """Ints next to index tensors act as torch's select (NumPy would treat them as
+    advanced and move the result dims first), so torch is the reference here."""
+    rng = random.Random(7)
+    c, t = ctensor.arange(120).view(2, 3, 4, 5), torch.arange(120).view(2, 3, 4, 5)
+    shape = (2, 3, 4, 5)
+    for _ in range(200):
+        idx = []
+        for d in range(4):
+            kind = rng.choice(["slice", "int", "list", "none", "skip"])
+            if kind == "slice":
+                idx.append(slice(rng.choice([None, 1]), None, rng.choice([1, 2])))
+            elif kind == "int":
+                idx.append(rng.randrange(-shape[d], shape[d]))
+            elif kind == "list":
+                idx.append([rng.randrange(-shape[d], shape[d]) for _ in range(rng.choice([1, 2]))])
+            elif kind == "none":
+                idx.append(None)
+                idx.append(slice(None))
+            else:
+                break
+        idx = tuple(idx)
+        try:
+            expected = t[torch_index(idx)]
+        except IndexError:
+            with pytest.raises(IndexError):
+                c[idx]
+            continue
+        got = c[idx]
+        assert tuple(got.shape) == tuple(expected.shape), idx
+        assert got.tolist() == expected.tolist(), idx
