@@ -101,7 +101,7 @@ static PyMethodDef module_methods[] = {
      "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
      "sci_mode=None), as torch.set_printoptions."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
-     "Test hook: a non-Python thread drops a reference to the tensor after a delay (ms)."},
+     "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,40 +2,41 @@
    so tests can check that a held buffer export is released correctly when the
    last reference goes away on a foreign thread without the GIL. */
 #include <pthread.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "ctensor_py.h"
 
 typedef struct {
   tensor_t *t;
-  long delay_ms;
+  int fd;
 } Job;
 
-static void *release_later(void *arg) {
+static void *release_when_told(void *arg) {
   Job *job = arg;
-  const struct timespec delay = {job->delay_ms / 1000, (job->delay_ms % 1000) * 1000000L};
-  nanosleep(&delay, NULL);
+  char byte;
+  while (read(job->fd, &byte, 1) < 0) { /* blocks until the test writes one byte (EINTR: retry) */
+  }
   tensor_release(job->t);
   free(job);
   return NULL;
 }
 
-/* _release_in_native_thread(t, delay_ms): a detached pthread holds one more
-   reference to t's handle and releases it after delay_ms. */
+/* _release_in_native_thread(t, fd): a detached pthread holds one more reference
+   to t's handle and releases it once it has read one byte from fd. */
 PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *obj;
-  long delay_ms;
-  if (!PyArg_ParseTuple(args, "O!l:_release_in_native_thread", &Ct_TensorType, &obj, &delay_ms)) return NULL;
+  int fd;
+  if (!PyArg_ParseTuple(args, "O!i:_release_in_native_thread", &Ct_TensorType, &obj, &fd)) return NULL;
   Job *job = malloc(sizeof *job);
   if (!job) return PyErr_NoMemory();
   job->t = tensor_retain(((TensorObject *)obj)->t);
-  job->delay_ms = delay_ms < 0 ? 0 : delay_ms;
+  job->fd = fd;
   pthread_t thread;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  const int rc = pthread_create(&thread, &attr, release_later, job);
+  const int rc = pthread_create(&thread, &attr, release_when_told, job);
   pthread_attr_destroy(&attr);
   if (rc != 0) {
     tensor_release(job->t);

@@ -2,6 +2,7 @@
 (Python threads and threads that never ran Python, without the GIL), and no
 reference leaks in the binding's paths."""
 import gc
+import os
 import sys
 import threading
 import time
@@ -53,10 +54,17 @@ def test_native_thread_without_the_gil_drops_the_last_view(kind):
         exporter = numpy.arange(4, dtype=numpy.uint8)[::-1]
         t = ctensor.from_numpy(exporter)
     ref = watch(exporter, freed_on)
-    ctensor._release_in_native_thread(t.view(2, 2), 300)
-    del t, exporter  # refcounting frees at once; the native thread still holds a view
-    assert ref() is not None
-    assert wait_until(lambda: ref() is None)
+    read_end, write_end = os.pipe()
+    try:
+        ctensor._release_in_native_thread(t.view(2, 2), read_end)
+        del t, exporter
+        gc.collect()
+        assert ref() is not None  # the native thread, blocked on the pipe, still holds a view
+        os.write(write_end, b"x")  # now it drops the last reference, without the GIL
+        assert wait_until(lambda: ref() is None)
+    finally:
+        os.close(write_end)
+        os.close(read_end)
     assert len(freed_on) == 1 and freed_on[0] != threading.get_ident()
 
 
@@ -66,17 +74,23 @@ def test_many_views_released_concurrently():
     base = ctensor.frombuffer(exporter, dtype=ctensor.float32)
     views = [base[i:i + 8] for i in range(0, 1024, 8)]
     del exporter, base
+    read_end, write_end = os.pipe()
     for v in views[::2]:
-        ctensor._release_in_native_thread(v, 1)
+        ctensor._release_in_native_thread(v, read_end)
     del v
     chunks = [views[1::4], views[3::4]]
     del views
     threads = [threading.Thread(target=c.clear) for c in chunks]
     for th in threads:
         th.start()
+    os.write(write_end, b"x" * 64)  # the native threads release while the Python ones do
     for th in threads:
         th.join()
-    assert wait_until(lambda: ref() is None)
+    try:
+        assert wait_until(lambda: ref() is None)
+    finally:
+        os.close(write_end)
+        os.close(read_end)
 
 
 def _refcounts(*objs):
