@@ -234,6 +234,12 @@ static PyObject *tensor_requires_grad_(PyObject *self, PyObject *args, PyObject 
   return ct_check_options(Py_None, requires_grad, "requires_grad_") < 0 ? NULL : Py_NewRef(self);
 }
 
+/* copy.deepcopy(t) is a clone, as in torch. */
+static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
+  (void)memo;
+  return ct_tensor_clone(self, NULL);
+}
+
 static PyObject *tensor_get_none(PyObject *self, void *closure) {
   (void)self, (void)closure;
   Py_RETURN_NONE;
@@ -352,6 +358,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("detach_", tensor_self, "self."),
+    ONEARG("__deepcopy__", tensor_deepcopy, NULL),
     NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
     KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
     NOARGS("is_shared", tensor_false, "False."),

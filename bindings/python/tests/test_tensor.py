@@ -1,5 +1,6 @@
 """Tensor inspection, values, factories, dtypes, storages and the mapping of
 errors to PyTorch's exception types."""
+import copy
 import math
 
 import pytest
@@ -146,6 +147,8 @@ def test_conversions():
     nc = ctensor.arange(6).view(2, 3).t()
     cc = nc.contiguous()
     assert cc is not nc and cc.is_contiguous() and cc.tolist() == nc.tolist() and cc.stride() == (2, 1)
+    deep = copy.deepcopy(nc)
+    assert deep.data_ptr() != nc.data_ptr() and deep.tolist() == nc.tolist() and deep.stride() == nc.stride()
 
 
 def test_module_level_functions_forward_to_methods():
