@@ -72,7 +72,6 @@ typedef struct {
 } TensorObject;
 
 extern PyTypeObject Ct_TensorType;
-extern PyTypeObject Ct_SizeType;
 
 #define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
 
@@ -197,7 +196,6 @@ tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
 /* ---- storage.c --------------------------------------------------------- */
 
-extern PyTypeObject Ct_StorageType, Ct_TypedStorageType;
 int ct_storage_init(PyObject *module);
 /* Take over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);

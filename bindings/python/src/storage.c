@@ -4,6 +4,8 @@
    when they are the same storage, so views of one storage are recognisable. */
 #include "ctensor_py.h"
 
+static PyTypeObject Ct_StorageType, Ct_TypedStorageType;
+
 typedef struct {
   PyObject_HEAD
   tensor_storage_t *s;
@@ -191,7 +193,7 @@ static PySequenceMethods storage_as_sequence = {
     .sq_item = storage_item,
 };
 
-PyTypeObject Ct_StorageType = {
+static PyTypeObject Ct_StorageType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ctensor.UntypedStorage",
     .tp_basicsize = sizeof(StorageObject),
@@ -205,7 +207,7 @@ PyTypeObject Ct_StorageType = {
     .tp_methods = untyped_methods,
 };
 
-PyTypeObject Ct_TypedStorageType = {
+static PyTypeObject Ct_TypedStorageType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ctensor.TypedStorage",
     .tp_basicsize = sizeof(StorageObject),
