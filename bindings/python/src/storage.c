@@ -119,12 +119,13 @@ static PyObject *storage_tolist(PyObject *self, PyObject *noargs) {
   return list;
 }
 
-/* torch's Storage.__str__: one element per line, then a summary line. */
+/* torch's Storage.__str__: one element per line, then a summary line naming the
+   class as torch.typename does ("torch.storage.TypedStorage"). */
 static PyObject *storage_repr(PyObject *self) {
   PyObject *info = Py_TYPE(self) == &Ct_TypedStorageType
-                       ? PyUnicode_FromFormat("[ctensor.TypedStorage(dtype=ctensor.%s, device=cpu) of size %zd]",
+                       ? PyUnicode_FromFormat("[ctensor.storage.TypedStorage(dtype=ctensor.%s, device=cpu) of size %zd]",
                                               tensor_dtype_name(DTYPE(self)), storage_len(self))
-                       : PyUnicode_FromFormat("[ctensor.UntypedStorage(device=cpu) of size %zd]", storage_len(self));
+                       : PyUnicode_FromFormat("[ctensor.storage.UntypedStorage(device=cpu) of size %zd]", storage_len(self));
   PyObject *values = info ? storage_tolist(self, NULL) : NULL;
   PyObject *sep = values ? PyUnicode_FromString("\n ") : NULL;
   PyObject *strs = sep ? PyList_New(PyList_GET_SIZE(values)) : NULL;
