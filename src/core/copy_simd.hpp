@@ -22,9 +22,9 @@ struct TileDone {
   int64_t outer, inner;
 };
 
-// The transposed block of copy_tile with d_inner == s_outer == item (4 or 8
-// bytes): copies whole register blocks (8 x 16 elements of 4 bytes, 4 x 8 of 8)
-// and reports how far it got along each dim.
+// The transposed block of copy_tile with d_inner == s_outer == item (2, 4 or 8
+// bytes): copies whole register blocks (16 x 32 elements of 2 bytes, 8 x 16 of
+// 4, 4 x 8 of 8) and reports how far it got along each dim.
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 

@@ -155,8 +155,33 @@ CTENSOR_AVX2 inline void transpose4x4(__m256d* r) {
   r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-// Transposes. The register kernel reads 16 source rows (8-byte elements: 8) and
-// writes 8 destination rows (4) of one whole 64-byte line each, so streaming
+// In-register 16x16 transpose of 2-byte lanes: unpack 16-, 32- and 64-bit
+// pairs within 128-bit halves, then swap halves.
+CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
+  __m256i a[16], b[16];
+  for (int k = 0; k < 8; ++k) {
+    a[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+  }
+  for (int q = 0; q < 4; ++q) {
+    b[4 * q] = _mm256_unpacklo_epi32(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 1] = _mm256_unpackhi_epi32(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 2] = _mm256_unpacklo_epi32(a[4 * q + 1], a[4 * q + 3]);
+    b[4 * q + 3] = _mm256_unpackhi_epi32(a[4 * q + 1], a[4 * q + 3]);
+  }
+  for (int g = 0; g < 2; ++g)
+    for (int j = 0; j < 4; ++j) {
+      a[8 * g + 2 * j] = _mm256_unpacklo_epi64(b[8 * g + j], b[8 * g + 4 + j]);
+      a[8 * g + 2 * j + 1] = _mm256_unpackhi_epi64(b[8 * g + j], b[8 * g + 4 + j]);
+    }
+  for (int e = 0; e < 8; ++e) {
+    r[e] = _mm256_permute2x128_si256(a[e], a[8 + e], 0x20);
+    r[e + 8] = _mm256_permute2x128_si256(a[e], a[8 + e], 0x31);
+  }
+}
+
+// Transposes. The register kernel reads 32 source rows (4-byte elements: 16;
+// 8-byte: 8) and writes 16 destination rows (8; 4) of one whole 64-byte line each, so streaming
 // stores always complete their lines. Destination rows of more than 1 KiB are
 // walked in cache blocks of 1 KiB of rows by 256 B of columns; shorter ones in
 // strips of source rows swept across all destination rows, which reads each
@@ -165,6 +190,21 @@ CTENSOR_AVX2 inline void transpose4x4(__m256d* r) {
 // square blocks and other block shapes (1.3 to 2x faster than 8x8 blocks with
 // half-line stores).
 constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 1024, kInnerBlockBytes = 256;
+
+// 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
+CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                         bool stream) {
+  __m256i lo[16], hi[16];
+  for (int k = 0; k < 16; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < 16; ++k)
+    hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 16) * s_inner));
+  transpose16x16(lo);
+  transpose16x16(hi);
+  for (int k = 0; k < 16; ++k) {
+    store32(dst + k * d_outer, lo[k], stream);
+    store32(dst + k * d_outer + 32, hi[k], stream);
+  }
+}
 
 // 8 destination rows x 16 columns of 4-byte elements, as two 8x8 transposes.
 CTENSOR_AVX2 inline void transpose_8x16(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
@@ -203,7 +243,9 @@ CTENSOR_AVX2 void transpose_range(size_t item, char* dst, int64_t d_outer, const
     for (int64_t i = i_begin; i < i_end; i += step_i) {
       char* d = dst + o * d_outer + i * bytes;
       const char* s = src + i * s_inner + o * bytes;
-      if (item == 4)
+      if (item == 2)
+        transpose_16x32(d, d_outer, s, s_inner, stream);
+      else if (item == 4)
         transpose_8x16(d, d_outer, s, s_inner, stream);
       else
         transpose_4x8(d, d_outer, s, s_inner, stream);
@@ -255,7 +297,8 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
   const auto item_bytes = static_cast<int64_t>(item);
-  if (!cpu_has_avx2() || (item != 4 && item != 8) || d_inner != item_bytes || s_outer != item_bytes)
+  if (!cpu_has_avx2() || (item != 2 && item != 4 && item != 8) || d_inner != item_bytes ||
+      s_outer != item_bytes)
     return {0, 0};
   // Streaming stores need every destination line of a block 32-byte aligned.
   if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
