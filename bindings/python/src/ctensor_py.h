@@ -104,6 +104,7 @@ int ct_tensor_contains(PyObject *self, PyObject *value);
 /* ---- views.c / index.c ------------------------------------------------- */
 
 PyObject *ct_tensor_get_T(PyObject *self, void *closure);
+PyObject *ct_tensor_get_mT(PyObject *self, void *closure);
 PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_view(PyObject *self, PyObject *args);
 PyObject *ct_tensor_reshape(PyObject *self, PyObject *args);

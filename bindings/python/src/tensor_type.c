@@ -332,6 +332,7 @@ static PyGetSetDef tensor_getset[] = {
     {"is_cuda", tensor_get_false, NULL, "False: element access is on the CPU.", NULL},
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
+    {"mT", ct_tensor_get_mT, NULL, "The last two dims swapped (a view).", NULL},
     {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

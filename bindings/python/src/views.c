@@ -99,6 +99,20 @@ PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
   return result(st, out, 0, NULL);
 }
 
+PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
+  (void)closure;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ndim < 2) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "tensor.mT is only supported on matrices or batches of matrices. Got %lld-D tensor.",
+                 (long long)ndim);
+    return NULL;
+  }
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_transpose(&out, SELF(self), -2, -1);
+  return result(st, out, 0, NULL);
+}
+
 PyObject *ct_tensor_transpose(PyObject *self, PyObject *args) {
   long long dim0, dim1;
   if (!PyArg_ParseTuple(args, "LL:transpose", &dim0, &dim1)) return NULL;
