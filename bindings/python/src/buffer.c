@@ -67,7 +67,18 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
   }
   Py_buffer view;
   int readonly;
-  if (get_bytes(obj, &view, &readonly) < 0) return NULL;
+  if (get_bytes(obj, &view, &readonly) < 0) {
+    /* e.g. a strided memoryview: torch reports it as a RuntimeError */
+    if (PyErr_ExceptionMatches(PyExc_BufferError) || PyErr_ExceptionMatches(PyExc_ValueError)) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyErr_Format(PyExc_RuntimeError, "frombuffer(): cannot read the object as contiguous bytes: %S", value);
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(tb);
+    }
+    return NULL;
+  }
   Py_buffer *held = ct_buffer_hold(&view);
   if (!held) return NULL;
   tensor_t *t = NULL;

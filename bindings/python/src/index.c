@@ -2,6 +2,8 @@
    select/slice/unsqueeze views; integer and boolean index tensors or lists make
    it advanced indexing (advanced.c), which copies. Assignment writes through the
    view with tensor_copy, converting and broadcasting the value. */
+#include <string.h>
+
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
@@ -192,10 +194,41 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dtype) {
   return ct_tensor_from_data(value, dtype);
 }
 
+/* Writes one element value everywhere in dst, overlapping dst included (torch's
+   fill_ and scalar assignment allow what copy_ refuses: every write is the same). */
+static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *scalar) {
+  const tensor_dtype_t dtype = tensor_dtype(dst);
+  tensor_t *one = NULL;
+  tensor_status_t st = tensor_empty(&one, 0, NULL, dtype);
+  if (st == TENSOR_OK) st = tensor_copy(one, scalar); /* the library's conversion */
+  if (st != TENSOR_OK) {
+    tensor_release(one);
+    return st;
+  }
+  const int64_t ndim = tensor_ndim(dst), numel = tensor_numel(dst);
+  const int64_t *sizes = tensor_sizes(dst), *strides = tensor_strides(dst);
+  const size_t itemsize = tensor_dtype_size(dtype);
+  int64_t index[TENSOR_MAX_DIMS] = {0};
+  char *p = tensor_data(dst);
+  for (int64_t n = 0; n < numel; n++) {
+    memcpy(p, tensor_data(one), itemsize);
+    for (int64_t d = ndim - 1; d >= 0; d--) {
+      p += strides[d] * (int64_t)itemsize;
+      if (++index[d] < sizes[d]) break;
+      p -= strides[d] * (int64_t)itemsize * sizes[d];
+      index[d] = 0;
+    }
+  }
+  tensor_release(one);
+  return TENSOR_OK;
+}
+
 int ct_assign(tensor_t *dst, PyObject *value) {
   tensor_t *src = value_tensor(value, tensor_dtype(dst));
   if (!src) return -1;
   tensor_status_t st = tensor_copy(dst, src);
+  if (st == TENSOR_E_OVERLAP && tensor_numel(src) == 1 && tensor_ndim(src) == 0)
+    st = fill_overlapping(dst, src); /* read-only and device were checked before overlap */
   tensor_release(src);
   if (st != TENSOR_OK) {
     ct_raise(st);

@@ -84,8 +84,11 @@ def test_other_argument_errors():
         ctensor.frombuffer([1, 2], dtype=ctensor.int32)
     with pytest.raises(TypeError, match="dtype"):
         ctensor.frombuffer(b"abcd")
-    with pytest.raises(ValueError):  # a non-contiguous exporter cannot be read as bytes
-        ctensor.frombuffer(numpy.zeros((4, 4))[:, ::2], dtype=ctensor.float64)
+    for strided in (numpy.zeros((4, 4))[:, ::2], memoryview(bytearray(16))[::2]):
+        with pytest.raises(RuntimeError):  # not readable as contiguous bytes; torch: RuntimeError too
+            torch.frombuffer(strided, dtype=torch.uint8)
+        with pytest.raises(RuntimeError, match="contiguous"):
+            ctensor.frombuffer(strided, dtype=ctensor.uint8)
 
 
 def test_numpy_array_and_array_module_exporters():

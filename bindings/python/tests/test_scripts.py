@@ -193,6 +193,89 @@ x = torch.arange(6, dtype=torch.float64).view(2, 3)
 y = torch.from_dlpack(x)
 print(y.data_ptr() == x.data_ptr(), y)
 ''',
+    r'''
+mv = memoryview(bytearray(16))[::2]
+try:
+    torch.frombuffer(mv, dtype=torch.uint8)
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+try:
+    torch.frombuffer(bytearray(7), dtype=torch.int32)
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+try:
+    torch.asarray({'a': 1})
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+try:
+    torch.tensor([[1, 2], [3]])
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+x = torch.arange(6)
+try:
+    x.view(3, 3)
+except Exception as e:
+    print(type(e).__name__)
+try:
+    torch.zeros(2, 3).view(torch.complex128)
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+t = torch.tensor([1, 2, 3], dtype=torch.int8)
+print(t, t.to(torch.uint8), t.to(torch.float16), t.to(torch.bool), t.to(torch.complex64))
+print(torch.tensor([300, -1]).to(torch.uint8), torch.tensor([2.7, -2.7]).to(torch.int32))
+''',
+    r'''
+x = torch.zeros(2, 2)
+x.copy_(torch.tensor([1, 2]))
+print(x)
+x.copy_(torch.tensor([[5], [6]], dtype=torch.int64))
+print(x)
+try:
+    x.copy_(torch.zeros(3))
+except Exception as e:
+    print(type(e).__name__)
+''',
+    r'''
+x = torch.arange(4).view(2, 2)
+e = x[0].expand(2, 2)
+try:
+    e.copy_(torch.ones(2, 2, dtype=torch.int64))
+    print("ok")
+except Exception as err:
+    print(type(err).__name__)
+try:
+    e.fill_(1)
+    print("ok")
+except Exception as err:
+    print(type(err).__name__)
+''',
+    r'''
+print(f"{torch.tensor(3)}", f"{torch.tensor(2.5):.3f}", f"{torch.arange(2)}", str(torch.tensor([1.0])))
+print([torch.tensor(1), torch.tensor([1.5])])
+''',
+    r'''
+print(torch.tensor([1, 2]).dtype == torch.int64, torch.tensor([1.0]).dtype is torch.float32, torch.float == torch.float32)
+''',
+    r'''
+x = torch.empty(2, 3)
+print(x.shape, x.dtype, x.is_contiguous())
+print(torch.empty((2, 3), dtype=torch.int32).stride())
+''',
+    r'''
+x = torch.arange(12).view(3, 4)
+print(x[-1], x[-1, -1], x[::2, ::3], x[1:1], x[5:], x[:, -2:])
+print(x[1, None, ..., None].shape, x[True].shape, x[False].shape)
+''',
 ]
 
 

@@ -135,6 +135,22 @@ def test_full_and_arange_like_torch():
         ctensor.zeros(-1)
 
 
+def test_fill_and_scalar_assignment_write_through_overlap_like_torch():
+    c, t = ctensor.zeros(2), torch.zeros(2)
+    c.as_strided((2, 2), (0, 1)).fill_(4)
+    t.as_strided((2, 2), (0, 1)).fill_(4)
+    c.as_strided((3, 2), (0, 1))[...] = 5
+    t.as_strided((3, 2), (0, 1))[...] = 5
+    assert c.tolist() == t.tolist() == [5.0, 5.0]
+    with pytest.raises(RuntimeError):  # copy_ into overlapping memory is refused by both
+        torch.zeros(2).as_strided((2, 2), (0, 1)).copy_(torch.ones(2, 2))
+    with pytest.raises(RuntimeError):
+        c.as_strided((2, 2), (0, 1)).copy_(ctensor.ones(2, 2))
+    ro = ctensor.frombuffer(bytes(4), dtype=ctensor.int16).as_strided((2, 2), (0, 1))
+    with pytest.raises(ValueError):
+        ro.fill_(1)
+
+
 def test_conversions():
     t = ctensor.tensor([1.7, -2.2])
     assert t.to(ctensor.int32).tolist() == [1, -2] and t.to(ctensor.float32) is t
