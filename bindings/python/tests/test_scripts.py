@@ -276,6 +276,45 @@ x = torch.arange(12).view(3, 4)
 print(x[-1], x[-1, -1], x[::2, ::3], x[1:1], x[5:], x[:, -2:])
 print(x[1, None, ..., None].shape, x[True].shape, x[False].shape)
 ''',
+    r'''
+a = np.arange(12, dtype=np.float32).reshape(3, 4)
+t = torch.asarray(a)
+print(t.data_ptr() == a.ctypes.data, t.dtype, t.stride())
+t2 = torch.asarray(a.T)
+print(t2.stride(), t2.is_contiguous(), t2.data_ptr() == a.ctypes.data)
+t3 = torch.asarray(a, dtype=torch.float64)
+print(t3.stride(), t3.dtype)
+t4 = torch.tensor(a.T)
+print(t4.stride(), t4.data_ptr() == a.ctypes.data)
+''',
+    r'''
+b = bytearray(8)
+t = torch.asarray(b, dtype=torch.int16)
+print(t, t.dtype, t.shape)
+t[0] = 258
+print(list(b))
+''',
+    r'''
+x = torch.arange(24).view(2, 3, 4)
+print(x.permute(2, 0, 1).clone().stride(), x.transpose(0, 1).contiguous().stride(), x[:, ::2].clone().stride())
+print(x.permute(2, 0, 1).to(torch.float32).stride(), torch.empty_like(x.transpose(1, 2)).stride())
+''',
+    r'''
+x = torch.arange(6).view(2, 3)
+print(x.reshape(3, 2).data_ptr() == x.data_ptr(), x.t().reshape(6).data_ptr() == x.data_ptr(), x.t().flatten().is_contiguous())
+try:
+    x.t().view(6)
+except RuntimeError:
+    print("RuntimeError")
+''',
+    r'''
+x = torch.arange(4.)
+n = x.numpy()
+n[0] = 10
+print(x)
+del x
+print(n)
+''',
 ]
 
 
