@@ -79,10 +79,19 @@ tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero) {
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }
 
+tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src) {
+  if (tensor_numel(dst) < CT_NOGIL_ELEMENTS) return tensor_copy(dst, src);
+  tensor_status_t st;
+  Py_BEGIN_ALLOW_THREADS /* the copy engine touches no Python object */
+  st = tensor_copy(dst, src);
+  Py_END_ALLOW_THREADS
+  return st;
+}
+
 tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype) {
   tensor_t *out = ct_empty_like(t, dtype, 0);
   if (!out) return NULL;
-  const tensor_status_t st = tensor_copy(out, t);
+  const tensor_status_t st = ct_copy(out, t);
   if (st != TENSOR_OK) {
     tensor_release(out);
     return (tensor_t *)ct_raise(st);

@@ -140,6 +140,10 @@ int ct_assign(tensor_t *dst, PyObject *value);
 /* A new tensor shaped as t in dtype with torch's preserve_format strides,
    zero-filled if `zero`, else uninitialised (torch.empty_like). */
 tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero);
+/* tensor_copy, letting other Python threads run while a large copy works
+   (the last error stays readable: it is per thread, and this thread is ours). */
+#define CT_NOGIL_ELEMENTS (1 << 16)
+tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
 tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
 

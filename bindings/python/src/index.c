@@ -226,7 +226,7 @@ static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *scalar) {
 int ct_assign(tensor_t *dst, PyObject *value) {
   tensor_t *src = value_tensor(value, tensor_dtype(dst));
   if (!src) return -1;
-  tensor_status_t st = tensor_copy(dst, src);
+  tensor_status_t st = ct_copy(dst, src);
   if (st == TENSOR_E_OVERLAP && tensor_numel(src) == 1 && tensor_ndim(src) == 0)
     st = fill_overlapping(dst, src); /* read-only and device were checked before overlap */
   tensor_release(src);

@@ -237,7 +237,7 @@ PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
                  Py_TYPE(src)->tp_name);
     return NULL;
   }
-  tensor_status_t st = tensor_copy(SELF(self), SELF(src));
+  tensor_status_t st = ct_copy(SELF(self), SELF(src));
   return st == TENSOR_OK ? Py_NewRef(self) : ct_raise(st);
 }
 

@@ -2,7 +2,9 @@
 errors to PyTorch's exception types."""
 import copy
 import math
+import threading
 
+import numpy
 import pytest
 import torch
 
@@ -246,3 +248,23 @@ def test_autograd_shaped_no_ops():
     with ctensor.set_grad_enabled(False), ctensor.inference_mode(), ctensor.enable_grad():
         pass
     assert 2 in t and 7 not in t and ctensor.tensor(2) in t
+
+
+def test_large_copies_release_the_gil_and_stay_correct():
+    n = 1 << 18  # above the size where copies let other threads run
+    src = ctensor.arange(n, dtype=ctensor.float64).view(512, 512).t()
+    ticks = []
+    stop = threading.Event()
+    worker = threading.Thread(target=lambda: [ticks.append(1) for _ in iter(lambda: stop.is_set(), True)])
+    worker.start()
+    try:
+        for _ in range(5):
+            clone = src.clone()
+            dst = ctensor.zeros(512, 512)
+            dst[...] = src
+            dst.copy_(src)
+    finally:
+        stop.set()
+        worker.join()
+    expected = numpy.arange(n, dtype=numpy.float64).reshape(512, 512).T
+    assert (clone.numpy() == expected).all() and (dst.numpy() == expected).all()
