@@ -84,3 +84,31 @@ def test_print_options_like_torch(options):
     finally:
         torch.set_printoptions(profile="default")
         ctensor.set_printoptions(profile="default")
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("seed", range(6))
+def test_random_tensors_print_like_torch(seed):
+    """Random shapes, magnitudes, dtypes, layouts and non-finite values."""
+    gen = numpy.random.default_rng(100 + seed)
+    names = ["float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool", "complex64", "complex128"]
+    for _ in range(60):
+        dtype = names[gen.integers(len(names))]
+        ndim = int(gen.integers(0, 5))
+        shape = tuple(int(gen.integers(0, 4 if ndim > 2 else 12)) if gen.random() < 0.9
+                      else int(gen.integers(0, 1500 // max(1, ndim))) for _ in range(ndim))
+        if numpy.prod(shape) > 20000:
+            continue
+        a = gen.standard_normal(shape) * 10.0 ** int(gen.integers(-12, 14))
+        if gen.random() < 0.3:
+            a = numpy.round(a)
+        if gen.random() < 0.1 and a.size:
+            a.flat[gen.integers(a.size)] = gen.choice([numpy.nan, numpy.inf, -numpy.inf, 0.0])
+        if dtype.startswith("complex"):
+            a = a + 1j * gen.standard_normal(shape) * 10.0 ** int(gen.integers(-6, 6))
+        a = a.astype(dtype)
+        if gen.random() < 0.3 and a.ndim >= 2:
+            a = a.swapaxes(0, -1)
+        assert repr(ctensor.from_numpy(a)) == torch_repr(torch.from_numpy(a))
+        if dtype == "float32":
+            assert repr(ctensor.from_numpy(a).to(ctensor.bfloat16)) == torch_repr(torch.from_numpy(a).to(torch.bfloat16))
