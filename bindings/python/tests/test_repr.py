@@ -106,7 +106,7 @@ def test_random_tensors_print_like_torch(seed):
             a.flat[gen.integers(a.size)] = gen.choice([numpy.nan, numpy.inf, -numpy.inf, 0.0])
         if dtype.startswith("complex"):
             a = a + 1j * gen.standard_normal(shape) * 10.0 ** int(gen.integers(-6, 6))
-        a = a.astype(dtype)
+        a = numpy.asarray(a).astype(dtype)
         if gen.random() < 0.3 and a.ndim >= 2:
             a = a.swapaxes(0, -1)
         assert repr(ctensor.from_numpy(a)) == torch_repr(torch.from_numpy(a))
