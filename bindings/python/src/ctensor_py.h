@@ -71,7 +71,7 @@ typedef struct {
   PyObject *weakreflist;
 } TensorObject;
 
-extern PyTypeObject Ct_TensorType;
+extern PyTypeObject Ct_TensorType, Ct_SizeType;
 
 #define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
 

@@ -1,7 +1,6 @@
 /* ctensor.Size: torch.Size's twin, a tuple subclass printed as ctensor.Size([2, 3]). */
 #include "ctensor_py.h"
 
-static PyTypeObject Ct_SizeType;
 
 static PyObject *size_repr(PyObject *self) {
   PyObject *list = PySequence_List(self);
@@ -27,7 +26,7 @@ static PyMethodDef size_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject Ct_SizeType = {
+PyTypeObject Ct_SizeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ctensor.Size",
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -317,6 +317,33 @@ CONVERTER(bool_m, TENSOR_BOOL)
 CONVERTER(cfloat_m, TENSOR_COMPLEX64)
 CONVERTER(cdouble_m, TENSOR_COMPLEX128)
 
+/* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
+   Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
+   the data as float32. */
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  (void)type;
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    PyErr_SetString(PyExc_TypeError, "Tensor(): takes no keyword arguments; use ctensor.tensor(data, dtype=...)");
+    return NULL;
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  PyObject *first = n ? PyTuple_GET_ITEM(args, 0) : NULL;
+  const int sizes_given = n == 0 || PyObject_TypeCheck(first, &Ct_SizeType) ||
+                          (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
+  if (!sizes_given) {
+    if (n == 1 && (PySequence_Check(first) || Ct_Tensor_Check(first)))
+      return ct_tensor_wrap(ct_tensor_from_data(first, TENSOR_FLOAT32));
+    PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %.200s)", Py_TYPE(first)->tp_name);
+    return NULL;
+  }
+  int64_t sizes[TENSOR_MAX_DIMS], ndim = 1;
+  sizes[0] = 0;
+  if (n && (ndim = ct_parse_sizes(args, sizes, "Tensor")) < 0) return NULL;
+  tensor_t *t = NULL;
+  const tensor_status_t st = tensor_empty(&t, ndim, sizes, TENSOR_FLOAT32);
+  return st == TENSOR_OK ? ct_tensor_wrap(t) : ct_raise(st);
+}
+
 /* ---- the type ------------------------------------------------------------ */
 
 static PyGetSetDef tensor_getset[] = {
@@ -442,6 +469,7 @@ PyTypeObject Ct_TensorType = {
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
     .tp_methods = tensor_methods,
     .tp_getset = tensor_getset,
+    .tp_new = tensor_new,
 };
 
 int ct_tensor_init(PyObject *module) {

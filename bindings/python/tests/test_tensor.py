@@ -268,3 +268,14 @@ def test_large_copies_with_another_thread_running():
         worker.join()
     expected = numpy.arange(n, dtype=numpy.float64).reshape(512, 512).T
     assert (clone.numpy() == expected).all() and (dst.numpy() == expected).all()
+
+
+def test_legacy_constructor_like_torch():
+    for args in [(), ([1, 2],), ((2, 3),), (numpy.array([1, 2]),)]:
+        c, t = ctensor.Tensor(*args), torch.Tensor(*args)
+        assert repr(c) == torch_repr(t)
+    assert ctensor.Tensor(2, 3).shape == (2, 3) and ctensor.Tensor(2, 3).dtype is ctensor.float32
+    assert ctensor.Tensor(ctensor.Size([4])).shape == (4,)
+    with pytest.raises(TypeError):
+        ctensor.Tensor(2.5)
+    assert isinstance(ctensor.zeros(1), ctensor.Tensor)
