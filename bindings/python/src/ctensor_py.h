@@ -206,6 +206,11 @@ int ct_storage_init(PyObject *module);
 PyObject *ct_storage_wrap(tensor_storage_t *s);
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 
+/* ---- pickle.c ---------------------------------------------------------- */
+
+PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
+PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
+
 /* ---- testing.c --------------------------------------------------------- */
 
 PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);

@@ -387,6 +387,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("detach_", tensor_self, "self."),
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
+    NOARGS("__reduce__", ct_tensor_reduce, NULL),
     NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
     KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
     NOARGS("is_shared", tensor_false, "False."),

@@ -2,6 +2,7 @@
 errors to PyTorch's exception types."""
 import copy
 import math
+import pickle
 import threading
 
 import numpy
@@ -279,3 +280,14 @@ def test_legacy_constructor_like_torch():
     with pytest.raises(TypeError):
         ctensor.Tensor(2.5)
     assert isinstance(ctensor.zeros(1), ctensor.Tensor)
+
+
+def test_pickle_and_copy_keep_values_and_layout():
+    t = ctensor.arange(12, dtype=ctensor.int16).view(3, 4).t()[1:]
+    for u in (pickle.loads(pickle.dumps(t)), copy.copy(t)):
+        assert u.data_ptr() != t.data_ptr() and u.tolist() == t.tolist() and u.dtype is ctensor.int16
+        assert u.stride() == t.stride() and u.storage_offset() == t.storage_offset()
+    ro = pickle.loads(pickle.dumps(ctensor.frombuffer(b"ab", dtype=ctensor.uint8)))
+    assert ro.tolist() == [97, 98] and not ro.is_readonly
+    assert pickle.loads(pickle.dumps(ctensor.bfloat16)) is ctensor.bfloat16
+    assert pickle.loads(pickle.dumps(ctensor.tensor(2.5, dtype=ctensor.bfloat16))).item() == 2.5
