@@ -55,8 +55,9 @@ PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
 double ct_scalar_as_double(tensor_dtype_t dtype, const char *p);
 /* Imaginary part of a complex element (0 for real dtypes). */
 double ct_scalar_imag(tensor_dtype_t dtype, const char *p);
-/* Kind of a Python scalar: 0 not a scalar, else one of these, ordered so the
-   larger kind wins when inferring a dtype (torch's bool < int < float < complex). */
+/* Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor): 0 for
+   anything else, -1 on error, else one of these, ordered as torch's inference
+   widens them (bool < int < float < complex). */
 enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
 int ct_scalar_kind(PyObject *obj);
 /* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
