@@ -66,15 +66,33 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
 
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
-  for (int64_t i = 0; i < ndim; ++i)
+  // One pass with overflow flags instead of throws: this runs on every
+  // as_strided, and a view with no elements must pass even if its extent overflows.
+  bool overflow = false;
+  int64_t numel = 1, lo = 0, hi = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
     if (sizes[i] == 0) return;  // addresses nothing
-  checked_numel(op, ndim, sizes);
-  const Extent e = element_extent(op, ndim, sizes, strides);
-  const int64_t first = checked_add(storage_offset, e.lo, op);
-  const int64_t last = checked_add(storage_offset, e.hi, op);
+    int64_t span;
+    overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  int64_t first, last, first_byte, end_byte;
   const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t end_byte = checked_mul(checked_add(last, 1, op), item, op);
-  const int64_t first_byte = checked_mul(first, item, op);
+  overflow |= __builtin_add_overflow(storage_offset, lo, &first);
+  overflow |= __builtin_mul_overflow(first, item, &first_byte);
+  overflow |= __builtin_add_overflow(storage_offset, hi, &last);
+  overflow |= __builtin_add_overflow(last, 1, &end_byte);
+  overflow |= __builtin_mul_overflow(end_byte, item, &end_byte);
+  if (overflow) {
+    // Repeat with the throwing helpers so the message names the operands.
+    checked_numel(op, ndim, sizes);
+    const Extent e = element_extent(op, ndim, sizes, strides);
+    checked_mul(checked_add(checked_add(storage_offset, e.hi, op), 1, op), item, op);
+    checked_mul(checked_add(storage_offset, e.lo, op), item, op);
+    fail(Status::Overflow, op, ": extent of sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, " overflows int64");
+  }
   if (first < 0 || static_cast<uint64_t>(end_byte) > storage_nbytes)
     fail(Status::Bounds, op, ": view needs storage bytes [", first_byte, ", ", end_byte,
          ") but storage has ", storage_nbytes, " bytes (sizes ", DimList{sizes, ndim}, ", strides ",
