@@ -434,6 +434,57 @@ END_TEST
 START_TEST(test_edge_values_strided_destination) { for_each_pair(check_strided_destination); }
 END_TEST
 
+/* Outputs of 8 MiB and more are written by streaming kernels (whole 64-byte lines,
+   scalar heads and tails): the edge values at every lane position, into a fresh
+   result and into a destination that starts 1 element past a line boundary,
+   against the expected bits. Compared with memcmp first (valgrind runs this). */
+static void expect_fast(const conv_case_t *const *cases, int64_t m, const unsigned char *got,
+                        int64_t n, const char *how) {
+  const size_t size = size_of(cases[0]->to);
+  for (int64_t k = 0; k < n; ++k)
+    if (memcmp(got + k * (int64_t)size, cases[k % m]->out.bytes, size) != 0)
+      expect_elements(cases, m, got + k * (int64_t)size, 1, 1, how);
+}
+
+static void check_streamed(const conv_case_t *const *cases, int64_t m) {
+  const size_t out = size_of(cases[0]->to);
+  const int64_t n = (int64_t)(((size_t)8 << 20) / out) + 45; /* not a multiple of any block */
+  void *buf = source_buffer(cases, m, n, 1);
+  tensor_t *src = NULL, *fresh = NULL, *base = NULL, *dst = NULL;
+  ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
+  ck_ok(tensor_to(&fresh, src, cases[0]->to, TENSOR_COPY_ALWAYS));
+  expect_fast(cases, m, tensor_data(fresh), n, "streamed");
+  const int64_t len = n + 2, one = 1;
+  ck_ok(tensor_zeros(&base, 1, &len, cases[0]->to));
+  ck_ok(tensor_as_strided(&dst, base, 1, &n, &one, 1));
+  ck_ok(tensor_copy(dst, src));
+  const unsigned char *bytes = tensor_data(base);
+  expect_fast(cases, m, bytes + out, n, "streamed, offset 1");
+  for (size_t b = 0; b < out; ++b) {
+    ck_assert_int_eq(bytes[b], 0);
+    ck_assert_int_eq(bytes[(size_t)(n + 1) * out + b], 0);
+  }
+  tensor_release(dst);
+  tensor_release(base);
+  tensor_release(fresh);
+  tensor_release(src);
+  free(buf);
+}
+
+/* The pairs with streaming kernels: float32 <-> float16/bfloat16, int32 -> float64. */
+START_TEST(test_edge_values_streamed) {
+  const tensor_dtype_t pairs[][2] = {{FLOAT32, FLOAT16}, {FLOAT32, BFLOAT16}, {FLOAT16, FLOAT32},
+                                     {BFLOAT16, FLOAT32}, {INT32, FLOAT64}};
+  const conv_case_t *group[kNumCases];
+  for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
+    const int64_t m = cases_for(pairs[p][0], pairs[p][1], group);
+    ck_assert_msg(m > 0, "no cases for %s -> %s", tensor_dtype_name(pairs[p][0]),
+                  tensor_dtype_name(pairs[p][1]));
+    check_streamed(group, m);
+  }
+}
+END_TEST
+
 /* tensor_fill converts like a copy from a float64 scalar. */
 START_TEST(test_fill_converts_from_float64) {
   const int64_t n = 17;
@@ -557,6 +608,7 @@ static Suite *conversions_suite(void) {
   tcase_add_test(tc, test_edge_values_contiguous);
   tcase_add_test(tc, test_edge_values_strided_source);
   tcase_add_test(tc, test_edge_values_strided_destination);
+  tcase_add_test(tc, test_edge_values_streamed);
   tcase_add_test(tc, test_fill_converts_from_float64);
   tcase_add_test(tc, test_every_pair_small_values);
   tcase_add_test(tc, test_every_pair_empty);

@@ -180,6 +180,113 @@ struct Avx2Kernel {
 
 constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
 
+// Streaming variants of the widening and narrowing casts: whole 64-byte
+// destination lines written with non-temporal stores (a line is never read in
+// first), two or four vector conversions per iteration. The head up to the
+// first line boundary and the tail go through the kernels above, which give
+// the same bits.
+
+// Elements before dst reaches a 64-byte boundary (at most n); -1 when dst is
+// not aligned to whole elements, so that no element straddles the boundary.
+inline int64_t line_head(const char* dst, int64_t item, int64_t n) noexcept {
+  const auto addr = reinterpret_cast<uintptr_t>(dst);
+  if (addr % static_cast<uintptr_t>(item) != 0) return -1;
+  const auto head = static_cast<int64_t>((64 - addr % 64) % 64) / item;
+  return std::min(head, n);
+}
+
+CTENSOR_AVX2 inline void stream32(char* p, __m256i v) noexcept {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+CTENSOR_AVX2 bool float_to_half_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 2, n);
+  if (head < 0) return float_to_half_avx2(src, dst, n), true;
+  float_to_half_avx2(src, dst, head);
+  int64_t i = head;
+  constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  for (; i + 32 <= n; i += 32) {
+    const float* s = reinterpret_cast<const float*>(src) + i;
+    const __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s), kRound);
+    const __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 8), kRound);
+    const __m128i h2 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 16), kRound);
+    const __m128i h3 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 24), kRound);
+    stream32(dst + i * 2, _mm256_setr_m128i(h0, h1));
+    stream32(dst + i * 2 + 32, _mm256_setr_m128i(h2, h3));
+  }
+  float_to_half_avx2(src + i * 4, dst + i * 2, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool float_to_bfloat16_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 2, n);
+  if (head < 0) return float_to_bfloat16_avx2(src, dst, n), true;
+  float_to_bfloat16_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i* s = reinterpret_cast<const __m256i*>(src + i * 4);
+    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(s));
+    const __m256i b = bfloat16_lanes(_mm256_loadu_si256(s + 1));
+    const __m256i c = bfloat16_lanes(_mm256_loadu_si256(s + 2));
+    const __m256i d = bfloat16_lanes(_mm256_loadu_si256(s + 3));
+    stream32(dst + i * 2, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+    stream32(dst + i * 2 + 32, _mm256_permute4x64_epi64(_mm256_packus_epi32(c, d), 0xd8));
+  }
+  float_to_bfloat16_avx2(src + i * 4, dst + i * 2, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool half_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 2) return false;
+  const int64_t head = line_head(dst, 4, n);
+  if (head < 0) return half_to_float_avx2(src, dst, n), true;
+  half_to_float_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
+    stream32(dst + i * 4, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s))));
+    stream32(dst + i * 4 + 32, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s + 1))));
+  }
+  half_to_float_avx2(src + i * 2, dst + i * 4, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool bfloat16_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 2) return false;
+  const int64_t head = line_head(dst, 4, n);
+  if (head < 0) return bfloat16_to_float_avx2(src, dst, n), true;
+  bfloat16_to_float_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
+    stream32(dst + i * 4, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s)), 16));
+    stream32(dst + i * 4 + 32, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s + 1)), 16));
+  }
+  bfloat16_to_float_avx2(src + i * 2, dst + i * 4, n - i);
+  return true;
+}
+
+// int32 -> float64 is exact: vcvtdq2pd gives the rule's bits.
+CTENSOR_AVX2 bool int32_to_double_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 8, n);
+  if (head < 0) return cast_contiguous<int32_t, double>(src, dst, n), true;
+  cast_contiguous<int32_t, double>(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4 + 32));
+    stream32(dst + i * 8, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(x))));
+    stream32(dst + i * 8 + 32, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1))));
+    stream32(dst + i * 8 + 64, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(y))));
+    stream32(dst + i * 8 + 96, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(y, 1))));
+  }
+  cast_contiguous<int32_t, double>(src + i * 4, dst + i * 8, n - i);
+  return true;
+}
+
 }  // namespace
 
 const CastTable* simd_cast_table() noexcept {
@@ -192,6 +299,15 @@ const CastTable* simd_cast_table() noexcept {
   return f16c && fma ? &kAvx2Table : nullptr;
 }
 
+StreamCastKernel simd_stream_cast(CastKernel kernel) noexcept {
+  if (kernel == &Avx2Kernel<float, Half>::run) return &float_to_half_stream;
+  if (kernel == &Avx2Kernel<float, BFloat16>::run) return &float_to_bfloat16_stream;
+  if (kernel == &Avx2Kernel<Half, float>::run) return &half_to_float_stream;
+  if (kernel == &Avx2Kernel<BFloat16, float>::run) return &bfloat16_to_float_stream;
+  if (kernel == &Avx2Kernel<int32_t, double>::run) return &int32_to_double_stream;
+  return nullptr;
+}
+
 }  // namespace ctensor::core
 
 #else
@@ -199,6 +315,7 @@ const CastTable* simd_cast_table() noexcept {
 namespace ctensor::core {
 
 const CastTable* simd_cast_table() noexcept { return nullptr; }
+StreamCastKernel simd_stream_cast(CastKernel) noexcept { return nullptr; }
 
 }  // namespace ctensor::core
 

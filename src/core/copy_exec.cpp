@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "cast_simd.hpp"
 #include "copy_kernels.hpp"
 #include "copy_simd.hpp"
 #include "parallel.hpp"
@@ -29,6 +30,7 @@ struct Plan {
   bool stream;
   size_t item;
   CastKernel cast;
+  StreamCastKernel stream_cast;  // cast's streaming variant, when streaming and it has one
 };
 
 // A converting row into a contiguous destination, with streaming stores: the
@@ -68,7 +70,8 @@ void run_inner(const Plan& plan, const LoopNest& nest, char* dst, const char* sr
       copy_tile(plan.item, dst, nest.dst_stride[o], nest.dst_stride[i], src, nest.src_stride[o],
                 nest.src_stride[i], nest.size[o], nest.size[i], plan.stream);
   } else if (plan.cast && plan.stream && nest.dst_stride[i] == static_cast<int64_t>(plan.item)) {
-    cast_row_streamed(plan, dst, src, nest.src_stride[i], nest.size[i]);
+    if (!plan.stream_cast || !plan.stream_cast(src, nest.src_stride[i], dst, nest.size[i]))
+      cast_row_streamed(plan, dst, src, nest.src_stride[i], nest.size[i]);
   } else if (plan.cast) {
     plan.cast(src, nest.src_stride[i], dst, nest.dst_stride[i], nest.size[i]);
   } else {
@@ -119,7 +122,9 @@ bool choose_tiling(LoopNest& nest) {
 
 void execute(LoopNest nest, size_t dst_item, CastKernel cast) {
   const int64_t bytes = nest.numel() * static_cast<int64_t>(dst_item);
-  const Plan plan{choose_tiling(nest), bytes >= kStreamBytes, dst_item, cast};
+  const bool stream = bytes >= kStreamBytes;
+  const Plan plan{choose_tiling(nest), stream, dst_item, cast,
+                  stream && cast ? simd_stream_cast(cast) : nullptr};
   // Threads split dim 0. When that dim belongs to the kernel (a single row or
   // tile), chunks are kept to whole groups of kChunkGrain.
   const int64_t outer = nest.size[0];
