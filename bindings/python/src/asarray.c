@@ -2,6 +2,7 @@
    path of torch.tensor for scalars and nested sequences (dtype inference as
    torch: bool, int64 for ints, float32 for floats, complex64 for complex, the
    own dtype of NumPy scalars and 0-dim tensors, promoted together). */
+#include <math.h>
 #include <string.h>
 
 #include "ctensor_py.h"
@@ -97,7 +98,7 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
 /* 1 if obj is one more level of nesting, 0 if a leaf, -1 on error. */
 static int is_nested(PyObject *obj) {
   if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj)) return 0;
-  if (Ct_Tensor_Check(obj)) return tensor_ndim(SELF(obj)) > 0;
+  if (Ct_Tensor_Check(obj)) return 0; /* torch: a tensor in a list is one number (if it holds one) */
   const int kind = ct_scalar_kind(obj);
   return kind < 0 ? -1 : kind == 0 && PySequence_Check(obj);
 }
@@ -109,6 +110,15 @@ typedef struct {
   int64_t sizes[TENSOR_MAX_DIMS];
   tensor_dtype_t dtype; /* promoted over the leaves */
 } Layout;
+
+static int zero_dim_array(PyObject *obj) {
+  if (ct_is_numpy_array(obj) <= 0) return 0;
+  PyObject *ndim = PyObject_GetAttrString(obj, "ndim");
+  const int zero = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0;
+  Py_XDECREF(ndim);
+  PyErr_Clear();
+  return zero;
+}
 
 static int measure(PyObject *data, Layout *layout) {
   PyObject *cur = Py_NewRef(data);
@@ -131,6 +141,11 @@ static int measure(PyObject *data, Layout *layout) {
     Py_DECREF(cur);
     if (!first) return -1;
     cur = first;
+    if (zero_dim_array(cur)) { /* torch measures it as a sequence: len() fails */
+      PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+      Py_DECREF(cur);
+      return -1;
+    }
   }
   Py_DECREF(cur);
   return nested < 0 ? -1 : 0;
@@ -176,62 +191,81 @@ static tensor_dtype_t wide(tensor_dtype_t d) {
   return by_category[category(d)];
 }
 
-static int store(PyObject *obj, tensor_dtype_t wide_dtype, char *dst) {
-  PyObject *value = Ct_Tensor_Check(obj) ? ct_scalar_read(tensor_dtype(SELF(obj)), tensor_data(SELF(obj)))
-                                         : Py_NewRef(obj);
-  if (!value) return -1;
-  int rc = 0;
-  switch (wide_dtype) {
+/* Stores one leaf into the buffer of the final dtype's category as torch's
+   store_scalar does: bool takes the value's truth (floats and complex by value,
+   anything else through __index__), integer dtypes take floats range-checked and
+   truncated and anything else through __index__, range-checked (a float32 NumPy
+   scalar is a TypeError there, as in torch); floating dtypes take __float__ and
+   complex ones __complex__, unchecked (a huge int is an OverflowError). Leaves
+   that are tensors convert through their number methods, as torch's do. */
+static int store(PyObject *obj, tensor_dtype_t dtype, char *dst) {
+  switch (wide(dtype)) {
     case TENSOR_BOOL: {
-      const int b = PyObject_IsTrue(value);
-      *(uint8_t *)dst = (uint8_t)(b > 0);
-      rc = b < 0 ? -1 : 0;
-      break;
+      int b;
+      if (PyFloat_Check(obj)) {
+        b = PyFloat_AS_DOUBLE(obj) != 0.0;
+      } else if (PyComplex_Check(obj)) {
+        const Py_complex c = PyComplex_AsCComplex(obj);
+        b = c.real != 0.0 || c.imag != 0.0;
+      } else {
+        PyObject *index = PyNumber_Index(obj);
+        b = index ? PyObject_IsTrue(index) : -1;
+        Py_XDECREF(index);
+      }
+      if (b < 0) return -1;
+      *(uint8_t *)dst = (uint8_t)b;
+      return 0;
     }
     case TENSOR_INT64: {
-      PyObject *index = ct_scalar_kind(value) == CT_KIND_BOOL ? PyLong_FromLong(PyObject_IsTrue(value))
-                                                              : PyNumber_Index(value);
-      const long long v = index ? PyLong_AsLongLong(index) : -1;
-      Py_XDECREF(index);
-      if (v == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-          PyErr_Clear();
+      int64_t v;
+      if (PyFloat_Check(obj)) {
+        const double d = PyFloat_AS_DOUBLE(obj);
+        if (ct_double_overflows(d, dtype)) return ct_raise_overflow(dtype), -1;
+        const double t = trunc(d);
+        v = t >= 9223372036854775807.0 ? INT64_MAX : (int64_t)t;
+      } else {
+        PyObject *index = PyNumber_Index(obj);
+        int overflow = 0;
+        const long long x = index ? PyLong_AsLongLongAndOverflow(index, &overflow) : -1;
+        Py_XDECREF(index);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (overflow) {
           PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+          return -1;
         }
-        rc = -1;
+        if (ct_int_overflows(x, dtype)) return ct_raise_overflow(dtype), -1;
+        v = x;
       }
       memcpy(dst, &v, sizeof v);
-      break;
+      return 0;
     }
     case TENSOR_FLOAT64: {
-      const double v = PyFloat_AsDouble(value);
-      rc = v == -1.0 && PyErr_Occurred() ? -1 : 0;
+      const double v = PyFloat_AsDouble(obj);
+      if (v == -1.0 && PyErr_Occurred()) return -1;
       memcpy(dst, &v, sizeof v);
-      break;
+      return 0;
     }
     default: {
-      const Py_complex c = PyComplex_AsCComplex(value);
-      rc = c.real == -1.0 && PyErr_Occurred() ? -1 : 0;
+      const Py_complex c = PyComplex_AsCComplex(obj);
+      if (c.real == -1.0 && PyErr_Occurred()) return -1;
       memcpy(dst, &c.real, sizeof(double));
       memcpy(dst + sizeof(double), &c.imag, sizeof(double));
+      return 0;
     }
   }
-  Py_DECREF(value);
-  return rc;
 }
 
-static int fill(PyObject *obj, int64_t depth, const Layout *layout, tensor_dtype_t wide_dtype,
-                char **dst) {
+static int fill(PyObject *obj, int64_t depth, const Layout *layout, tensor_dtype_t dtype, char **dst) {
   if (depth == layout->ndim) {
-    if (store(obj, wide_dtype, *dst) < 0) return -1;
-    *dst += tensor_dtype_size(wide_dtype);
+    if (store(obj, dtype, *dst) < 0) return -1;
+    *dst += tensor_dtype_size(wide(dtype));
     return 0;
   }
   PyObject *fast = PySequence_Fast(obj, "not a sequence");
   if (!fast) return -1;
   int rc = 0;
   for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++)
-    rc = fill(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout, wide_dtype, dst);
+    rc = fill(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout, dtype, dst);
   Py_DECREF(fast);
   return rc;
 }
@@ -241,16 +275,17 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   layout.dtype = -1;
   if (measure(data, &layout) < 0 || check(data, 0, &layout) < 0) return NULL;
   if (layout.dtype < 0) layout.dtype = TENSOR_FLOAT32; /* no leaves: torch.tensor([]) */
-  const tensor_dtype_t wide_dtype = wide(layout.dtype);
+  if (dtype < 0) dtype = layout.dtype;
+  const tensor_dtype_t wide_dtype = wide(dtype);
   tensor_t *buffer = NULL, *out = NULL;
   tensor_status_t st = tensor_empty(&buffer, layout.ndim, layout.sizes, wide_dtype);
   if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
   char *dst = tensor_data(buffer);
-  if (fill(data, 0, &layout, wide_dtype, &dst) < 0) {
+  if (fill(data, 0, &layout, dtype, &dst) < 0) {
     tensor_release(buffer);
     return NULL;
   }
-  st = tensor_to(&out, buffer, dtype >= 0 ? dtype : layout.dtype, TENSOR_COPY_IF_NEEDED);
+  st = tensor_to(&out, buffer, dtype, TENSOR_COPY_IF_NEEDED);
   tensor_release(buffer);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }

@@ -63,6 +63,22 @@ int ct_scalar_kind(PyObject *obj);
 /* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
    kind (bool, int64, float64, complex128); NULL with an exception set. */
 tensor_t *ct_scalar_tensor(PyObject *obj);
+/* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
+   one-element tensor) converted as torch converts an at::Scalar: a value out of
+   the dtype's range is a RuntimeError ("value cannot be converted to type uint8_t
+   without overflow"), complex with an imaginary part into a real dtype too;
+   bool takes any value's truth. NULL with an exception. */
+tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
+/* The kind of a number as torch's Scalar arguments read it: as ct_scalar_kind,
+   except NumPy bools, float16/32 and complex64 scalars (no Python bool, int,
+   float or complex behind them) count as float; 0-dim arrays are not numbers. */
+int ct_scalar_arg_kind(PyObject *obj);
+/* c10::overflows: whether an int64 or a double is out of a dtype's range
+   (floating dtypes: finite values beyond the largest; bool: never), and the
+   RuntimeError torch raises then (returns NULL). */
+int ct_int_overflows(int64_t v, tensor_dtype_t dtype);
+int ct_double_overflows(double v, tensor_dtype_t dtype);
+PyObject *ct_raise_overflow(tensor_dtype_t dtype);
 
 /* ---- tensor_type.c ----------------------------------------------------- */
 
@@ -133,8 +149,13 @@ PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
 int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
 /* self[i] along dim 0, for iteration and the sequence protocol. */
 PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
-/* dst[...] = value for a tensor or Python scalar/sequence value. */
+/* dst[...] = value as torch's __setitem__ takes values: tensors (broadcast,
+   leading size-1 dims dropped) and Python numbers (checked); other values are a
+   TypeError, as in torch ("can't assign a list to a torch.FloatTensor"). */
 int ct_assign(tensor_t *dst, PyObject *value);
+/* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
+   written through overlapping views too. */
+int ct_fill(tensor_t *dst, PyObject *value);
 
 /* ---- copy.c ------------------------------------------------------------ */
 

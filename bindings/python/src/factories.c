@@ -84,6 +84,11 @@ static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
   PyObject *size_kw;
   if (parse_options(kwargs, &o, &size_kw, "full") < 0) return NULL;
   int64_t sizes[TENSOR_MAX_DIMS];
+  if (!PySequence_Check(size_obj)) { /* torch.full(2, 1) is refused: size is a sequence */
+    PyErr_Format(PyExc_TypeError, "full(): argument 'size' must be tuple of ints, not %.200s",
+                 Py_TYPE(size_obj)->tp_name);
+    return NULL;
+  }
   PyObject *one = PyTuple_Pack(1, size_obj);
   if (!one) return NULL;
   const int64_t ndim = ct_parse_sizes(one, sizes, "full");
@@ -92,7 +97,7 @@ static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
   tensor_dtype_t dtype = o.dtype;
   if (dtype < 0) { /* torch infers from the fill value: bool, int64, float32, complex64 */
     static const tensor_dtype_t by_kind[] = {-1, TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT32, TENSOR_COMPLEX64};
-    const int kind = ct_scalar_kind(value);
+    const int kind = ct_scalar_arg_kind(value);
     if (kind <= 0) {
       if (!PyErr_Occurred())
         PyErr_Format(PyExc_TypeError, "full(): argument 'fill_value' must be Number, not %.200s",
@@ -104,7 +109,7 @@ static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
   tensor_t *t = NULL;
   tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
   if (st != TENSOR_OK) return ct_raise(st);
-  if (ct_assign(t, value) < 0) {
+  if (ct_fill(t, value) < 0) {
     tensor_release(t);
     return NULL;
   }
@@ -196,7 +201,7 @@ static PyObject *make_like(PyObject *args, PyObject *kwargs, const char *what, i
   tensor_t *out = ct_empty_like(t, o.dtype >= 0 ? o.dtype : tensor_dtype(t), fill_kind == 0);
   if (!out) return NULL;
   tensor_status_t st = fill_kind == 1 ? tensor_fill(out, 1.0) : TENSOR_OK;
-  if (st != TENSOR_OK || (value && ct_assign(out, value) < 0)) {
+  if (st != TENSOR_OK || (value && ct_fill(out, value) < 0)) {
     tensor_release(out);
     return st != TENSOR_OK ? ct_raise(st) : NULL;
   }

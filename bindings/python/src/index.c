@@ -181,33 +181,56 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
   return ct_tensor_wrap(out);
 }
 
-/* value as a tensor that can be copied from: tensors as they are, numbers,
-   NumPy arrays, DLPack producers and nested sequences (in dtype). */
-static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dtype) {
-  if (Ct_Tensor_Check(value)) return tensor_retain(SELF(value));
+/* torch's legacy tensor type names, for its "can't assign" message. */
+static const char *legacy_name(tensor_dtype_t d) {
+  switch (d) {
+    case TENSOR_UINT8: return "ByteTensor";
+    case TENSOR_INT8: return "CharTensor";
+    case TENSOR_INT16: return "ShortTensor";
+    case TENSOR_INT32: return "IntTensor";
+    case TENSOR_INT64: return "LongTensor";
+    case TENSOR_UINT16: return "UInt16Tensor";
+    case TENSOR_UINT32: return "UInt32Tensor";
+    case TENSOR_UINT64: return "UInt64Tensor";
+    case TENSOR_FLOAT16: return "HalfTensor";
+    case TENSOR_BFLOAT16: return "BFloat16Tensor";
+    case TENSOR_FLOAT32: return "FloatTensor";
+    case TENSOR_FLOAT64: return "DoubleTensor";
+    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
+    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
+    default: return "BoolTensor";
+  }
+}
+
+/* The numbers torch's __setitem__ takes (valueToTensor): Python bool, int, float
+   and complex (NumPy's float64/complex128 are subclasses) and NumPy integers.
+   1 if value is one, 0 if not, -1 on error. */
+static int settable_number(PyObject *value) {
+  if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value)) return 1;
+  const int scalar = ct_is_numpy_scalar(value);
+  if (scalar <= 0) return scalar;
   const int kind = ct_scalar_kind(value);
-  if (kind < 0) return NULL;
-  if (kind > 0) return ct_scalar_tensor(value);
-  const int array = ct_is_numpy_array(value);
-  if (array) return array < 0 ? NULL : ct_tensor_from_strided_buffer(value);
-  if (PyObject_HasAttrString(value, "__dlpack__")) return ct_tensor_from_dlpack_object(value);
-  return ct_tensor_from_data(value, dtype);
+  return kind < 0 ? -1 : kind == CT_KIND_INT;
+}
+
+/* An assigned value as a tensor: ctensor tensors and DLPack producers (e.g. a
+   torch.Tensor); anything else is torch's TypeError. */
+static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
+  if (Ct_Tensor_Check(value)) return tensor_retain(SELF(value));
+  if (ct_is_numpy_array(value) == 0 && !PyErr_Occurred() && PyObject_HasAttrString(value, "__dlpack__"))
+    return ct_tensor_from_dlpack_object(value);
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "can't assign a %.200s to a ctensor.%s", Py_TYPE(value)->tp_name,
+                 legacy_name(dst_dtype));
+  return NULL;
 }
 
 /* Writes one element value everywhere in dst, overlapping dst included (torch's
    fill_ and scalar assignment allow what copy_ refuses: every write is the same). */
-static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *scalar) {
-  const tensor_dtype_t dtype = tensor_dtype(dst);
-  tensor_t *one = NULL;
-  tensor_status_t st = tensor_empty(&one, 0, NULL, dtype);
-  if (st == TENSOR_OK) st = tensor_copy(one, scalar); /* the library's conversion */
-  if (st != TENSOR_OK) {
-    tensor_release(one);
-    return st;
-  }
+static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *one) {
   const int64_t ndim = tensor_ndim(dst), numel = tensor_numel(dst);
   const int64_t *sizes = tensor_sizes(dst), *strides = tensor_strides(dst);
-  const size_t itemsize = tensor_dtype_size(dtype);
+  const size_t itemsize = tensor_dtype_size(tensor_dtype(dst));
   int64_t index[TENSOR_MAX_DIMS] = {0};
   char *p = tensor_data(dst);
   for (int64_t n = 0; n < numel; n++) {
@@ -219,22 +242,75 @@ static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *scalar) {
       index[d] = 0;
     }
   }
-  tensor_release(one);
   return TENSOR_OK;
 }
 
+int ct_fill(tensor_t *dst, PyObject *value) {
+  int ok = Ct_Tensor_Check(value) ? tensor_ndim(SELF(value)) == 0 : ct_scalar_kind(value) > 0;
+  if (ok && !Ct_Tensor_Check(value) && ct_is_numpy_array(value) != 0) ok = 0; /* 0-dim arrays: TypeError */
+  if (PyErr_Occurred()) return -1;
+  if (!ok) {
+    PyErr_Format(PyExc_TypeError, "fill_() received an invalid combination of arguments - got (%.200s)",
+                 Py_TYPE(value)->tp_name);
+    return -1;
+  }
+  tensor_t *one = ct_scalar_checked(value, tensor_dtype(dst));
+  if (!one) return -1;
+  tensor_status_t st = ct_copy(dst, one);
+  if (st == TENSOR_E_OVERLAP) st = fill_overlapping(dst, one); /* read-only and device were checked first */
+  tensor_release(one);
+  if (st != TENSOR_OK) {
+    ct_raise(st);
+    return -1;
+  }
+  return 0;
+}
+
 int ct_assign(tensor_t *dst, PyObject *value) {
+  const int number = settable_number(value);
+  if (number < 0) return -1;
+  /* numbers, and 0-dim tensors into a tensor with dims, fill (checked) */
+  if (number || (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) == 0 && tensor_ndim(dst) != 0))
+    return ct_fill(dst, value);
   tensor_t *src = value_tensor(value, tensor_dtype(dst));
   if (!src) return -1;
-  tensor_status_t st = ct_copy(dst, src);
-  if (st == TENSOR_E_OVERLAP && tensor_numel(src) == 1 && tensor_ndim(src) == 0)
-    st = fill_overlapping(dst, src); /* read-only and device were checked before overlap */
+  /* torch drops the value's leading size-1 dims, then broadcasts it to dst */
+  int64_t lead = 0;
+  const int64_t ndim = tensor_ndim(src);
+  while (lead < ndim && tensor_sizes(src)[lead] == 1 && ndim - lead > tensor_ndim(dst)) lead++;
+  tensor_status_t st = TENSOR_OK;
+  if (lead > 0) {
+    tensor_t *stripped = NULL;
+    st = tensor_as_strided(&stripped, src, ndim - lead, tensor_sizes(src) + lead, tensor_strides(src) + lead,
+                           tensor_storage_offset(src));
+    tensor_release(src);
+    src = stripped;
+  }
+  if (st == TENSOR_OK) st = ct_copy(dst, src);
   tensor_release(src);
   if (st != TENSOR_OK) {
     ct_raise(st);
     return -1;
   }
   return 0;
+}
+
+/* The value of an advanced assignment: a number in dst's dtype (checked), or a
+   tensor of dst's dtype (torch's index_put_ converts nothing). */
+static tensor_t *advanced_value(PyObject *value, tensor_dtype_t dtype) {
+  const int number = settable_number(value);
+  if (number < 0) return NULL;
+  if (number) return ct_scalar_checked(value, dtype);
+  tensor_t *src = value_tensor(value, dtype);
+  if (src && tensor_dtype(src) != dtype) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "Index put requires the source and destination dtypes match, got %R for the destination "
+                 "and %R for the source.",
+                 ct_dtype_object(dtype), ct_dtype_object(tensor_dtype(src)));
+    tensor_release(src);
+    return NULL;
+  }
+  return src;
 }
 
 int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
@@ -249,7 +325,7 @@ int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   if (adv.m == 0) {
     rc = ct_assign(view, value);
   } else {
-    tensor_t *src = value_tensor(value, tensor_dtype(view));
+    tensor_t *src = advanced_value(value, tensor_dtype(view));
     rc = src ? ct_advanced_set(view, adv.m, adv.dims, adv.idx, src) : -1;
     tensor_release(src);
     advanced_release(&adv);

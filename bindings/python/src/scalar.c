@@ -174,3 +174,198 @@ tensor_t *ct_scalar_tensor(PyObject *obj) {
   if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
   return t;
 }
+
+/* ---- torch's checked Scalar conversion ---------------------------------- */
+
+/* A number as torch's at::Scalar holds it: bool and int kinds in `i`, float in
+   `re`, complex in `re` and `im`. */
+typedef struct {
+  int kind;
+  int64_t i;
+  double re, im;
+} Number;
+
+int ct_scalar_arg_kind(PyObject *obj) {
+  const int kind = ct_scalar_kind(obj);
+  if (kind <= 0 || PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj) ||
+      Ct_Tensor_Check(obj))
+    return kind;
+  const int array = ct_is_numpy_array(obj);
+  if (array) return array < 0 ? -1 : 0;
+  return kind == CT_KIND_INT ? kind : CT_KIND_FLOAT;
+}
+
+static int number_of(PyObject *value, Number *n) {
+  PyObject *v = value;
+  if (Ct_Tensor_Check(value)) { /* a one-element tensor: its item() */
+    const tensor_t *t = ((TensorObject *)value)->t;
+    if (tensor_numel(t) != 1) {
+      PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+      return -1;
+    }
+    if (ct_check_cpu(t, "read") < 0) return -1;
+    v = ct_scalar_read(tensor_dtype(t), tensor_data(t));
+    if (!v) return -1;
+  } else {
+    Py_INCREF(v);
+  }
+  n->kind = ct_scalar_arg_kind(v);
+  n->i = 0;
+  n->re = n->im = 0.0;
+  int rc = 0;
+  switch (n->kind) {
+    case CT_KIND_BOOL: {
+      const int b = PyObject_IsTrue(v);
+      n->i = b > 0;
+      rc = b < 0 ? -1 : 0;
+      break;
+    }
+    case CT_KIND_INT: {
+      PyObject *index = PyNumber_Index(v);
+      int overflow = 0;
+      const long long x = index ? PyLong_AsLongLongAndOverflow(index, &overflow) : -1;
+      Py_XDECREF(index);
+      if (x == -1 && PyErr_Occurred()) {
+        rc = -1;
+      } else if (overflow) {
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        rc = -1;
+      }
+      n->i = x;
+      break;
+    }
+    case CT_KIND_FLOAT: { /* (NumPy complex64 scalars read as their real part) */
+      const Py_complex c = PyComplex_AsCComplex(v);
+      n->re = c.real;
+      rc = c.real == -1.0 && PyErr_Occurred() ? -1 : 0;
+      break;
+    }
+    case CT_KIND_COMPLEX: {
+      const Py_complex c = PyComplex_AsCComplex(v);
+      n->re = c.real;
+      n->im = c.imag;
+      rc = c.real == -1.0 && PyErr_Occurred() ? -1 : 0;
+      break;
+    }
+    default:
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "expected a number, got %.200s", Py_TYPE(v)->tp_name);
+      rc = -1;
+  }
+  Py_DECREF(v);
+  return rc;
+}
+
+static const char *c_type_name(tensor_dtype_t d) {
+  switch (d) {
+    case TENSOR_UINT8: return "uint8_t";
+    case TENSOR_INT8: return "int8_t";
+    case TENSOR_INT16: return "int16_t";
+    case TENSOR_INT32: return "int";
+    case TENSOR_INT64: return "int64_t";
+    case TENSOR_UINT16: return "uint16_t";
+    case TENSOR_UINT32: return "uint32_t";
+    case TENSOR_UINT64: return "uint64_t";
+    case TENSOR_FLOAT16: return "at::Half";
+    case TENSOR_BFLOAT16: return "at::BFloat16";
+    case TENSOR_FLOAT32: return "float";
+    case TENSOR_FLOAT64: return "double";
+    case TENSOR_COMPLEX64: return "c10::complex<float>";
+    case TENSOR_COMPLEX128: return "c10::complex<double>";
+    default: return "bool";
+  }
+}
+
+PyObject *ct_raise_overflow(tensor_dtype_t dtype) {
+  PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", c_type_name(dtype));
+  return NULL;
+}
+
+/* Integer limits of a dtype (integral dtypes only). */
+static void int_limits(tensor_dtype_t d, int64_t *lo, uint64_t *hi) {
+  switch (d) {
+    case TENSOR_UINT8: *lo = 0, *hi = UINT8_MAX; break;
+    case TENSOR_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
+    case TENSOR_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
+    case TENSOR_INT32: *lo = INT32_MIN, *hi = INT32_MAX; break;
+    case TENSOR_UINT16: *lo = 0, *hi = UINT16_MAX; break;
+    case TENSOR_UINT32: *lo = 0, *hi = UINT32_MAX; break;
+    case TENSOR_UINT64: *lo = 0, *hi = UINT64_MAX; break;
+    default: *lo = INT64_MIN, *hi = INT64_MAX;
+  }
+}
+
+/* Largest finite value of a floating dtype (its real part's, for complex). */
+static double float_max(tensor_dtype_t d) {
+  switch (d) {
+    case TENSOR_FLOAT16: return 65504.0;
+    case TENSOR_BFLOAT16: return 3.3895313892515355e38;
+    case TENSOR_FLOAT32: case TENSOR_COMPLEX64: return 3.4028234663852886e38;
+    default: return INFINITY;
+  }
+}
+
+/* c10::overflows<To>(value) for an integer (int64) value. */
+int ct_int_overflows(int64_t v, tensor_dtype_t d) {
+  if (d == TENSOR_BOOL) return 0;
+  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) return fabs((double)v) > float_max(d);
+  int64_t lo;
+  uint64_t hi;
+  int_limits(d, &lo, &hi);
+  if (lo == 0) /* unsigned: negative values wrap unless their magnitude exceeds the max */
+    return v >= 0 ? (uint64_t)v > hi : (uint64_t)0 - (uint64_t)v > hi;
+  return v < lo || (v > 0 && (uint64_t)v > hi);
+}
+
+/* c10::overflows<To>(value) for a double. */
+int ct_double_overflows(double v, tensor_dtype_t d) {
+  if (d == TENSOR_BOOL) return 0;
+  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) return isfinite(v) && fabs(v) > float_max(d);
+  if (isnan(v)) return 1;
+  int64_t lo;
+  uint64_t hi;
+  int_limits(d, &lo, &hi);
+  return v < (double)lo || v > (double)hi;
+}
+
+tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype) {
+  Number n;
+  if (number_of(value, &n) < 0) return NULL;
+  int over;
+  if (n.kind == CT_KIND_BOOL || n.kind == CT_KIND_INT) over = ct_int_overflows(n.i, dtype);
+  else if (dtype == TENSOR_BOOL) over = 0;
+  else over = (n.im != 0.0 && !ct_dtype_is_complex(dtype)) || ct_double_overflows(n.re, dtype) ||
+              (ct_dtype_is_complex(dtype) && ct_double_overflows(n.im, dtype));
+  if (over) return (tensor_t *)ct_raise_overflow(dtype);
+  /* the value in a wide dtype of its kind, then the library's conversion */
+  union {
+    uint8_t b;
+    int64_t i;
+    double f;
+    double c[2];
+  } v;
+  tensor_dtype_t wide;
+  if (dtype == TENSOR_BOOL) {
+    wide = TENSOR_BOOL;
+    v.b = n.kind <= CT_KIND_INT ? n.i != 0 : n.re != 0.0; /* torch: complex by its real part */
+  } else if (n.kind <= CT_KIND_INT) {
+    wide = TENSOR_INT64;
+    v.i = n.i;
+  } else if (ct_dtype_is_complex(dtype)) {
+    wide = TENSOR_COMPLEX128;
+    v.c[0] = n.re;
+    v.c[1] = n.im;
+  } else if (!ct_dtype_is_floating(dtype)) { /* in range: truncate here, as C++'s cast does */
+    wide = TENSOR_INT64;
+    const double t = trunc(n.re);
+    v.i = t >= 9223372036854775807.0 ? INT64_MAX : (int64_t)t;
+  } else {
+    wide = TENSOR_FLOAT64;
+    v.f = n.re;
+  }
+  tensor_t *w = NULL, *out = NULL;
+  tensor_status_t st = tensor_from_data(&w, &v, 0, NULL, wide);
+  if (st == TENSOR_OK) st = tensor_to(&out, w, dtype, TENSOR_COPY_IF_NEEDED);
+  tensor_release(w);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}

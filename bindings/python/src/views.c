@@ -248,7 +248,7 @@ PyObject *ct_tensor_fill_(PyObject *self, PyObject *value) {
                  (long long)tensor_ndim(SELF(value)));
     return NULL;
   }
-  return ct_assign(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
+  return ct_fill(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
 
 PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {

@@ -109,7 +109,7 @@ def test_no_reference_leaks():
         f[0] = 1
         v = t.t()[1:, ::-1].unsqueeze(0).squeeze(0).reshape(-1)
         repr(v), v.tolist(), t.shape, t.stride(), t.dtype, t.untyped_storage(), list(t)
-        t[1, :] = [1.0, 2.0, 3.0, 4.0]
+        t[1, :] = ctensor.tensor([1.0, 2.0, 3.0, 4.0])
         t[0] = 0.5
         t[[0, 2], 1:].tolist()
         t[t == 1.0] = 1.0

@@ -138,12 +138,10 @@ def test_writes_through_random_views(seed):
     for k in range(8):
         idx = tuple(slice(rng.choice([None, 0, 1]), None, rng.choice([1, 2, -1, -2])) if rng.random() < 0.7
                     else rng.randrange(-a.shape[d], a.shape[d]) for d in range(3))
-        value = rng.choice([k + 0.5, [k] * expected[idx].shape[-1] if expected[idx].ndim else k,
-                            ctensor.tensor(float(k))])
-        if isinstance(value, list) and not value:
-            continue
+        row = [k] * expected[idx].shape[-1] if expected[idx].ndim else k  # broadcast along the last dim
+        value = rng.choice([k + 0.5, ctensor.tensor(row, dtype=ctensor.float64), ctensor.tensor(float(k))])
         c[idx] = value
-        expected[idx] = value.item() if isinstance(value, ctensor.Tensor) else value
+        expected[idx] = value.tolist() if isinstance(value, ctensor.Tensor) else value
         assert (a == expected).all(), idx
 
 
