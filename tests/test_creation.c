@@ -425,6 +425,28 @@ START_TEST(new_tensor_size_zero_and_zero_dim) {
 }
 END_TEST
 
+/* Shapes with a 0 whose contiguous strides overflow: PyTorch's strides wrap
+   (torch.empty(0, 2**40, 2**40).stride() == (0, 2**40, 1)), and its element count
+   is a uint64 product, so [1, 2**62, 2, 0] is a valid empty shape. */
+START_TEST(new_tensor_huge_empty_shapes_like_torch) {
+  const make_fn make = makers[_i];
+  tensor_t *t = (tensor_t *)1;
+  const int64_t big = (int64_t)1 << 40, huge = (int64_t)1 << 62;
+  const int64_t s1[3] = {0, big, big}, st1[3] = {0, big, 1};
+  ck_ok(make(&t, 3, s1, TENSOR_UINT8));
+  ck_layout(t, 3, s1, st1);
+  ck_assert_int_eq(tensor_is_contiguous(t), 1);
+  tensor_release(t);
+  const int64_t s2[4] = {1, huge, 2, 0}, st2[4] = {INT64_MIN, 2, 1, 1};
+  ck_ok(make(&t, 4, s2, TENSOR_UINT8));
+  ck_layout(t, 4, s2, st2);
+  tensor_release(t);
+  const int64_t s3[3] = {big, big, 0}; /* torch: "Storage size calculation overflowed" */
+  ck_status(make(&t, 3, s3, TENSOR_UINT8), TENSOR_E_OVERFLOW);
+  ck_assert_ptr_null(t);
+}
+END_TEST
+
 START_TEST(new_tensor_rejections) {
   const make_fn make = makers[_i];
   const int64_t sizes[2] = {2, 3}, negative[2] = {2, -3};
@@ -547,6 +569,7 @@ static Suite *creation_suite(void) {
   tc = tcase_create("empty_zeros_from_data");
   tcase_add_loop_test(tc, new_tensor_layout, 0, 3);
   tcase_add_loop_test(tc, new_tensor_size_zero_and_zero_dim, 0, 3);
+  tcase_add_loop_test(tc, new_tensor_huge_empty_shapes_like_torch, 0, 3);
   tcase_add_loop_test(tc, new_tensor_rejections, 0, 3);
   tcase_add_test(tc, zeros_are_zero_for_every_dtype);
   tcase_add_test(tc, empty_every_dtype);

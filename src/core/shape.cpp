@@ -1,6 +1,7 @@
 #include "shape.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ctensor::core {
 
@@ -14,20 +15,25 @@ void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
-  int64_t n = 1;
-  for (int64_t i = 0; i < ndim; ++i) n = checked_mul(n, sizes[i], op);
-  return n;
+  // As PyTorch's safe_multiplies_u64: the running product is unsigned 64-bit, so
+  // [1, 2**62, 2, 0] (2**63 before the 0) has no elements rather than overflowing;
+  // a numel that does not fit int64 is refused.
+  uint64_t n = 1;
+  bool overflow = false;
+  for (int64_t i = 0; i < ndim; ++i) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(sizes[i]), &n);
+  if (overflow || n > static_cast<uint64_t>(INT64_MAX))
+    fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
+  return static_cast<int64_t>(n);
 }
 
 void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
   int64_t s = 1;
   for (int64_t i = ndim - 1; i >= 0; --i) {
     strides[i] = s;
-    // Only a tensor with no elements (numel unchecked) can overflow here; its
-    // strides address nothing, so the product simply stops growing.
-    int64_t next;
-    if (__builtin_mul_overflow(s, sizes[i] > 1 ? sizes[i] : 1, &next)) next = s;
-    s = next;
+    // Only a tensor with no elements can overflow here; its strides address
+    // nothing, and they wrap (two's complement) as PyTorch's do, so that
+    // torch.empty([0, 2**40, 2**40]) and ctensor agree on (0, 2**40, 1).
+    s = static_cast<int64_t>(static_cast<uint64_t>(s) * static_cast<uint64_t>(sizes[i] > 1 ? sizes[i] : 1));
   }
 }
 

@@ -426,6 +426,39 @@ def test_storage_refcount_counts_tensors_and_external_refs():
     lib.tensor_storage_release(s)
 
 
+# ------------------------------------------------------------------ contiguous strides of huge empty shapes
+
+@pytest.mark.parametrize("seed", range(2))
+def test_contiguous_strides_of_empty_huge_shapes_match_torch(seed):
+    """torch.empty's strides wrap (int64) for shapes with a 0 that torch accepts."""
+    rng = random.Random(700 + seed)
+    s = new_storage(0)
+    for _ in range(300):
+        sizes = [rng.choice([0, 1, 2, 3, 2**20, 2**31, 2**40, 2**62]) for _ in range(rng.randint(1, 5))]
+        if 0 not in sizes:
+            sizes[rng.randrange(len(sizes))] = 0
+        try:
+            # torch's stride() shows INT64_MIN as None
+            want = tuple(INT64_MIN if x is None else x for x in torch.empty(sizes, dtype=torch.uint8).stride())
+        except RuntimeError:
+            want = None
+        for name, fn in (("empty", lambda o: lib.tensor_empty(o, len(sizes), int64_array(sizes), 0)),
+                         ("zeros", lambda o: lib.tensor_zeros(o, len(sizes), int64_array(sizes), 0)),
+                         ("from_storage", lambda o: lib.tensor_from_storage(o, s, 0, len(sizes), int64_array(sizes), None, 0))):
+            out = ctypes.c_void_p(1)
+            status = fn(ctypes.byref(out))
+            what = f"{name} {sizes}: torch {want}, ctensor {lib.tensor_last_error()}"
+            if want is None:
+                assert status == OVERFLOW, what
+                assert out.value is None
+                continue
+            assert status == OK, what
+            t = Tensor(out.value)
+            assert t.strides == tuple(want), f"{what}: {t.strides}"
+            assert t.is_contiguous(), what
+    lib.tensor_storage_release(s)
+
+
 # ------------------------------------------------------------------ small-shape views against torch
 
 def ct_tensor(shape):
