@@ -26,7 +26,7 @@ static tensor_dtype_t signed_int_wider_than(size_t size) {
 }
 
 /* PyTorch's promoteTypes for the dtypes data can carry. */
-static tensor_dtype_t promote(tensor_dtype_t a, tensor_dtype_t b) {
+tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b) {
   if (a < 0 || a == b) return b;
   const int ca = category(a), cb = category(b);
   const size_t sa = tensor_dtype_size(a), sb = tensor_dtype_size(b);
@@ -163,7 +163,7 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
     }
     const tensor_dtype_t d = leaf_dtype(obj, depth);
     if (d < 0) return -1;
-    layout->dtype = promote(layout->dtype, d);
+    layout->dtype = ct_promote_types(layout->dtype, d);
     return 0;
   }
   if (!nested) {

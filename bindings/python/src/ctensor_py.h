@@ -202,6 +202,8 @@ int ct_is_numpy_scalar(PyObject *obj);
 
 /* ---- asarray.c / factories.c ------------------------------------------- */
 
+/* torch.promote_types for ctensor's dtypes (a may be -1: b). */
+tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b);
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
 PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
@@ -220,6 +222,12 @@ PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs);
 PyObject *ct_from_dlpack(PyObject *module, PyObject *obj);
 /* obj.__dlpack__() consumed into a tensor, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
+
+/* ---- device.c ---------------------------------------------------------- */
+
+int ct_device_init(PyObject *module);
+/* A ctensor.device for where t's memory lives (device(type='cpu')). */
+PyObject *ct_device_object(const tensor_t *t);
 
 /* ---- storage.c --------------------------------------------------------- */
 

@@ -105,11 +105,10 @@ int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
     *out = ((DtypeObject *)obj)->code;
     return 0;
   }
-  /* torch takes Python's number types as dtypes. */
+  /* torch takes Python's bool, int and float types as dtypes (not complex) */
   if (obj == (PyObject *)&PyBool_Type) *out = TENSOR_BOOL;
   else if (obj == (PyObject *)&PyLong_Type) *out = TENSOR_INT64;
   else if (obj == (PyObject *)&PyFloat_Type) *out = TENSOR_FLOAT64;
-  else if (obj == (PyObject *)&PyComplex_Type) *out = TENSOR_COMPLEX128;
   else {
     PyErr_Format(PyExc_TypeError, "dtype must be a ctensor.dtype, not %.200s", Py_TYPE(obj)->tp_name);
     return -1;

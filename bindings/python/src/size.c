@@ -21,6 +21,30 @@ static PyObject *size_numel(PyObject *self, PyObject *noargs) {
   return n;
 }
 
+/* Size + tuple and Size[a:b] stay Sizes, as torch.Size's do. */
+static PyObject *as_size(PyObject *tuple) {
+  if (!tuple || !PyTuple_Check(tuple)) return tuple;
+  PyObject *size = PyObject_CallOneArg((PyObject *)&Ct_SizeType, tuple);
+  Py_DECREF(tuple);
+  return size;
+}
+
+static PyObject *size_concat(PyObject *a, PyObject *b) {
+  if (!PyTuple_Check(a) || !PyTuple_Check(b)) Py_RETURN_NOTIMPLEMENTED;
+  return as_size(PyTuple_Type.tp_as_sequence->sq_concat(a, b));
+}
+
+static PyObject *size_repeat(PyObject *a, Py_ssize_t n) {
+  return as_size(PyTuple_Type.tp_as_sequence->sq_repeat(a, n));
+}
+
+static PyObject *size_subscript(PyObject *self, PyObject *key) {
+  PyObject *r = PyTuple_Type.tp_as_mapping->mp_subscript(self, key);
+  return PySlice_Check(key) ? as_size(r) : r;
+}
+
+static PyMappingMethods size_as_mapping = {.mp_subscript = size_subscript};
+
 static PyMethodDef size_methods[] = {
     {"numel", size_numel, METH_NOARGS, "Product of the sizes."},
     {NULL, NULL, 0, NULL},
@@ -33,6 +57,7 @@ PyTypeObject Ct_SizeType = {
     .tp_doc = "A tensor's shape: a tuple of ints.",
     .tp_repr = size_repr,
     .tp_methods = size_methods,
+    .tp_as_mapping = &size_as_mapping,
 };
 
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
@@ -53,6 +78,11 @@ PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
 
 int ct_size_init(PyObject *module) {
   Ct_SizeType.tp_base = &PyTuple_Type;
+  static PySequenceMethods seq;
+  seq = *PyTuple_Type.tp_as_sequence;
+  seq.sq_concat = size_concat;
+  seq.sq_repeat = size_repeat;
+  Ct_SizeType.tp_as_sequence = &seq;
   if (PyType_Ready(&Ct_SizeType) < 0) return -1;
   return PyModule_AddObjectRef(module, "Size", (PyObject *)&Ct_SizeType);
 }

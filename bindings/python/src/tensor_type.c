@@ -97,9 +97,10 @@ static PyObject *tensor_get_shape(PyObject *self, void *closure) {
   return ct_size_new(tensor_ndim(SELF(self)), tensor_sizes(SELF(self)));
 }
 
-static PyObject *tensor_size(PyObject *self, PyObject *args) {
+static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
-  if (!PyArg_ParseTuple(args, "|O:size", &dim_obj)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:size", kwlist, &dim_obj)) return NULL;
   if (dim_obj == Py_None) return tensor_get_shape(self, NULL);
   int64_t dim = PyLong_AsLongLong(dim_obj);
   if (dim == -1 && PyErr_Occurred()) return NULL;
@@ -112,9 +113,10 @@ static PyObject *tensor_size(PyObject *self, PyObject *args) {
   return PyLong_FromLongLong(tensor_sizes(SELF(self))[dim]);
 }
 
-static PyObject *tensor_stride(PyObject *self, PyObject *args) {
+static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
-  if (!PyArg_ParseTuple(args, "|O:stride", &dim_obj)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:stride", kwlist, &dim_obj)) return NULL;
   const int64_t ndim = tensor_ndim(SELF(self));
   const int64_t *strides = tensor_strides(SELF(self));
   if (dim_obj == Py_None) {
@@ -257,11 +259,7 @@ static PyObject *tensor_false(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_get_device(PyObject *self, void *closure) {
   (void)closure;
-  int32_t type, id;
-  tensor_device(SELF(self), &type, &id);
-  if (type == kDLCPU) return PyUnicode_FromString("cpu");
-  if (type == kDLCUDA) return PyUnicode_FromFormat("cuda:%d", (int)id);
-  return PyUnicode_FromFormat("dlpack:%d:%d", (int)type, (int)id);
+  return ct_device_object(SELF(self));
 }
 
 static PyObject *tensor_get_false(PyObject *self, void *closure) {
@@ -282,22 +280,110 @@ static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
   return ct_tensor_wrap(ct_copy_like(SELF(self), dtype));
 }
 
+/* t.to(dtype), t.to(device), t.to(device, dtype), t.to(other_tensor), with
+   dtype=, device=, copy=, non_blocking= keywords as torch. */
 static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dtype", "copy", NULL};
-  PyObject *target = Py_None;
-  int copy = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$p:to", kwlist, &target, &copy)) return NULL;
+  static char *kwlist[] = {"dtype", "device", "copy", "non_blocking", "memory_format", NULL};
+  PyObject *dtype_kw = Py_None, *device_kw = Py_None, *memory_format = Py_None;
+  int copy = 0, non_blocking = 0;
+  PyObject *empty = PyTuple_New(0);
+  if (!empty) return NULL;
+  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOppO:to", kwlist, &dtype_kw, &device_kw, &copy,
+                                             &non_blocking, &memory_format);
+  Py_DECREF(empty);
+  if (!ok) return NULL;
   tensor_dtype_t dtype = tensor_dtype(SELF(self));
-  if (PyUnicode_Check(target)) { /* t.to("cpu"): memory already is where it can be */
-    if (PyUnicode_CompareWithASCIIString(target, "cpu") != 0) {
-      PyErr_Format(PyExc_RuntimeError, "to(): ctensor has no device %R", target);
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n > 2) {
+    PyErr_SetString(PyExc_TypeError, "to() received an invalid combination of arguments");
+    return NULL;
+  }
+  PyObject *items[4] = {n > 0 ? PyTuple_GET_ITEM(args, 0) : Py_None, n > 1 ? PyTuple_GET_ITEM(args, 1) : Py_None,
+                        dtype_kw, device_kw};
+  for (int i = 0; i < 4; i++) {
+    PyObject *item = items[i];
+    if (item == Py_None) continue;
+    if (Ct_Tensor_Check(item) && i == 0) {
+      dtype = tensor_dtype(SELF(item));
+    } else if (i != 3 && (PyObject_TypeCheck(item, &Ct_DtypeType) || PyType_Check(item))) {
+      if (ct_dtype_from_object(item, &dtype) < 0) return NULL;
+    } else if (i != 2 && (PyUnicode_Check(item) || PyLong_Check(item) || strcmp(Py_TYPE(item)->tp_name, "ctensor.device") == 0)) {
+      if (ct_check_options(PyLong_Check(item) ? Py_None : item, 0, "to") < 0) return NULL;
+      if (PyLong_Check(item)) { /* t.to(0): CUDA device 0 */
+        PyErr_SetString(PyExc_RuntimeError, "to(): ctensor only has CPU memory");
+        return NULL;
+      }
+    } else {
+      PyErr_Format(PyExc_TypeError, "to() received an invalid combination of arguments - got (%.200s)",
+                   Py_TYPE(item)->tp_name);
       return NULL;
     }
-  } else if (target != Py_None && ct_dtype_from_object(target, &dtype) < 0) {
-    return NULL;
   }
   return copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
 }
+
+/* torch's legacy type names ("torch.FloatTensor"), by dtype. */
+static const char *const legacy_names[] = {
+    [TENSOR_UINT8] = "ByteTensor",    [TENSOR_INT8] = "CharTensor",       [TENSOR_INT16] = "ShortTensor",
+    [TENSOR_INT32] = "IntTensor",     [TENSOR_INT64] = "LongTensor",      [TENSOR_FLOAT16] = "HalfTensor",
+    [TENSOR_BFLOAT16] = "BFloat16Tensor", [TENSOR_FLOAT32] = "FloatTensor", [TENSOR_FLOAT64] = "DoubleTensor",
+    [TENSOR_COMPLEX64] = "ComplexFloatTensor", [TENSOR_COMPLEX128] = "ComplexDoubleTensor",
+    [TENSOR_BOOL] = "BoolTensor",     [TENSOR_UINT16] = "UInt16Tensor",   [TENSOR_UINT32] = "UInt32Tensor",
+    [TENSOR_UINT64] = "UInt64Tensor",
+};
+
+/* t.type() is "ctensor.FloatTensor"; t.type(dtype or "torch.IntTensor") converts. */
+static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dtype", "non_blocking", NULL};
+  PyObject *target = Py_None;
+  int non_blocking = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Op:type", kwlist, &target, &non_blocking)) return NULL;
+  const tensor_dtype_t own = tensor_dtype(SELF(self));
+  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
+  if (target == Py_None)
+    return PyUnicode_FromFormat("ctensor.%s", own >= 0 && own < count && legacy_names[own] ? legacy_names[own] : "Tensor");
+  tensor_dtype_t dtype;
+  if (PyUnicode_Check(target)) {
+    const char *name = PyUnicode_AsUTF8(target);
+    if (!name) return NULL;
+    const char *dot = strrchr(name, '.');
+    const char *base = dot ? dot + 1 : name;
+    for (dtype = 0; dtype < count; dtype++)
+      if (legacy_names[dtype] && strcmp(legacy_names[dtype], base) == 0) break;
+    if (dtype == count) {
+      PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
+      return NULL;
+    }
+  } else if (ct_dtype_from_object(target, &dtype) < 0) {
+    return NULL;
+  }
+  return convert_to(self, dtype);
+}
+
+/* t.new_zeros(...) & co.: the module's factory with t's dtype unless given. */
+static PyObject *new_factory(PyObject *self, PyObject *args, PyObject *kwargs, const char *name) {
+  PyObject *module = PyImport_ImportModule("ctensor");
+  PyObject *fn = module ? PyObject_GetAttrString(module, name) : NULL;
+  Py_XDECREF(module);
+  if (!fn) return NULL;
+  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
+  PyObject *r = NULL;
+  if (kw && (PyDict_GetItemString(kw, "dtype") || PyDict_SetItemString(kw, "dtype", ct_dtype_object(tensor_dtype(SELF(self)))) == 0))
+    r = PyObject_Call(fn, args, kw);
+  Py_XDECREF(kw);
+  Py_DECREF(fn);
+  return r;
+}
+
+#define NEW_FACTORY(name)                                                                  \
+  static PyObject *tensor_##name(PyObject *self, PyObject *args, PyObject *kwargs) {       \
+    return new_factory(self, args, kwargs, #name + 4);                                     \
+  }
+NEW_FACTORY(new_zeros)
+NEW_FACTORY(new_ones)
+NEW_FACTORY(new_empty)
+NEW_FACTORY(new_full)
+NEW_FACTORY(new_tensor)
 
 #define CONVERTER(name, code)                                     \
   static PyObject *tensor_##name(PyObject *self, PyObject *noargs) { \
@@ -370,8 +456,8 @@ static PyGetSetDef tensor_getset[] = {
 #define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
 
 static PyMethodDef tensor_methods[] = {
-    VARARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
-    VARARGS("stride", tensor_stride, "stride(dim=None): strides in elements."),
+    KWARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
+    KWARGS("stride", tensor_stride, "stride(dim=None): strides in elements."),
     NOARGS("storage_offset", tensor_storage_offset_m, "Offset of element 0 in the storage, in elements."),
     NOARGS("dim", tensor_dim, "Number of dims."),
     NOARGS("ndimension", tensor_dim, "Number of dims."),
@@ -399,7 +485,13 @@ static PyMethodDef tensor_methods[] = {
     KWARGS("numpy", ct_tensor_numpy, "numpy(force=False): a NumPy array sharing this tensor's memory."),
     KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
     NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),
-    KWARGS("to", tensor_to_m, "to(dtype, *, copy=False): converted (self if nothing changes)."),
+    KWARGS("to", tensor_to_m, "to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."),
+    KWARGS("type", tensor_type_m, "type(dtype=None): 'ctensor.FloatTensor', or converted to dtype."),
+    KWARGS("new_zeros", tensor_new_zeros, "new_zeros(*size, dtype=self.dtype)."),
+    KWARGS("new_ones", tensor_new_ones, "new_ones(*size, dtype=self.dtype)."),
+    KWARGS("new_empty", tensor_new_empty, "new_empty(*size, dtype=self.dtype)."),
+    KWARGS("new_full", tensor_new_full, "new_full(size, fill_value, dtype=self.dtype)."),
+    KWARGS("new_tensor", tensor_new_tensor, "new_tensor(data, dtype=self.dtype): a copy."),
     NOARGS("float", tensor_float_m, NULL),
     NOARGS("double", tensor_double_m, NULL),
     NOARGS("half", tensor_half_m, NULL),

@@ -49,8 +49,9 @@ PyObject *ct_tensor_item(PyObject *self, PyObject *noargs) {
 }
 
 static int tensor_bool(PyObject *self) {
-  if (tensor_numel(SELF(self)) > 1) {
-    PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+  if (tensor_numel(SELF(self)) != 1) {
+    PyErr_SetString(PyExc_RuntimeError, tensor_numel(SELF(self)) ? "Boolean value of Tensor with more than one value is ambiguous"
+                                                                   : "Boolean value of Tensor with no values is ambiguous");
     return -1;
   }
   PyObject *v = single_value(self, "bool");
@@ -60,8 +61,18 @@ static int tensor_bool(PyObject *self) {
   return r;
 }
 
+/* A complex element as a real number: its real part, unless it has an imaginary
+   one (torch: "value cannot be converted to type double without overflow"). */
+static PyObject *real_value(PyObject *v, tensor_dtype_t target) {
+  if (!v || !PyComplex_Check(v)) return v;
+  const double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v);
+  Py_DECREF(v);
+  if (im != 0.0) return ct_raise_overflow(target);
+  return PyFloat_FromDouble(re);
+}
+
 static PyObject *tensor_int(PyObject *self) {
-  PyObject *v = single_value(self, "int");
+  PyObject *v = real_value(single_value(self, "int"), TENSOR_INT64);
   if (!v) return NULL;
   PyObject *r = PyNumber_Long(v);
   Py_DECREF(v);
@@ -69,7 +80,7 @@ static PyObject *tensor_int(PyObject *self) {
 }
 
 static PyObject *tensor_float(PyObject *self) {
-  PyObject *v = single_value(self, "float");
+  PyObject *v = real_value(single_value(self, "float"), TENSOR_FLOAT64);
   if (!v) return NULL;
   PyObject *r = PyNumber_Float(v);
   Py_DECREF(v);
@@ -87,13 +98,15 @@ PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_index(PyObject *self) {
   const tensor_dtype_t d = tensor_dtype(SELF(self));
-  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d) ||
-      d == TENSOR_BOOL) {
+  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
     PyErr_SetString(PyExc_TypeError,
                     "only integer tensors of a single element can be converted to an index");
     return NULL;
   }
-  return single_value(self, "index");
+  PyObject *v = single_value(self, "index");
+  PyObject *r = v ? PyNumber_Index(v) : NULL; /* bool tensors give 0 or 1 */
+  Py_XDECREF(v);
+  return r;
 }
 
 /* f"{t:.3f}" formats a 0-dim tensor's value, as torch does. */
@@ -199,19 +212,88 @@ static tensor_t *compare(const tensor_t *a, const tensor_t *b, int op) {
   return out;
 }
 
+static int category(tensor_dtype_t d) {
+  if (d == TENSOR_BOOL) return CT_KIND_BOOL;
+  if (ct_dtype_is_complex(d)) return CT_KIND_COMPLEX;
+  return ct_dtype_is_floating(d) ? CT_KIND_FLOAT : CT_KIND_INT;
+}
+
+/* torch compares a tensor with a number in their result type: the tensor's dtype
+   unless the number's kind is higher (then int64, float32, complex64 or, with
+   float64, complex128), the number converted into it (wrapping, as torch's does:
+   a uint8 tensor == 257 compares with 1). *converted_self gets self in that dtype
+   when it differs. Returns the number as a 0-dim tensor. */
+static tensor_t *compare_operand(const tensor_t *self, PyObject *number, int kind, tensor_t **converted_self) {
+  const tensor_dtype_t own = tensor_dtype(self);
+  tensor_dtype_t common = own;
+  if (kind > category(own)) {
+    static const tensor_dtype_t by_kind[] = {-1, TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT32, TENSOR_COMPLEX64};
+    common = kind == CT_KIND_COMPLEX && own == TENSOR_FLOAT64 ? TENSOR_COMPLEX128 : by_kind[kind];
+  }
+  tensor_t *wide = ct_scalar_tensor(number), *out = NULL;
+  if (!wide) return NULL;
+  tensor_status_t st = tensor_to(&out, wide, common, TENSOR_COPY_IF_NEEDED);
+  tensor_release(wide);
+  if (st == TENSOR_OK && common != own) st = tensor_to(converted_self, (tensor_t *)self, common, TENSOR_COPY_IF_NEEDED);
+  if (st != TENSOR_OK) {
+    tensor_release(out);
+    return (tensor_t *)ct_raise(st);
+  }
+  return out;
+}
+
+/* torch's combine_categories: a lower-priority operand (0-dim tensor below
+   tensors with dims) only counts when its kind is higher. */
+static tensor_dtype_t combine_categories(tensor_dtype_t higher, tensor_dtype_t lower) {
+  if (higher < 0) return lower;
+  if (lower < 0 || ct_dtype_is_complex(higher)) return higher;
+  if (ct_dtype_is_complex(lower))
+    return ct_dtype_is_floating(higher) ? (higher == TENSOR_FLOAT64 ? TENSOR_COMPLEX128 : TENSOR_COMPLEX64) : lower;
+  if (ct_dtype_is_floating(higher)) return higher;
+  if (higher == TENSOR_BOOL || ct_dtype_is_floating(lower)) return ct_promote_types(higher, lower);
+  return higher;
+}
+
+/* torch.result_type of two tensors. */
+static tensor_dtype_t result_type(const tensor_t *a, const tensor_t *b) {
+  tensor_dtype_t dim = -1, zero = -1;
+  const tensor_t *both[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    tensor_dtype_t *slot = tensor_ndim(both[i]) > 0 ? &dim : &zero;
+    *slot = ct_promote_types(*slot, tensor_dtype(both[i]));
+  }
+  return combine_categories(dim, zero);
+}
+
+/* t converted to dtype (a new reference; t itself when it has it). */
+static tensor_t *as_dtype(const tensor_t *t, tensor_dtype_t dtype) {
+  tensor_t *out = NULL;
+  if (tensor_dtype(t) == dtype) return tensor_retain((tensor_t *)t);
+  const tensor_status_t st = tensor_to(&out, (tensor_t *)t, dtype, TENSOR_COPY_IF_NEEDED);
+  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+}
+
 PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
   if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED; /* ordering arrives with the math functions */
-  tensor_t *b;
-  if (Ct_Tensor_Check(other)) {
-    b = tensor_retain(SELF(other));
+  tensor_t *a = NULL, *b;
+  if (Ct_Tensor_Check(other)) { /* both in their result type, as torch compares them */
+    if (ct_check_cpu(SELF(self), "eq") < 0 || ct_check_cpu(SELF(other), "eq") < 0) return NULL;
+    const tensor_dtype_t common = result_type(SELF(self), SELF(other));
+    b = as_dtype(SELF(other), common);
+    if (!b) return NULL;
+    if (tensor_dtype(SELF(self)) != common && !(a = as_dtype(SELF(self), common))) {
+      tensor_release(b);
+      return NULL;
+    }
   } else {
     const int kind = ct_scalar_kind(other);
     if (kind < 0) return NULL;
     if (kind == 0) Py_RETURN_NOTIMPLEMENTED;
-    b = ct_scalar_tensor(other);
+    b = compare_operand(SELF(self), other, kind, &a);
     if (!b) return NULL;
   }
-  tensor_t *out = compare(SELF(self), b, op);
+  tensor_t *out = compare(a ? a : SELF(self), b, op);
+  tensor_release(a);
   tensor_release(b);
   return ct_tensor_wrap(out);
 }

@@ -166,7 +166,7 @@ def test_memory_on_another_device_is_never_touched():
     new_capsule.restype = ctypes.py_object
     new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
     t = ctensor.from_dlpack(new_capsule(ctypes.addressof(managed), b"dltensor_versioned", None))
-    assert t.__dlpack_device__() == (2, 0) and t.device == "cuda:0"
+    assert t.__dlpack_device__() == (2, 0) and str(t.device) == "cuda:0" and t.device == ctensor.device("cuda", 0)
     assert t.shape == (2, 3) and t.stride() == (3, 1)
     v = t.t()[1:]  # metadata-only operations work
     assert v.shape == (2, 2) and v.__dlpack_device__() == (2, 0)

@@ -1,0 +1,67 @@
+"""Tensor API details checked against PyTorch 1.13: the number protocol,
+comparisons in torch's result type, Size arithmetic, device objects, to()/type()
+and the new_* factories."""
+import operator
+import warnings
+
+import numpy
+import torch
+
+import ctensor
+
+
+def outcome(fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v = fn()
+        v = v.tolist() if hasattr(v, "tolist") else v
+        return repr(v).replace("ctensor.", "torch.")
+    except Exception as e:
+        return type(e).__name__
+
+
+def assert_like_torch(exprs):
+    for expr in exprs:
+        a = outcome(lambda: eval(expr, {"mod": torch, "np": numpy, "operator": operator}))
+        b = outcome(lambda: eval(expr, {"mod": ctensor, "np": numpy, "operator": operator}))
+        assert a == b, (expr, a, b)
+
+
+def test_number_protocol_like_torch():
+    assert_like_torch([
+        "float(mod.tensor(1j))", "float(mod.tensor(1+0j))", "int(mod.tensor(1j))", "int(mod.tensor(-2.7))",
+        "bool(mod.tensor([]))", "bool(mod.tensor([1, 2]))", "operator.index(mod.tensor(True))",
+        "operator.index(mod.tensor(3.0))", "[10, 20][mod.tensor(True)]", "mod.zeros(2, dtype=complex)",
+        "mod.zeros(2, dtype=float)", "mod.zeros(2).size(dim=0)", "mod.zeros(2, 3).stride(dim=-2)",
+    ])
+
+
+def test_comparisons_in_torchs_result_type():
+    assert_like_torch([
+        "mod.tensor([0.1]) == 0.1", "mod.tensor([0.1], dtype=mod.float16) == 0.1",
+        "mod.tensor([1, 2], dtype=mod.uint8) == 257", "mod.tensor([1, 2], dtype=mod.uint8) == -255",
+        "mod.tensor([-56], dtype=mod.int8) == 200", "mod.tensor([True]) == 2",
+        "mod.tensor([16777217]) == 16777217.0", "mod.tensor([1.5], dtype=mod.float64) == 1.5+0j",
+        "mod.tensor([1, 2], dtype=mod.uint8) == mod.tensor([257])", "mod.tensor([1, 2], dtype=mod.uint8) == mod.tensor(257)",
+        "mod.tensor([16777217]) == mod.tensor([16777217.0])", "mod.tensor([0.1]) == mod.tensor([0.1], dtype=mod.float64)",
+        "mod.tensor([0.1]) == mod.tensor(0.1, dtype=mod.float64)", "mod.tensor([1, 2]) != mod.tensor(1.0)",
+    ])
+
+
+def test_size_device_to_type_new():
+    assert_like_torch([
+        "mod.Size([2, 3])[1:]", "mod.Size([2, 3]) + (1,)", "mod.Size([2]) * 2", "type(mod.zeros(2, 3).shape[:1]).__name__",
+        "mod.zeros(2).device", "str(mod.zeros(2).device)", "mod.zeros(2).device.type", "mod.zeros(2).device.index",
+        "mod.zeros(2).device == mod.device('cpu')", "mod.zeros(2).device == 'cpu'", "mod.device('cuda:1')",
+        "mod.device('cuda', 0).index", "mod.device('bogus')",
+        "mod.zeros(2).to(mod.zeros(1, dtype=mod.int8))", "mod.zeros(2).to('cpu', mod.int8)",
+        "mod.zeros(2).to(device='cpu', dtype=mod.float64)", "mod.zeros(2).to(mod.device('cpu'))",
+        "mod.zeros(2).type()", "mod.zeros(2, dtype=mod.uint8).type()", "mod.zeros(2).type(mod.int32)",
+        "mod.zeros(2).type('torch.IntTensor')", "mod.zeros(2, dtype=mod.int8).new_zeros(3)",
+        "mod.zeros(2, dtype=mod.int8).new_ones(2, 2)", "mod.zeros(2, dtype=mod.int8).new_full((2,), 3)",
+        "mod.zeros(2, dtype=mod.int8).new_empty(2).dtype", "mod.zeros(2).new_tensor([1, 2])",
+        "mod.zeros(2).new_zeros(2, dtype=mod.int64)",
+    ])
+    t = ctensor.zeros(2)
+    assert t.to("cpu") is t and t.to(ctensor.float32) is t and t.type(ctensor.float32) is t
