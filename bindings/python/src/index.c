@@ -46,7 +46,14 @@ static tensor_t *index_tensor(PyObject *item) {
   else if (ct_is_numpy_array(item) > 0) t = ct_tensor_from_strided_buffer(item);
   else if (PyErr_Occurred()) return NULL;
   else if (PyObject_HasAttrString(item, "__dlpack__")) t = ct_tensor_from_dlpack_object(item);
-  else t = ct_tensor_from_data(item, -1);
+  else {
+    t = ct_tensor_from_data(item, -1);
+    /* torch makes lists of numbers int64 index tensors (1.5 truncates), unless all bools */
+    if (t && (ct_dtype_is_floating(tensor_dtype(t)) || ct_dtype_is_complex(tensor_dtype(t))) && tensor_numel(t) > 0) {
+      tensor_release(t);
+      t = ct_tensor_from_data(item, TENSOR_INT64);
+    }
+  }
   if (!t) return NULL;
   tensor_dtype_t d = tensor_dtype(t);
   if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) d = TENSOR_INT64; /* t[[]]: no values to type */
@@ -77,9 +84,38 @@ static void advanced_release(Advanced *adv) {
 /* The view t[basic part of index], as a new reference, or NULL with an exception.
    Advanced items leave their dims in place and are collected into `adv`, bool masks
    already turned into one int64 index tensor per masked dim. */
+/* torch's treatSequenceAsTuple: a list (or other non-tensor sequence) holding a
+   tensor, a sequence, a slice, ... or None indexes as the tuple of its items
+   (x[[[0, 1], [1, 0]]] is x[[0, 1], [1, 0]]). 1, 0, or -1 on error. */
+static int sequence_as_tuple(PyObject *index) {
+  if (PyTuple_Check(index)) return 1;
+  if (Ct_Tensor_Check(index) || PyUnicode_Check(index) || PyBytes_Check(index) || !PySequence_Check(index)) return 0;
+  const int array = ct_is_numpy_array(index);
+  if (array) return array < 0 ? -1 : 0;
+  const Py_ssize_t n = PySequence_Size(index);
+  if (n < 0 || n >= 32) {
+    PyErr_Clear();
+    return 0;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *obj = PySequence_GetItem(index, i);
+    if (!obj) {
+      PyErr_Clear();
+      return 0;
+    }
+    const int yes = Ct_Tensor_Check(obj) || PySequence_Check(obj) || PySlice_Check(obj) || obj == Py_Ellipsis ||
+                    obj == Py_None;
+    Py_DECREF(obj);
+    if (yes) return 1;
+  }
+  return 0;
+}
+
 static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   adv->m = 0;
-  PyObject *items = PyTuple_Check(index) ? Py_NewRef(index) : PyTuple_Pack(1, index);
+  const int as_tuple = sequence_as_tuple(index);
+  if (as_tuple < 0) return NULL;
+  PyObject *items = PyTuple_Check(index) ? Py_NewRef(index) : as_tuple ? PySequence_Tuple(index) : PyTuple_Pack(1, index);
   if (!items) return NULL;
   const Py_ssize_t n = PyTuple_GET_SIZE(items);
   if (n > TENSOR_MAX_DIMS) {
@@ -105,7 +141,9 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
     } else if (PySlice_Check(item) || (item != Py_None && !is_bool_index(item) && PyIndex_Check(item))) {
       consumed++;
     } else if (item != Py_None && !is_bool_index(item)) {
-      PyErr_Format(PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
+      const int kind = ct_scalar_kind(item);
+      PyErr_Clear();
+      PyErr_Format(kind == CT_KIND_FLOAT || kind == CT_KIND_COMPLEX ? PyExc_IndexError : PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
                    "only integers, slices (`:`), ellipsis (`...`), None, booleans and integer or boolean "
                    "tensors are valid indices (got %.200s)",
                    Py_TYPE(item)->tp_name);
@@ -113,10 +151,7 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
     }
   }
   const int64_t ndim = tensor_ndim(t);
-  if (!failed && ellipses > 1) {
-    PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-    failed = 1;
-  }
+  /* several ellipses are allowed, as in torch: each skips the dims left unindexed */
   if (!failed && consumed > ndim) {
     PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %lld", (long long)ndim);
     failed = 1;

@@ -65,3 +65,17 @@ def test_size_device_to_type_new():
     ])
     t = ctensor.zeros(2)
     assert t.to("cpu") is t and t.to(ctensor.float32) is t and t.type(ctensor.float32) is t
+
+
+def test_index_forms_like_torch():
+    x = "mod.arange(24).view(2, 3, 4)"
+    assert_like_torch([f"{x}[{i}]" for i in [
+        "..., ...", "..., 0, ...", "..., 0, ..., 1", "1.5", "None, 1.5", "np.float64(1.0)", "[1.5, 0]", "[1.0]",
+        "[True, 1]", "[[0, 1], [1, 0]]", "[[0, 1]]", "[0, None]", "[0, slice(None), 1]", "[mod.tensor(1), 0]",
+        "'a'", "[0, 1]", "[True, False]"]])
+    for setter in ["x[[[0, 1], [1, 0]]] = 5", "x[..., 0, ...] = 7", "x[[1.0]] = 3", "x[1.5] = 3"]:
+        def run(mod):
+            ns = {"x": mod.arange(24).view(2, 3, 4)}
+            exec(setter, ns)
+            return ns["x"]
+        assert outcome(lambda: run(torch)) == outcome(lambda: run(ctensor)), setter
