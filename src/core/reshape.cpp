@@ -12,31 +12,37 @@ using detail::Layout;
 
 namespace {
 
-// Copies `sizes` into l, resolving one -1 against numel. Throws Shape (several
-// -1, -1 ambiguous with 0 elements, element count mismatch), Overflow.
+// Copies `sizes` into l, resolving one -1 against numel, in PyTorch's order:
+// several -1 (Shape); the product of the other sizes, wrapping as PyTorch's int64
+// does, against numel (Shape on mismatch, or a -1 ambiguous with 0 elements);
+// then PyTorch's numel check, an unsigned 64-bit running product that must not
+// overflow (Overflow): [3, 2**62 + 1, 0] has no elements, [2**62, 4, 0] overflows.
 void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t numel, Layout& l) {
   detail::check_shape_arg(op, ndim, sizes);
   l.ndim = ndim;
   int64_t inferred = -1;
-  int64_t product = 1;
-  bool overflow = false;  // reported after a second -1, which PyTorch finds first
+  uint64_t uproduct = 1;
+  bool overflow = false;
   for (int64_t i = 0; i < ndim; ++i) {
     l.sizes[i] = sizes[i];
     if (sizes[i] != -1) {
-      overflow = overflow || __builtin_mul_overflow(product, sizes[i], &product);
+      overflow |= __builtin_mul_overflow(uproduct, static_cast<uint64_t>(sizes[i]), &uproduct);
     } else if (inferred >= 0) {
       fail(Status::Shape, op, ": only one dimension can be inferred in ", DimList{sizes, ndim});
     } else {
       inferred = i;
     }
   }
-  if (overflow) fail(Status::Overflow, op, ": the product of sizes ", DimList{sizes, ndim}, " overflows int64");
+  const auto product = static_cast<int64_t>(uproduct);  // wrapped, as PyTorch's
   if (numel == product || (inferred >= 0 && product > 0 && numel % product == 0)) {
-    if (inferred < 0) return;
-    if (product == 0)
-      fail(Status::Shape, op, ": cannot reshape a tensor of 0 elements into shape ", DimList{sizes, ndim},
-           " because the -1 could be any value");
-    l.sizes[inferred] = numel / product;
+    if (inferred >= 0) {
+      if (product == 0)
+        fail(Status::Shape, op, ": cannot reshape a tensor of 0 elements into shape ", DimList{sizes, ndim},
+             " because the -1 could be any value");
+      l.sizes[inferred] = numel / product;
+    }
+    if (overflow || uproduct > static_cast<uint64_t>(INT64_MAX))
+      fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
     return;
   }
   fail(Status::Shape, op, ": shape ", DimList{sizes, ndim}, " is invalid for input of size ", numel);

@@ -74,15 +74,21 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
   // One pass with overflow flags instead of throws: this runs on every
   // as_strided, and a view with no elements must pass even if its extent overflows.
-  bool overflow = false;
-  int64_t numel = 1, lo = 0, hi = 0;
+  // The element count is PyTorch's unsigned running product over every dim, a 0
+  // included: [2**62, 4, 0] overflows (torch: "numel: integer multiplication
+  // overflow") although it has no elements.
+  bool overflow = false, empty = false, numel_overflow = false;
+  uint64_t numel = 1;
+  int64_t lo = 0, hi = 0;
   for (int64_t i = 0; i < ndim; ++i) {
-    if (sizes[i] == 0) return;  // addresses nothing
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, static_cast<uint64_t>(sizes[i]), &numel);
     int64_t span;
-    overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
     overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
     overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
+  if (numel_overflow || numel > static_cast<uint64_t>(INT64_MAX)) checked_numel(op, ndim, sizes);  // throws
+  if (empty) return;  // addresses nothing
   int64_t first, last, first_byte, end_byte;
   const int64_t item = static_cast<int64_t>(itemsize);
   overflow |= __builtin_add_overflow(storage_offset, lo, &first);
@@ -92,7 +98,6 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
   overflow |= __builtin_mul_overflow(end_byte, item, &end_byte);
   if (overflow) {
     // Repeat with the throwing helpers so the message names the operands.
-    checked_numel(op, ndim, sizes);
     const Extent e = element_extent(op, ndim, sizes, strides);
     checked_mul(checked_add(checked_add(storage_offset, e.hi, op), 1, op), item, op);
     checked_mul(checked_add(storage_offset, e.lo, op), item, op);
