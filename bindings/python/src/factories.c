@@ -47,6 +47,10 @@ static PyObject *make(PyObject *args, PyObject *kwargs, const char *what, int ze
   PyObject *size_kw;
   int64_t sizes[TENSOR_MAX_DIMS];
   if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
+  if (PyTuple_GET_SIZE(args) == 0 && !size_kw) { /* torch.zeros() has no default size */
+    PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"", what);
+    return NULL;
+  }
   const int64_t ndim = parse_shape(args, size_kw, sizes, what);
   if (ndim < 0) return NULL;
   const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : TENSOR_FLOAT32;
@@ -75,14 +79,39 @@ static PyObject *empty(PyObject *module, PyObject *args, PyObject *kwargs) {
   return make(args, kwargs, "empty", 0, 0.0);
 }
 
+static PyObject *full_of(PyObject *size_obj, PyObject *value, const Options *opts);
+
 static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  PyObject *size_obj, *value;
-  /* full(size, fill_value, *, dtype=None, ...): split the two leading arguments off */
-  if (!PyArg_ParseTuple(args, "OO:full", &size_obj, &value)) return NULL;
+  PyObject *size_obj = NULL, *value = NULL;
+  /* full(size, fill_value, *, dtype=None, ...): the two leading arguments, also as keywords */
+  if (!PyArg_ParseTuple(args, "|OO:full", &size_obj, &value)) return NULL;
+  PyObject *rest = kwargs ? PyDict_Copy(kwargs) : NULL;
+  if (kwargs && !rest) return NULL;
+  if (rest && !value && (value = PyDict_GetItemString(rest, "fill_value"))) {
+    Py_INCREF(value);
+    PyDict_DelItemString(rest, "fill_value");
+  } else {
+    Py_XINCREF(value);
+  }
   Options o;
-  PyObject *size_kw;
-  if (parse_options(kwargs, &o, &size_kw, "full") < 0) return NULL;
+  PyObject *size_kw = NULL;
+  const int parsed = parse_options(rest, &o, &size_kw, "full");
+  Py_XDECREF(rest);
+  if (parsed < 0 || (!size_obj && !size_kw) || !value || (size_obj && size_kw)) {
+    if (parsed == 0)
+      PyErr_SetString(PyExc_TypeError, "full() takes size and fill_value: full(size, fill_value, *, dtype=None)");
+    Py_XDECREF(value);
+    return NULL;
+  }
+  if (!size_obj) size_obj = size_kw;
+  PyObject *result = full_of(size_obj, value, &o);
+  Py_DECREF(value);
+  return result;
+}
+
+static PyObject *full_of(PyObject *size_obj, PyObject *value, const Options *opts) {
+  const Options o = *opts;
   int64_t sizes[TENSOR_MAX_DIMS];
   if (!PySequence_Check(size_obj)) { /* torch.full(2, 1) is refused: size is a sequence */
     PyErr_Format(PyExc_TypeError, "full(): argument 'size' must be tuple of ints, not %.200s",
@@ -122,10 +151,18 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   PyObject *a = NULL, *b = NULL, *c = NULL, *device = Py_None;
   tensor_dtype_t dtype = -1;
   int requires_grad = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO$O&Op:arange", kwlist, &a, &b, &c, ct_dtype_converter,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$O&Op:arange", kwlist, &a, &b, &c, ct_dtype_converter,
                                    &dtype, &device, &requires_grad))
     return NULL;
   if (ct_check_options(device, requires_grad, "arange") < 0) return NULL;
+  if (!a && !b) {
+    PyErr_SetString(PyExc_TypeError, "arange() missing required argument 'end'");
+    return NULL;
+  }
+  if (dtype == TENSOR_BOOL || (dtype >= 0 && ct_dtype_is_complex(dtype))) {
+    PyErr_Format(PyExc_RuntimeError, "\"arange_cpu\" not implemented for '%s'", tensor_dtype_name(dtype));
+    return NULL;
+  }
   /* arange(end) / arange(start, end) / arange(start, end, step) */
   PyObject *start = b ? a : NULL, *end = b ? b : a, *stepo = c;
   PyObject *values[3] = {start, end, stepo};
@@ -178,10 +215,18 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
       return NULL;
     }
     const int64_t n = (int64_t)ceil((e - s) / d);
-    st = tensor_empty(&buffer, 1, &n, TENSOR_FLOAT64);
-    if (st != TENSOR_OK) return ct_raise(st);
-    double *p = tensor_data(buffer);
-    for (int64_t i = 0; i < n; i++) p[i] = s + (double)i * d; /* torch: start + i*step in double */
+    if (!ct_dtype_is_floating(dtype)) { /* torch: start and step in the integer type, then start + i*step */
+      const int64_t is = (int64_t)s, id = (int64_t)d;
+      st = tensor_empty(&buffer, 1, &n, TENSOR_INT64);
+      if (st != TENSOR_OK) return ct_raise(st);
+      int64_t *q = tensor_data(buffer);
+      for (int64_t i = 0; i < n; i++) q[i] = is + i * id;
+    } else {
+      st = tensor_empty(&buffer, 1, &n, TENSOR_FLOAT64);
+      if (st != TENSOR_OK) return ct_raise(st);
+      double *p = tensor_data(buffer);
+      for (int64_t i = 0; i < n; i++) p[i] = s + (double)i * d; /* torch: start + i*step in double */
+    }
   }
   st = tensor_to(&out, buffer, dtype, TENSOR_COPY_IF_NEEDED);
   tensor_release(buffer);

@@ -38,7 +38,19 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS) < 0) {
     PyErr_Clear();
     readonly = 1;
-    if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) < 0) return NULL;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) < 0) {
+      /* NumPy cannot export datetime64 & co.: torch's TypeError for their dtype */
+      if (PyErr_ExceptionMatches(PyExc_ValueError) && (ct_is_numpy_array(obj) > 0 || ct_is_numpy_scalar(obj) > 0)) {
+        PyErr_Clear();
+        PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
+        if (dtype)
+          PyErr_Format(PyExc_TypeError, "can't convert np.ndarray of type %R. The only supported types are: "
+                       "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
+                       "uint32, uint16, uint8, and bool.", dtype);
+        Py_XDECREF(dtype);
+      }
+      return NULL;
+    }
   }
   const char *format = view.format ? view.format : "B";
   const tensor_dtype_t dtype = ct_dtype_from_format(format, view.itemsize);

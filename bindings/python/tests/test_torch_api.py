@@ -79,3 +79,13 @@ def test_index_forms_like_torch():
             exec(setter, ns)
             return ns["x"]
         assert outcome(lambda: run(torch)) == outcome(lambda: run(ctensor)), setter
+
+
+def test_factories_like_torch():
+    assert_like_torch([
+        "mod.arange(0, 5, 1.5, dtype=mod.int32)", "mod.arange(0.5, 3, dtype=mod.int64)", "mod.arange(end=4)",
+        "mod.arange(start=1, end=4)", "mod.arange(1, end=4, step=2)", "mod.arange(3, dtype=mod.bool)",
+        "mod.arange(3, dtype=mod.complex64)", "mod.arange(0, 1, 0.3)", "mod.zeros()", "mod.ones()", "mod.empty()",
+        "mod.zeros([])", "mod.full((2, 2), fill_value=1)", "mod.full(size=(2,), fill_value=1.5)", "mod.full((2,))",
+        "mod.from_numpy(np.zeros(2, dtype='datetime64[s]'))", "mod.asarray(np.zeros(2, dtype='datetime64[s]'))",
+    ])
