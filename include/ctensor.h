@@ -225,7 +225,8 @@ CTENSOR_API tensor_status_t tensor_from_storage(tensor_t **out, tensor_storage_t
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/buffer, nbytes 0, offset < 0,
  *         offset >= nbytes, count 0, remainder not a multiple of the element size,
  *         offset + count*size > nbytes, unknown dtype or flags);
- *         TENSOR_E_OVERFLOW (count*size overflows); TENSOR_E_NOMEM.
+ *         TENSOR_E_OVERFLOW (count*size overflows, or with count < 0 the
+ *         nbytes - offset bytes exceed INT64_MAX); TENSOR_E_NOMEM.
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_from_buffer(tensor_t **out, void *buffer, size_t nbytes,

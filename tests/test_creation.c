@@ -329,6 +329,9 @@ START_TEST(from_buffer_count_overflow) {
   expect_from_buffer_fails(buf, 40, TENSOR_COMPLEX128, INT64_C(1) << 60, 0, 0, TENSOR_E_OVERFLOW);
   /* Large but not overflowing: just too large for the buffer. */
   expect_from_buffer_fails(buf, 40, TENSOR_INT32, INT64_MAX / 4, 0, 0, TENSOR_E_INVALID);
+  /* A length (size_t) whose remainder after offset does not fit an int64 count. */
+  expect_from_buffer_fails(buf, (size_t)INT64_MAX + 1, TENSOR_UINT8, -1, 0, 0, TENSOR_E_OVERFLOW);
+  expect_from_buffer_fails(buf, SIZE_MAX - 15, TENSOR_FLOAT32, -1, 0, 0, TENSOR_E_OVERFLOW);
 }
 END_TEST
 

@@ -39,6 +39,9 @@ tensor_status_t tensor_from_buffer(tensor_t** out, void* buffer, size_t nbytes,
       if (remaining % itemsize != 0)
         core::fail(Status::Invalid, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
                    " bytes) must be a multiple of element size (", itemsize, ")");
+      if (remaining > static_cast<size_t>(INT64_MAX))  // size_t allows it; int64 counts do not
+        core::fail(Status::Overflow, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
+                   " bytes) does not fit int64");
       count = static_cast<int64_t>(remaining / itemsize);
       used = remaining;
     } else {

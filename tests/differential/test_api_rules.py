@@ -151,6 +151,21 @@ def test_from_buffer_other_rejections_never_release():
     assert rel.calls == []
 
 
+def test_from_buffer_huge_lengths_overflow():
+    """A length beyond int64 (size_t allows it) cannot become an int64 count of bytes."""
+    buf = (ctypes.c_uint8 * 16)()
+    rel = Releases()
+    for nbytes, dtype in ((2**63, 0), (2**63 + 8, 0), (2**64 - 1, 0), (2**64 - 16, 6), (2**64 - 16, 10)):
+        status, t = from_buffer(ctypes.addressof(buf), nbytes, dtype, -1, 0, 0, rel)
+        assert status == OVERFLOW, (nbytes, dtype, status, t and t.shape)
+        assert str(nbytes).encode() in lib.tensor_last_error()
+    # a count that fits with a huge buffer is fine
+    status, t = from_buffer(ctypes.addressof(buf), 2**64 - 1, 6, 4, 0, 0, rel)
+    assert status == OK and t.shape == (4,)
+    del t
+    assert rel.calls == [7]
+
+
 def test_from_buffer_messages_name_values():
     buf = (ctypes.c_uint8 * 16)()
     assert from_buffer(ctypes.addressof(buf), 16, 6, 5, 0)[0] == INVALID
