@@ -26,6 +26,7 @@ static PyMethodDef forwarded[] = {
     FORWARD("narrow"),     FORWARD("select"),  FORWARD("clone"),        FORWARD("numel"),
     FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"), FORWARD("split"),
     FORWARD("chunk"),      FORWARD("unbind"),  FORWARD("swapaxes"),     FORWARD("swapdims"),
+    FORWARD("movedim"),    FORWARD("moveaxis"),
     {NULL, NULL, 0, NULL},
 };
 
@@ -78,6 +79,17 @@ static PyObject *get_default_dtype(PyObject *module, PyObject *noargs) {
   return Py_NewRef(ct_dtype_object(TENSOR_FLOAT32));
 }
 
+static PyObject *promote_types(PyObject *module, PyObject *args) {
+  (void)module;
+  tensor_dtype_t a, b;
+  if (!PyArg_ParseTuple(args, "O&O&:promote_types", ct_dtype_converter, &a, ct_dtype_converter, &b)) return NULL;
+  if (a < 0 || b < 0) {
+    PyErr_SetString(PyExc_TypeError, "promote_types(): arguments must be dtypes");
+    return NULL;
+  }
+  return Py_NewRef(ct_dtype_object(ct_promote_types(a, b)));
+}
+
 static PyObject *is_tensor(PyObject *module, PyObject *obj) {
   (void)module;
   return PyBool_FromLong(Ct_Tensor_Check(obj));
@@ -95,6 +107,7 @@ static PyMethodDef module_methods[] = {
     {"tensor", KW(ct_tensor_factory), "tensor(data, *, dtype=None): always a copy."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
+    {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
     {"set_printoptions", KW(ct_set_printoptions),

@@ -262,6 +262,99 @@ static PyObject *tensor_get_device(PyObject *self, void *closure) {
   return ct_device_object(SELF(self));
 }
 
+static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype);
+
+/* t.data: a new tensor sharing t's storage and layout, as torch's. */
+static PyObject *tensor_get_data(PyObject *self, void *closure) {
+  (void)closure;
+  return tensor_detach(self, NULL);
+}
+
+static PyObject *tensor_zero_(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  PyObject *zero = PyLong_FromLong(0);
+  if (!zero) return NULL;
+  const int rc = ct_fill(SELF(self), zero);
+  Py_DECREF(zero);
+  return rc < 0 ? NULL : Py_NewRef(self);
+}
+
+static PyObject *tensor_is_signed(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const tensor_dtype_t d = tensor_dtype(SELF(self));
+  return PyBool_FromLong(!(d == TENSOR_BOOL || d == TENSOR_UINT8 || d == TENSOR_UINT16 || d == TENSOR_UINT32 ||
+                           d == TENSOR_UINT64));
+}
+
+static PyObject *tensor_type_as(PyObject *self, PyObject *other) {
+  if (!Ct_Tensor_Check(other)) {
+    PyErr_Format(PyExc_TypeError, "type_as(): argument 'other' must be Tensor, not %.200s", Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  return convert_to(self, tensor_dtype(SELF(other)));
+}
+
+/* dims given as an int or a sequence of ints, wrapped; count or -1. */
+static int64_t dims_of(PyObject *obj, int64_t ndim, int64_t *out) {
+  PyObject *seq = PyLong_Check(obj) || PyIndex_Check(obj) ? PyTuple_Pack(1, obj) : PySequence_Tuple(obj);
+  if (!seq) return -1;
+  const Py_ssize_t n = PyTuple_GET_SIZE(seq);
+  for (Py_ssize_t i = 0; i < n && i < TENSOR_MAX_DIMS; i++) {
+    long long d = PyLong_AsLongLong(PyTuple_GET_ITEM(seq, i));
+    int64_t dim = d;
+    if ((d == -1 && PyErr_Occurred()) || ct_wrap_dim(&dim, ndim) < 0) {
+      Py_DECREF(seq);
+      return -1;
+    }
+    out[i] = dim;
+  }
+  Py_DECREF(seq);
+  return n;
+}
+
+/* torch.movedim(t, source, destination): a permute view. */
+static PyObject *tensor_movedim(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"source", "destination", NULL};
+  PyObject *src_obj, *dst_obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:movedim", kwlist, &src_obj, &dst_obj)) return NULL;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  int64_t src[TENSOR_MAX_DIMS], dst[TENSOR_MAX_DIMS], order[TENSOR_MAX_DIMS];
+  const int64_t n = dims_of(src_obj, ndim, src), m = n < 0 ? -1 : dims_of(dst_obj, ndim, dst);
+  if (n < 0 || m < 0) return NULL;
+  if (n != m) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "movedim: Invalid source or destination dims: source (%lld dims) should contain the same number of "
+                 "dims as destination (%lld dims)", (long long)n, (long long)m);
+    return NULL;
+  }
+  int used_src[TENSOR_MAX_DIMS] = {0};
+  for (int64_t i = 0; i < ndim; i++) order[i] = -1;
+  for (int64_t i = 0; i < n; i++) {
+    if (used_src[src[i]] || order[dst[i]] >= 0) {
+      PyErr_SetString(PyExc_RuntimeError, "movedim: repeated dim in `source` or `destination`");
+      return NULL;
+    }
+    used_src[src[i]] = 1;
+    order[dst[i]] = src[i];
+  }
+  int64_t next = 0;
+  for (int64_t i = 0; i < ndim; i++) {
+    if (order[i] >= 0) continue;
+    while (used_src[next]) next++;
+    order[i] = next++;
+  }
+  PyObject *perm = PyTuple_New(ndim);
+  for (int64_t i = 0; perm && i < ndim; i++) {
+    PyObject *v = PyLong_FromLongLong(order[i]);
+    if (!v) Py_CLEAR(perm);
+    else PyTuple_SET_ITEM(perm, i, v);
+  }
+  if (!perm) return NULL;
+  PyObject *r = PyObject_CallMethod(self, "permute", "(O)", perm);
+  Py_DECREF(perm);
+  return r;
+}
+
 static PyObject *tensor_get_false(PyObject *self, void *closure) {
   (void)self, (void)closure;
   Py_RETURN_FALSE; /* no autograd in ctensor */
@@ -443,6 +536,10 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", tensor_get_none, NULL, "Always None: ctensor has no autograd.", NULL},
     {"is_leaf", tensor_get_true, NULL, "Always True: ctensor has no autograd.", NULL},
     {"is_cuda", tensor_get_false, NULL, "False: element access is on the CPU.", NULL},
+    {"is_sparse", tensor_get_false, NULL, "False: ctensor tensors are strided.", NULL},
+    {"is_quantized", tensor_get_false, NULL, "False.", NULL},
+    {"is_meta", tensor_get_false, NULL, "False.", NULL},
+    {"data", tensor_get_data, NULL, "A new tensor sharing this one's storage and layout.", NULL},
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
     {"mT", ct_tensor_get_mT, NULL, "The last two dims swapped (a view).", NULL},
@@ -470,6 +567,11 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
     NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
     NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
+    NOARGS("zero_", tensor_zero_, "fill_(0)."),
+    NOARGS("is_signed", tensor_is_signed, "Whether the dtype is signed."),
+    ONEARG("type_as", tensor_type_as, "to(other.dtype)."),
+    KWARGS("movedim", tensor_movedim, "movedim(source, destination): a permuted view."),
+    KWARGS("moveaxis", tensor_movedim, "moveaxis(source, destination): movedim."),
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("detach_", tensor_self, "self."),
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),

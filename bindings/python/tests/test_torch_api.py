@@ -89,3 +89,17 @@ def test_factories_like_torch():
         "mod.zeros([])", "mod.full((2, 2), fill_value=1)", "mod.full(size=(2,), fill_value=1.5)", "mod.full((2,))",
         "mod.from_numpy(np.zeros(2, dtype='datetime64[s]'))", "mod.asarray(np.zeros(2, dtype='datetime64[s]'))",
     ])
+
+
+def test_more_tensor_methods_like_torch():
+    x = "mod.arange(24).view(2, 3, 4)"
+    assert_like_torch([
+        f"{x}.movedim(0, 2).stride()", f"{x}.movedim((0, 1), (2, 0)).stride()", f"{x}.moveaxis(1, -1).shape",
+        f"mod.movedim({x}, 2, 0).shape", f"{x}.movedim(0, 3)", f"{x}.movedim((0, 0), (1, 2))",
+        f"{x}.movedim((0, 1), (1,))", f"{x}.data.shape", "mod.ones(3).zero_()", f"{x}.is_signed()",
+        "mod.zeros(1, dtype=mod.uint8).is_signed()", f"{x}.type_as(mod.zeros(1))", f"({x}.is_sparse, {x}.is_meta)",
+        "mod.promote_types(mod.uint8, mod.int8)", "mod.promote_types(mod.float16, mod.bfloat16)",
+        "mod.promote_types(mod.complex64, mod.float64)", "mod.promote_types(mod.bool, mod.uint8)",
+    ])
+    t = ctensor.arange(3)
+    assert t.data is not t and t.data.data_ptr() == t.data_ptr() and t.type_as(t) is t
