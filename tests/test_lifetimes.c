@@ -234,6 +234,61 @@ START_TEST(handles_cross_threads) {
 }
 END_TEST
 
+/* Tensor blocks are kept for reuse per thread: views made on one thread and
+   released on another (more than such a cache holds), and a thread that ends
+   with blocks kept (valgrind's leak check sees them returned). */
+enum { N_VIEWS = 200 };
+
+static void *make_views_thread(void *arg) {
+  tensor_t **views = arg;
+  for (int i = 0; i < N_VIEWS; ++i)
+    if (tensor_transpose(&views[i + 1], views[0], 0, 1) != TENSOR_OK) views[i + 1] = NULL;
+  return NULL;
+}
+
+static void *churn_views_thread(void *arg) {
+  tensor_t *t = arg, *v[N_VIEWS];
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < N_VIEWS; ++i)
+      if (tensor_slice(&v[i], t, 1, 0, 2, 1) != TENSOR_OK) return NULL;
+    for (int i = 0; i < N_VIEWS; ++i) tensor_release(v[i]);
+  }
+  return t;
+}
+
+START_TEST(views_released_across_threads) {
+  const int64_t sizes[2] = {3, 5};
+  tensor_t *views[N_VIEWS + 1] = {NULL};
+  ck_ok(tensor_zeros(&views[0], 2, sizes, TENSOR_FLOAT32));
+  pthread_t th;
+  ck_assert_int_eq(pthread_create(&th, NULL, make_views_thread, views), 0);
+  ck_assert_int_eq(pthread_join(th, NULL), 0);
+  for (int i = 1; i <= N_VIEWS; ++i) {
+    ck_assert_ptr_nonnull(views[i]);
+    ck_assert_int_eq(tensor_sizes(views[i])[0], 5);
+    ck_assert_int_eq(tensor_strides(views[i])[0], 1);
+  }
+  ck_assert_int_eq(tensor_storage_refcount(tensor_storage(views[0])), N_VIEWS + 1);
+  for (int i = 1; i <= N_VIEWS; ++i) tensor_release(views[i]);
+  ck_assert_int_eq(tensor_storage_refcount(tensor_storage(views[0])), 1);
+  void *done = NULL;
+  ck_assert_int_eq(pthread_create(&th, NULL, churn_views_thread, views[0]), 0);
+  ck_assert_int_eq(pthread_join(th, &done), 0);
+  ck_assert_ptr_eq(done, views[0]);
+  /* blocks released here and there are handed out again with fresh contents */
+  tensor_t *v = NULL;
+  ck_ok(tensor_slice(&v, views[0], 1, 1, 4, 2));
+  ck_assert_int_eq(tensor_ndim(v), 2);
+  ck_assert_int_eq(tensor_sizes(v)[1], 2);
+  ck_assert_int_eq(tensor_strides(v)[1], 2);
+  ck_assert_int_eq(tensor_refcount(v), 1);
+  tensor_release(v);
+  ck_assert_int_eq(tensor_refcount(views[0]), 1);
+  ck_assert_int_eq(tensor_storage_refcount(tensor_storage(views[0])), 1);
+  tensor_release(views[0]);
+}
+END_TEST
+
 /* ---- concurrency -------------------------------------------------------- */
 
 enum { N_THREADS = 8, N_ROUNDS = 5000 };
@@ -346,6 +401,7 @@ static Suite *lifetimes_suite(void) {
   tcase_add_test(tc, last_view_released_on_another_thread);
   tcase_add_test(tc, last_storage_reference_released_on_another_thread);
   tcase_add_test(tc, handles_cross_threads);
+  tcase_add_test(tc, views_released_across_threads);
   tcase_add_test(tc, dlpack_export_outlives_tensor);
   tcase_add_test(tc, concurrent_retain_release);
   tcase_add_test(tc, concurrent_last_release_runs_callback_once);

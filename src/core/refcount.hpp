@@ -19,8 +19,12 @@ class RefCounted {
 
   void retain() const noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() const noexcept {
-    // acq_rel: the deleting thread must see every write made through other references.
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // A count of 1 seen by the holder of that one reference cannot change under
+    // it (only a holder can add references), so the last release skips the
+    // atomic read-modify-write; the acquire load, like the acq_rel decrement,
+    // makes every write made through other references visible to the deleter.
+    if (refs_.load(std::memory_order_acquire) == 1 ||
+        refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::default_delete<const Derived>()(static_cast<const Derived*>(this));
     }
   }

@@ -50,6 +50,11 @@ class Tensor final : public RefCounted<Tensor> {
   void require_readable(const char* op) const;
   void require_writable(const char* op) const;
 
+  // Tensors come from a small per-thread cache of freed blocks (views are made
+  // and dropped often); a block freed on another thread joins that thread's cache.
+  static void* operator new(size_t size);
+  static void operator delete(void* p) noexcept;
+
  private:
   Tensor(Ref<Storage> storage, DType dtype, int64_t ndim, int64_t offset) noexcept;
 
