@@ -235,6 +235,8 @@ int ct_storage_init(PyObject *module);
 /* Take over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
+/* The storage a ctensor storage object holds (borrowed), or NULL. */
+tensor_storage_t *ct_storage_of(PyObject *obj);
 
 /* ---- pickle.c ---------------------------------------------------------- */
 

@@ -31,6 +31,10 @@ PyObject *ct_storage_wrap(tensor_storage_t *s) {
   return wrap(s, &Ct_StorageType, TENSOR_UINT8);
 }
 
+tensor_storage_t *ct_storage_of(PyObject *obj) {
+  return IS_STORAGE(obj) ? STORAGE(obj) : NULL;
+}
+
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype) {
   return wrap(s, &Ct_TypedStorageType, dtype);
 }

@@ -237,9 +237,46 @@ static PyObject *tensor_requires_grad_(PyObject *self, PyObject *args, PyObject 
 }
 
 /* copy.deepcopy(t) is a clone, as in torch. */
+/* copy.deepcopy(t) as torch's: the storage is copied whole (once per deepcopy:
+   views of one storage stay views of one new storage) and the copy keeps t's
+   sizes, strides and offset. */
 static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
-  (void)memo;
-  return ct_tensor_clone(self, NULL);
+  const tensor_t *t = SELF(self);
+  if (ct_check_cpu(t, "deepcopy") < 0) return NULL;
+  tensor_storage_t *old = tensor_storage(t);
+  PyObject *key = PyLong_FromVoidPtr(old);
+  if (!key) return NULL;
+  PyObject *copied = PyDict_Check(memo) ? PyDict_GetItemWithError(memo, key) : NULL;
+  tensor_storage_t *s = copied ? ct_storage_of(copied) : NULL;
+  if (!s) {
+    if (PyErr_Occurred()) {
+      Py_DECREF(key);
+      return NULL;
+    }
+    tensor_status_t st = tensor_storage_new(&s, tensor_storage_nbytes(old));
+    if (st != TENSOR_OK) {
+      Py_DECREF(key);
+      return ct_raise(st);
+    }
+    if (tensor_storage_nbytes(old)) memcpy(tensor_storage_data(s), tensor_storage_data(old), tensor_storage_nbytes(old));
+    PyObject *holder = ct_storage_wrap(s); /* takes s's reference; the memo keeps it alive */
+    if (!holder || (PyDict_Check(memo) && PyDict_SetItem(memo, key, holder) < 0)) {
+      Py_XDECREF(holder);
+      Py_DECREF(key);
+      return NULL;
+    }
+    tensor_t *out = NULL;
+    st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
+                             tensor_storage_offset(t));
+    Py_DECREF(holder);
+    Py_DECREF(key);
+    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+  }
+  Py_DECREF(key);
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t),
+                                                 tensor_strides(t), tensor_storage_offset(t));
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
 static PyObject *tensor_get_none(PyObject *self, void *closure) {
@@ -575,6 +612,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("detach_", tensor_self, "self."),
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
+    NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
     NOARGS("__reduce__", ct_tensor_reduce, NULL),
     NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
     KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),

@@ -284,10 +284,25 @@ def test_legacy_constructor_like_torch():
 
 def test_pickle_and_copy_keep_values_and_layout():
     t = ctensor.arange(12, dtype=ctensor.int16).view(3, 4).t()[1:]
-    for u in (pickle.loads(pickle.dumps(t)), copy.copy(t)):
+    for u in (pickle.loads(pickle.dumps(t)), copy.deepcopy(t)):
         assert u.data_ptr() != t.data_ptr() and u.tolist() == t.tolist() and u.dtype is ctensor.int16
         assert u.stride() == t.stride() and u.storage_offset() == t.storage_offset()
+    # copy.copy shares the storage, as torch's does (its __reduce_ex__ keeps the storage object)
+    s, r = copy.copy(t), copy.copy(torch.arange(12, dtype=torch.int16).view(3, 4).t()[1:])
+    assert s is not t and s.data_ptr() == t.data_ptr() and s.stride() == r.stride() == t.stride()
     ro = pickle.loads(pickle.dumps(ctensor.frombuffer(b"ab", dtype=ctensor.uint8)))
     assert ro.tolist() == [97, 98] and not ro.is_readonly
     assert pickle.loads(pickle.dumps(ctensor.bfloat16)) is ctensor.bfloat16
     assert pickle.loads(pickle.dumps(ctensor.tensor(2.5, dtype=ctensor.bfloat16))).item() == 2.5
+
+
+def test_deepcopy_copies_storages_once_and_keeps_layout():
+    """As torch's: views of one storage deep-copied together stay views of one new storage."""
+    for mod in (torch, ctensor):
+        x = mod.arange(6)
+        a, b = copy.deepcopy([x, x[1:].view(-1)])
+        a[1] = 100
+        assert b.tolist() == [100, 2, 3, 4, 5] and x.tolist() == [0, 1, 2, 3, 4, 5]
+        assert b.storage_offset() == 1 and b.data_ptr() != x[1:].data_ptr()
+    ro = copy.deepcopy(ctensor.frombuffer(b"abcd", dtype=ctensor.uint8)[1:])
+    assert not ro.is_readonly and ro.tolist() == [98, 99, 100] and ro.storage_offset() == 1
