@@ -339,6 +339,7 @@ def test_random_view_chains_match_torch(seed):
             ct, tt = make_pair(rng, dtype, rand_shape(rng))
         base_storage = storage_ptr(ct)
         base_torch_ptr = tt.storage().data_ptr()
+        bases = (ct, tt)  # alive through the chain, so that no later storage reuses their addresses
         history = [(tuple(tt.shape), tuple(tt.stride()))]
         for _ in range(rng.randint(1, 6)):
             desc, ct_args, thunk, oracle = rand_op(rng, tt)
@@ -349,6 +350,11 @@ def test_random_view_chains_match_torch(seed):
                 assert status == oracle, what
                 break
             t_res, t_err = torch_status(thunk)
+            if t_err is None and any(n < 0 for n in t_res.shape):
+                # torch 1.13 expands a 0-dim tensor to a negative size (-1 in a new
+                # leading dim); ctensor refuses it as it does for other tensors
+                assert status == SHAPE, f"{what}: ctensor {status}, torch gave shape {tuple(t_res.shape)}"
+                break
             if t_err is not None:
                 failures += 1
                 assert status == oracle(t_err), f"{what}: ctensor {status}, torch said {t_err}"
