@@ -101,6 +101,10 @@ static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:size", kwlist, &dim_obj)) return NULL;
+  if (PyUnicode_Check(dim_obj)) { /* torch reads a str as a dim name; ctensor's dims have none */
+    PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
+    return NULL;
+  }
   if (dim_obj == Py_None) return tensor_get_shape(self, NULL);
   int64_t dim = PyLong_AsLongLong(dim_obj);
   if (dim == -1 && PyErr_Occurred()) return NULL;
@@ -117,6 +121,10 @@ static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs)
   static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:stride", kwlist, &dim_obj)) return NULL;
+  if (PyUnicode_Check(dim_obj)) { /* torch reads a str as a dim name; ctensor's dims have none */
+    PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
+    return NULL;
+  }
   const int64_t ndim = tensor_ndim(SELF(self));
   const int64_t *strides = tensor_strides(SELF(self));
   if (dim_obj == Py_None) {

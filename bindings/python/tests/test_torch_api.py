@@ -103,3 +103,7 @@ def test_more_tensor_methods_like_torch():
     ])
     t = ctensor.arange(3)
     assert t.data is not t and t.data.data_ptr() == t.data_ptr() and t.type_as(t) is t
+
+
+def test_dim_names_are_runtime_errors():
+    assert_like_torch(["mod.zeros(2).size('a')", "mod.zeros(2).stride('a')"])
