@@ -97,7 +97,7 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
 
 /* 1 if obj is one more level of nesting, 0 if a leaf, -1 on error. */
 static int is_nested(PyObject *obj) {
-  if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj)) return 0;
+  if (PyUnicode_Check(obj) || PyBytes_Check(obj)) return 0; /* a bytearray is a sequence of ints to torch */
   if (Ct_Tensor_Check(obj)) return 0; /* torch: a tensor in a list is one number (if it holds one) */
   const int kind = ct_scalar_kind(obj);
   return kind < 0 ? -1 : kind == 0 && PySequence_Check(obj);
@@ -383,4 +383,20 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) 
   if (PyObject_HasAttrString(data, "__dlpack__")) /* e.g. a torch.Tensor */
     return ct_tensor_wrap(copy_of(ct_tensor_from_dlpack_object(data), dtype));
   return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
+}
+
+/* torch.as_tensor(data, dtype=None, device=None): tensors and NumPy arrays as
+   asarray takes them (shared unless dtype differs), anything else as tensor(). */
+PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"data", "dtype", "device", NULL};
+  PyObject *data, *dtype = Py_None, *device = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:as_tensor", kwlist, &data, &dtype, &device)) return NULL;
+  const int array = Ct_Tensor_Check(data) ? 1 : ct_is_numpy_array(data);
+  if (array < 0) return NULL;
+  PyObject *one = PyTuple_Pack(1, data);
+  PyObject *kw = one ? Py_BuildValue("{s:O,s:O}", "dtype", dtype, "device", device) : NULL;
+  PyObject *r = kw ? (array ? ct_asarray(module, one, kw) : ct_tensor_factory(module, one, kw)) : NULL;
+  Py_XDECREF(one);
+  Py_XDECREF(kw);
+  return r;
 }

@@ -208,6 +208,7 @@ tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b);
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
 PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
 extern PyMethodDef ct_factory_methods[];
 
 /* ---- repr.c ------------------------------------------------------------ */

@@ -105,6 +105,8 @@ static PyMethodDef module_methods[] = {
      "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
      "share-or-copy rules."},
     {"tensor", KW(ct_tensor_factory), "tensor(data, *, dtype=None): always a copy."},
+    {"as_tensor", KW(ct_as_tensor), "as_tensor(data, dtype=None, device=None): shares tensors and NumPy arrays "
+     "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},

@@ -107,3 +107,16 @@ def test_more_tensor_methods_like_torch():
 
 def test_dim_names_are_runtime_errors():
     assert_like_torch(["mod.zeros(2).size('a')", "mod.zeros(2).stride('a')"])
+
+
+def test_as_tensor_and_bytearray_data_like_torch():
+    import array
+    assert_like_torch([
+        "mod.tensor(bytearray(b'ab'))", "mod.tensor(b'ab')", "mod.as_tensor(bytearray(b'ab'))",
+        "mod.as_tensor(np.float32(2))", "mod.as_tensor(np.array(2.5))", "mod.as_tensor([1, 2], dtype=mod.float64)",
+        "mod.as_tensor(b'ab')", "mod.as_tensor(3)", "mod.as_tensor(data=[1.5], dtype=mod.float16)",
+    ])
+    a, t = numpy.arange(3.0), ctensor.arange(3)
+    assert ctensor.as_tensor(a).data_ptr() == a.ctypes.data and ctensor.as_tensor(a, dtype=ctensor.float32).dtype is ctensor.float32
+    assert ctensor.as_tensor(t) is t and ctensor.as_tensor(t, dtype=ctensor.int64) is t
+    assert ctensor.as_tensor(array.array("i", [1, 2])).dtype is ctensor.int64  # a sequence, not a buffer, as torch
