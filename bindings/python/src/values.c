@@ -196,8 +196,16 @@ static tensor_t *compare(const tensor_t *a, const tensor_t *b, int op) {
   const int64_t numel = tensor_numel(out);
   for (int64_t n = 0; n < numel; n++) {
     const Exact x = exact_value(da, pa), y = exact_value(db, pb);
-    const int eq = x.re == y.re && x.im == y.im;
-    dst[n] = (uint8_t)(op == Py_EQ ? eq : !eq);
+    int r;
+    switch (op) {
+      case Py_EQ: r = x.re == y.re && x.im == y.im; break;
+      case Py_NE: r = !(x.re == y.re && x.im == y.im); break;
+      case Py_LT: r = x.re < y.re; break;
+      case Py_LE: r = x.re <= y.re; break;
+      case Py_GT: r = x.re > y.re; break;
+      default: r = x.re >= y.re;
+    }
+    dst[n] = (uint8_t)r;
     for (int64_t d = ndim - 1; d >= 0; d--) { /* next index, last dim fastest */
       pa += sa[d] * ia;
       pb += sb[d] * ib;
@@ -274,7 +282,15 @@ static tensor_t *as_dtype(const tensor_t *t, tensor_dtype_t dtype) {
 }
 
 PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
-  if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED; /* ordering arrives with the math functions */
+  /* <, <=, >, >= as torch's: element-wise in the result type; complex has no order */
+  const int ordering = op != Py_EQ && op != Py_NE;
+  if (ordering && (ct_dtype_is_complex(tensor_dtype(SELF(self))) ||
+                   (Ct_Tensor_Check(other) && ct_dtype_is_complex(tensor_dtype(SELF(other)))) ||
+                   (!Ct_Tensor_Check(other) && ct_scalar_kind(other) == CT_KIND_COMPLEX))) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, "comparison (lt/le/gt/ge) is not implemented for complex tensors");
+    return NULL;
+  }
   tensor_t *a = NULL, *b;
   if (Ct_Tensor_Check(other)) { /* both in their result type, as torch compares them */
     if (ct_check_cpu(SELF(self), "eq") < 0 || ct_check_cpu(SELF(other), "eq") < 0) return NULL;

@@ -120,3 +120,13 @@ def test_as_tensor_and_bytearray_data_like_torch():
     assert ctensor.as_tensor(a).data_ptr() == a.ctypes.data and ctensor.as_tensor(a, dtype=ctensor.float32).dtype is ctensor.float32
     assert ctensor.as_tensor(t) is t and ctensor.as_tensor(t, dtype=ctensor.int64) is t
     assert ctensor.as_tensor(array.array("i", [1, 2])).dtype is ctensor.int64  # a sequence, not a buffer, as torch
+
+
+def test_ordering_comparisons_like_torch():
+    x = "mod.tensor([[1, 5, 3], [4, 2, 6]])"
+    assert_like_torch([
+        f"{x} > 2", f"{x}[{x} > 2]", f"{x} <= 3", f"2 < {x}", f"{x} > 2.5", f"{x} > mod.tensor([1, 5, 3])",
+        f"{x} < mod.tensor(3.5)", "mod.tensor([1, 2], dtype=mod.uint8) > 257", "mod.tensor([float('nan'), 1.0]) > 0",
+        "mod.tensor([True, False]) > False", "mod.tensor([1j]) > 0", "mod.tensor([1.0]) < 1j", f"{x} > 'a'",
+        f"{x} > mod.tensor([1, 2])", "sorted(mod.tensor([3., 1., 2.]))", "max(mod.tensor([3, 1, 2]))",
+    ])
