@@ -239,8 +239,10 @@ END_TEST
 START_TEST(permutes_of_3d) {
   static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   /* {17, 19, 21}.permute(2,0,1): destination rows over 1 KiB fed by short
-     source rows, the cache-blocked walk that prefetches its next block */
-  static const int64_t shapes[][3] = {{5, 6, 7}, {4, 33, 65}, {1, 9, 40}, {17, 19, 21}};
+     source rows, the cache-blocked walk that prefetches its next block;
+     {50, 127, 131}.permute(1,2,0): short destination rows fed by source rows
+     over 64 KiB, walked in strips of two destination lines (and an edge) */
+  static const int64_t shapes[][3] = {{5, 6, 7}, {4, 33, 65}, {1, 9, 40}, {17, 19, 21}, {50, 127, 131}};
   for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; ++sh) {
     const int64_t *base = shapes[sh];
     const int64_t n = base[0] * base[1] * base[2];

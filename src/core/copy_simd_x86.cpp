@@ -190,6 +190,7 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
 // square blocks and other block shapes (1.3 to 2x faster than 8x8 blocks with
 // half-line stores).
 constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 1024, kInnerBlockBytes = 256;
+constexpr int64_t kLongStripBytes = int64_t{64} << 10;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
@@ -262,9 +263,13 @@ CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src,
                        int64_t end_o, int64_t end_i, bool stream) {
   const auto bytes = static_cast<int64_t>(item);
   if (end_i * bytes <= kShortRowBytes) {
-    const int64_t step_i = 64 / bytes;
+    // Strips of one destination line per row; two lines when the source rows
+    // are long enough to stream from memory ([256]^3.permute(1,2,0): 1.3-1.7x
+    // -> 1.05-1.2x of memcpy), which halves the passes over the destination.
+    // Shorter source rows (NCHW->NHWC's 12 KiB) do better with one.
+    const int64_t step_i = (end_o * bytes >= kLongStripBytes ? 128 : 64) / bytes;
     for (int64_t i = 0; i < end_i; i += step_i)
-      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, i + step_i, stream, 0);
+      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream, 0);
     return;
   }
   const int64_t block_o = kOuterBlockBytes / bytes, block_i = kInnerBlockBytes / bytes;
