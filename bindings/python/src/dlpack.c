@@ -128,7 +128,57 @@ PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs) {
   (void)noargs;
   int32_t type, id;
   tensor_device(SELF(self), &type, &id);
-  return Py_BuildValue("(ii)", (int)type, (int)id);
+  /* (DLDeviceType.kDLCPU, 0) as torch's, a plain int for types its enum lacks */
+  PyObject *device = ct_dlpack_device_type ? PyObject_CallFunction(ct_dlpack_device_type, "i", (int)type) : NULL;
+  if (!device) {
+    PyErr_Clear();
+    device = PyLong_FromLong(type);
+  }
+  return device ? Py_BuildValue("(Ni)", device, (int)id) : NULL;
+}
+
+PyObject *ct_dlpack_device_type;
+
+static PyObject *to_dlpack(PyObject *module, PyObject *tensor) {
+  (void)module;
+  if (!Ct_Tensor_Check(tensor)) {
+    PyErr_Format(PyExc_TypeError, "to_dlpack(): argument 'tensor' must be Tensor, not %.200s", Py_TYPE(tensor)->tp_name);
+    return NULL;
+  }
+  return PyObject_CallMethod(tensor, "__dlpack__", NULL);
+}
+
+static PyMethodDef dlpack_functions[] = {
+    {"to_dlpack", to_dlpack, METH_O, "to_dlpack(tensor): a legacy \"dltensor\" capsule, as torch.utils.dlpack's."},
+    {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): ctensor.from_dlpack."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef utils_def = {PyModuleDef_HEAD_INIT, .m_name = "ctensor.utils", .m_size = -1};
+static struct PyModuleDef dlpack_def = {PyModuleDef_HEAD_INIT, .m_name = "ctensor.utils.dlpack", .m_size = -1,
+                                        .m_methods = dlpack_functions};
+
+int ct_dlpack_init(PyObject *module) {
+  /* torch.utils.dlpack.DLDeviceType of PyTorch 1.13 */
+  PyObject *members = Py_BuildValue("[(si)(si)(si)(si)(si)(si)(si)(si)(si)]", "kDLCPU", 1, "kDLGPU", 2, "kDLCPUPinned", 3,
+                                    "kDLOpenCL", 4, "kDLVulkan", 7, "kDLMetal", 8, "kDLVPI", 9, "kDLROCM", 10,
+                                    "kDLExtDev", 12);
+  PyObject *enum_module = members ? PyImport_ImportModule("enum") : NULL;
+  ct_dlpack_device_type = enum_module ? PyObject_CallMethod(enum_module, "IntEnum", "sO", "DLDeviceType", members) : NULL;
+  Py_XDECREF(enum_module);
+  Py_XDECREF(members);
+  if (!ct_dlpack_device_type) return -1;
+  PyObject *utils = PyModule_Create(&utils_def), *dlpack = utils ? PyModule_Create(&dlpack_def) : NULL;
+  PyObject *sys_modules = PyImport_GetModuleDict(); /* borrowed */
+  int rc = dlpack && PyModule_AddObjectRef(dlpack, "DLDeviceType", ct_dlpack_device_type) == 0 &&
+                   PyModule_AddObjectRef(utils, "dlpack", dlpack) == 0 &&
+                   PyDict_SetItemString(sys_modules, "ctensor.utils", utils) == 0 &&
+                   PyDict_SetItemString(sys_modules, "ctensor.utils.dlpack", dlpack) == 0 &&
+                   PyModule_AddObjectRef(module, "utils", utils) == 0
+               ? 0 : -1;
+  Py_XDECREF(dlpack);
+  Py_XDECREF(utils);
+  return rc;
 }
 
 /* ---- import ------------------------------------------------------------- */
@@ -157,7 +207,8 @@ tensor_t *ct_tensor_from_dlpack_object(PyObject *obj) {
   PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
   if (!method) {
     PyErr_Clear();
-    PyErr_Format(PyExc_TypeError, "from_dlpack(): expected an object with __dlpack__ or a DLPack capsule, got %.200s",
+    PyErr_Format(PyExc_RuntimeError, /* torch hands it to its capsule reader, which raises this */
+                 "from_dlpack(): expected an object with __dlpack__ or a DLPack capsule, got %.200s",
                  Py_TYPE(obj)->tp_name);
     return NULL;
   }

@@ -141,8 +141,10 @@ def test_export_arguments():
         t.__dlpack__(dl_device=(2, 0))
     assert ctensor.from_dlpack(t.__dlpack__(stream=None)).tolist() == [0, 1, 2]
     assert ctensor.from_dlpack(t.__dlpack__(copy=True)).data_ptr() != t.data_ptr()
-    with pytest.raises(TypeError):
+    with pytest.raises(RuntimeError):  # as torch.from_dlpack([1, 2])
         ctensor.from_dlpack([1, 2])
+    with pytest.raises(RuntimeError):
+        torch.from_dlpack([1, 2])
     assert ctensor.asarray(torch.utils.dlpack.to_dlpack(torch.ones(2))).tolist() == [1.0, 1.0]
 
 
@@ -181,3 +183,12 @@ def test_memory_on_another_device_is_never_touched():
     with pytest.raises(BufferError):
         t.__dlpack__(dl_device=(1, 0))
     del t, v
+
+
+def test_utils_dlpack_like_torchs():
+    import ctensor.utils.dlpack as cdl
+    cap = ctensor.utils.dlpack.to_dlpack(ctensor.arange(3))
+    assert type(cap).__name__ == "PyCapsule" and cdl.from_dlpack(cap).tolist() == [0, 1, 2]
+    dev = ctensor.arange(3).__dlpack_device__()
+    assert repr(dev) == repr(torch.arange(3).__dlpack_device__()) and dev == (1, 0)
+    assert repr(cdl.DLDeviceType.kDLCPU) == repr(torch.utils.dlpack.DLDeviceType.kDLCPU)
