@@ -52,7 +52,31 @@ PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs)
   return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
 }
 
-PyObject *ct_tensor_view(PyObject *self, PyObject *args) {
+static PyObject *view_of(PyObject *self, PyObject *args);
+
+/* f(*sizes) also called as f(name=sizes) (view(size=...), reshape(shape=...)) or
+   view(dtype=...): the keyword's value as the one positional argument. */
+static PyObject *keyword_args(PyObject *args, PyObject *kwargs, const char *const *names, const char *what) {
+  if (!kwargs || PyDict_GET_SIZE(kwargs) == 0) return Py_NewRef(args);
+  PyObject *value = NULL;
+  for (const char *const *n = names; *n && !value; n++) value = PyDict_GetItemString(kwargs, *n);
+  if (!value || PyDict_GET_SIZE(kwargs) != 1 || PyTuple_GET_SIZE(args) != 0) {
+    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments", what);
+    return NULL;
+  }
+  return PyTuple_Pack(1, value);
+}
+
+PyObject *ct_tensor_view(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+  static const char *const names[] = {"dtype", "size", NULL};
+  PyObject *args = keyword_args(args_in, kwargs, names, "view");
+  if (!args) return NULL;
+  PyObject *r = view_of(self, args);
+  Py_DECREF(args);
+  return r;
+}
+
+static PyObject *view_of(PyObject *self, PyObject *args) {
   tensor_t *out = NULL;
   tensor_status_t st;
   if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType)) {
@@ -66,9 +90,13 @@ PyObject *ct_tensor_view(PyObject *self, PyObject *args) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_reshape(PyObject *self, PyObject *args) {
+PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+  static const char *const names[] = {"shape", NULL};
+  PyObject *args = keyword_args(args_in, kwargs, names, "reshape");
+  if (!args) return NULL;
   int64_t sizes[TENSOR_MAX_DIMS];
   const int64_t ndim = ct_parse_sizes(args, sizes, "reshape");
+  Py_DECREF(args);
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);

@@ -130,3 +130,10 @@ def test_ordering_comparisons_like_torch():
         "mod.tensor([True, False]) > False", "mod.tensor([1j]) > 0", "mod.tensor([1.0]) < 1j", f"{x} > 'a'",
         f"{x} > mod.tensor([1, 2])", "sorted(mod.tensor([3., 1., 2.]))", "max(mod.tensor([3, 1, 2]))",
     ])
+
+
+def test_view_and_reshape_keywords_like_torch():
+    x = "mod.arange(6, dtype=mod.int32).view(2, 3)"
+    assert_like_torch([f"{x}.view(dtype=mod.int16).shape", f"{x}.view(size=(3, 2)).shape",
+                       f"{x}.reshape(shape=(3, 2)).shape", f"mod.reshape({x}, shape=(3, 2)).shape",
+                       f"{x}.view(dtype=mod.int16, size=3)"])
