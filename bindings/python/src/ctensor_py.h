@@ -126,19 +126,21 @@ PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs)
 PyObject *ct_tensor_view(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_t(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_transpose(PyObject *self, PyObject *args);
-PyObject *ct_tensor_permute(PyObject *self, PyObject *args);
-PyObject *ct_tensor_expand(PyObject *self, PyObject *args);
+PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_permute(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_expand(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other);
 PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs);
+/* clone(memory_format=None); args NULL: a plain clone. */
+PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_copy_(PyObject *self, PyObject *src);
-PyObject *ct_tensor_fill_(PyObject *self, PyObject *value);
+PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_view_as(PyObject *self, PyObject *other);
 PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other);

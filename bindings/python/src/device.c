@@ -146,7 +146,33 @@ PyObject *ct_device_object(const tensor_t *t) {
   return d;
 }
 
+/* torch.contiguous_format & co.: named constants for memory_format= arguments. */
+static PyObject *memory_format_repr(PyObject *self) {
+  return Py_NewRef(((DeviceObject *)self)->type);
+}
+
+static PyTypeObject MemoryFormatType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor.memory_format",
+    .tp_basicsize = sizeof(DeviceObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A memory_format constant (ctensor.contiguous_format, ctensor.preserve_format, ...).",
+    .tp_dealloc = device_dealloc,
+    .tp_repr = memory_format_repr,
+};
+
 int ct_device_init(PyObject *module) {
-  if (PyType_Ready(&DeviceType) < 0) return -1;
+  if (PyType_Ready(&DeviceType) < 0 || PyType_Ready(&MemoryFormatType) < 0) return -1;
+  static const char *formats[] = {"contiguous_format", "preserve_format", "channels_last", "channels_last_3d"};
+  for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+    DeviceObject *f = PyObject_New(DeviceObject, &MemoryFormatType);
+    if (!f) return -1;
+    f->type = PyUnicode_FromFormat("ctensor.%s", formats[i]);
+    f->index = -1;
+    if (!f->type || PyModule_AddObject(module, formats[i], (PyObject *)f) < 0) {
+      Py_DECREF(f);
+      return -1;
+    }
+  }
   return PyModule_AddObjectRef(module, "device", (PyObject *)&DeviceType);
 }

@@ -63,8 +63,11 @@ static int parse_dim(PyObject *obj, const tensor_t *t, int64_t *dim, const char 
 
 PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"split_size_or_sections", "dim", NULL};
+  static char *kwlist_method[] = {"split_size", "dim", NULL}; /* Tensor.split's own name */
   PyObject *how, *dim_obj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:split", kwlist, &how, &dim_obj)) return NULL;
+  const int method_name = kwargs && PyDict_GetItemString(kwargs, "split_size") != NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:split", method_name ? kwlist_method : kwlist, &how, &dim_obj))
+    return NULL;
   const tensor_t *t = SELF(self);
   int64_t dim;
   if (parse_dim(dim_obj, t, &dim, "split") < 0) return NULL;

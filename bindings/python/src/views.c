@@ -141,17 +141,31 @@ PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_transpose(PyObject *self, PyObject *args) {
+static PyObject *transpose_named(PyObject *self, PyObject *args, PyObject *kwargs, char **kwlist, const char *fmt) {
   long long dim0, dim1;
-  if (!PyArg_ParseTuple(args, "LL:transpose", &dim0, &dim1)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &dim0, &dim1)) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_transpose(&out, SELF(self), dim0, dim1);
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-PyObject *ct_tensor_permute(PyObject *self, PyObject *args) {
+PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim0", "dim1", NULL};
+  return transpose_named(self, args, kwargs, kwlist, "LL:transpose");
+}
+
+PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"axis0", "axis1", NULL};
+  return transpose_named(self, args, kwargs, kwlist, "LL:swapaxes");
+}
+
+PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+  static const char *const names[] = {"dims", NULL};
+  PyObject *args = keyword_args(args_in, kwargs, names, "permute");
+  if (!args) return NULL;
   int64_t dims[TENSOR_MAX_DIMS];
   const int64_t n = ct_parse_sizes(args, dims, "permute");
+  Py_DECREF(args);
   if (n < 0) return NULL;
   const int64_t ndim = tensor_ndim(SELF(self));
   if (n != ndim) {
@@ -168,9 +182,13 @@ PyObject *ct_tensor_permute(PyObject *self, PyObject *args) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_expand(PyObject *self, PyObject *args) {
+PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+  static const char *const names[] = {"size", NULL};
+  PyObject *args = keyword_args(args_in, kwargs, names, "expand");
+  if (!args) return NULL;
   int64_t sizes[TENSOR_MAX_DIMS];
   const int64_t ndim = ct_parse_sizes(args, sizes, "expand");
+  Py_DECREF(args);
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
@@ -242,8 +260,26 @@ PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs) {
-  (void)noargs;
+/* memory_format=: contiguous_format and preserve_format; 0 (C order), 1
+   (preserve) or -1 with an exception for the channels-last formats. */
+static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int fallback) {
+  static char *kwlist[] = {"memory_format", NULL};
+  PyObject *format = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", kwlist, &format)) return -1;
+  if (!format || format == Py_None) return fallback;
+  PyObject *name = PyObject_Str(format);
+  if (!name) return -1;
+  const int contiguous = PyUnicode_CompareWithASCIIString(name, "ctensor.contiguous_format") == 0;
+  const int preserve = PyUnicode_CompareWithASCIIString(name, "ctensor.preserve_format") == 0;
+  if (!contiguous && !preserve)
+    PyErr_Format(PyExc_NotImplementedError, "%s(): memory_format %U is not supported (ctensor has no channels-last layouts)",
+                 what, name);
+  Py_DECREF(name);
+  return contiguous ? 0 : preserve ? 1 : -1;
+}
+
+PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
+  if (memory_format(args, kwargs, "contiguous", 0) < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_contiguous(&out, SELF(self));
   if (st != TENSOR_OK) return ct_raise(st);
@@ -254,8 +290,14 @@ PyObject *ct_tensor_contiguous(PyObject *self, PyObject *noargs) {
   return ct_tensor_wrap(out);
 }
 
-PyObject *ct_tensor_clone(PyObject *self, PyObject *noargs) {
-  (void)noargs;
+PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs) {
+  const int preserve = args ? memory_format(args, kwargs, "clone", 1) : 1;
+  if (preserve < 0) return NULL;
+  if (!preserve) { /* contiguous_format: a C-order copy */
+    tensor_t *out = NULL;
+    const tensor_status_t st = tensor_clone(&out, SELF(self));
+    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+  }
   return ct_tensor_wrap(ct_copy_like(SELF(self), tensor_dtype(SELF(self))));
 }
 
@@ -269,7 +311,10 @@ PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
   return st == TENSOR_OK ? Py_NewRef(self) : ct_raise(st);
 }
 
-PyObject *ct_tensor_fill_(PyObject *self, PyObject *value) {
+PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"value", NULL};
+  PyObject *value;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:fill_", kwlist, &value)) return NULL;
   if (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) != 0) {
     PyErr_Format(PyExc_RuntimeError,
                  "fill_ only supports 0-dimension value tensor but got tensor with %lld dimensions.",

@@ -137,3 +137,16 @@ def test_view_and_reshape_keywords_like_torch():
     assert_like_torch([f"{x}.view(dtype=mod.int16).shape", f"{x}.view(size=(3, 2)).shape",
                        f"{x}.reshape(shape=(3, 2)).shape", f"mod.reshape({x}, shape=(3, 2)).shape",
                        f"{x}.view(dtype=mod.int16, size=3)"])
+
+
+def test_method_keywords_and_memory_formats_like_torch():
+    x = "mod.arange(24).view(2, 3, 4)"
+    assert_like_torch([
+        f"{x}.transpose(dim0=0, dim1=2).shape", f"{x}.transpose(0, dim1=2).shape", f"{x}.swapaxes(axis0=0, axis1=1).shape",
+        f"{x}.swapdims(dim0=0, dim1=1).shape", f"{x}.permute(dims=(2, 0, 1)).shape", f"{x}.expand(size=(2, 2, 3, 4)).shape",
+        f"[s.shape for s in {x}.split(split_size=2, dim=2)]", f"{x}.fill_(value=3)[0, 0]",
+        "(mod.contiguous_format, mod.preserve_format, mod.channels_last)",
+        f"{x}.transpose(0, 2).clone(memory_format=mod.contiguous_format).stride()",
+        f"{x}.transpose(0, 2).clone(memory_format=mod.preserve_format).stride()",
+        f"{x}.transpose(0, 2).contiguous(memory_format=mod.contiguous_format).stride()",
+    ])
