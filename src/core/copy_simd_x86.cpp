@@ -183,13 +183,14 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
 // Transposes. The register kernel reads 32 source rows (4-byte elements: 16;
 // 8-byte: 8) and writes 16 destination rows (8; 4) of one whole 64-byte line each, so streaming
 // stores always complete their lines. Destination rows of more than 1 KiB are
-// walked in cache blocks of 1 KiB of rows by 256 B of columns; shorter ones in
+// walked in cache blocks of rows by columns (sizes below); shorter ones in
 // strips of source rows swept across all destination rows, which reads each
 // source row start to end. Both orders were picked by measuring [4096,4096].t(),
 // [256]^3.permute(2,0,1) and (1,2,0) and NCHW->NHWC against 16x16 strips,
 // square blocks and other block shapes (1.3 to 2x faster than 8x8 blocks with
 // half-line stores).
-constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 1024, kInnerBlockBytes = 256;
+constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 4096, kInnerBlockBytes = 128,
+                  kShortSourceBlockBytes = 256;
 constexpr int64_t kLongStripBytes = int64_t{64} << 10;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
@@ -272,13 +273,17 @@ CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src,
       transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream, 0);
     return;
   }
-  const int64_t block_o = kOuterBlockBytes / bytes, block_i = kInnerBlockBytes / bytes;
   // When source rows are short (a block's source is one dense run, as in
-  // [256]^3.permute(2,0,1)), each block prefetches the next one's source: the
-  // column-wise reads of a block otherwise start each line cold (c1 went from
-  // 1.2-1.35x to 0.95-1.1x of memcpy). Long source rows ([4096,4096].t()) lose
-  // with it: those rows are far apart and the hardware prefetcher does better.
-  const int64_t ahead = s_inner <= kOuterBlockBytes ? block_i * s_inner : 0;
+  // [256]^3.permute(2,0,1)), blocks are 256 B of columns and each prefetches
+  // the next one's source: the column-wise reads of a block otherwise start
+  // each line cold (c1 went from 1.2-1.35x to 0.95-1.1x of memcpy). Long
+  // source rows ([4096,4096].t()) lose with the prefetch (those rows are far
+  // apart) and do best with blocks of 4 KiB of rows by 128 B of columns
+  // (1.05-1.15x against 1.2-1.35x for 1 KiB by 256 B).
+  const bool short_source = s_inner <= kShortRowBytes;
+  const int64_t block_o = kOuterBlockBytes / bytes;
+  const int64_t block_i = (short_source ? kShortSourceBlockBytes : kInnerBlockBytes) / bytes;
+  const int64_t ahead = short_source ? block_i * s_inner : 0;
   for (int64_t ob = 0; ob < end_o; ob += block_o)
     for (int64_t ib = 0; ib < end_i; ib += block_i)
       transpose_range(item, dst, d_outer, src, s_inner, ob, std::min(end_o, ob + block_o), ib,
