@@ -461,6 +461,14 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
 }
 
 /* torch's legacy type names ("torch.FloatTensor"), by dtype. */
+typedef struct {
+  PyObject_HEAD
+  tensor_dtype_t dtype;
+  const char *name;
+} LegacyTypeObject;
+
+static PyTypeObject LegacyType;
+
 static const char *const legacy_names[] = {
     [TENSOR_UINT8] = "ByteTensor",    [TENSOR_INT8] = "CharTensor",       [TENSOR_INT16] = "ShortTensor",
     [TENSOR_INT32] = "IntTensor",     [TENSOR_INT64] = "LongTensor",      [TENSOR_FLOAT16] = "HalfTensor",
@@ -492,6 +500,8 @@ static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs)
       PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
       return NULL;
     }
+  } else if (Py_IS_TYPE(target, &LegacyType)) {
+    dtype = ((LegacyTypeObject *)target)->dtype;
   } else if (ct_dtype_from_object(target, &dtype) < 0) {
     return NULL;
   }
@@ -544,28 +554,106 @@ CONVERTER(cdouble_m, TENSOR_COMPLEX128)
 /* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
    Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
    the data as float32. */
-static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-  (void)type;
+/* The legacy constructors: `typed` for FloatTensor & co., which refuse a tensor
+   of another dtype; Tensor(t) aliases t whatever its dtype. */
+static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dtype, int typed, const char *name) {
   if (kwargs && PyDict_GET_SIZE(kwargs)) {
-    PyErr_SetString(PyExc_TypeError, "Tensor(): takes no keyword arguments; use ctensor.tensor(data, dtype=...)");
+    PyErr_Format(PyExc_TypeError, "%s(): takes no keyword arguments; use ctensor.tensor(data, dtype=...)", name);
     return NULL;
   }
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
   PyObject *first = n ? PyTuple_GET_ITEM(args, 0) : NULL;
+  if (n == 1 && Ct_Tensor_Check(first)) { /* an alias sharing the storage, as torch */
+    if (typed && tensor_dtype(SELF(first)) != dtype) {
+      PyErr_Format(PyExc_TypeError, "expected %R (got %R)", ct_dtype_object(dtype), ct_dtype_object(tensor_dtype(SELF(first))));
+      return NULL;
+    }
+    return tensor_detach(first, NULL);
+  }
   const int sizes_given = n == 0 || PyObject_TypeCheck(first, &Ct_SizeType) ||
                           (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
   if (!sizes_given) {
-    if (n == 1 && (PySequence_Check(first) || Ct_Tensor_Check(first)))
-      return ct_tensor_wrap(ct_tensor_from_data(first, TENSOR_FLOAT32));
+    if (n == 1 && PySequence_Check(first)) return ct_tensor_wrap(ct_tensor_from_data(first, dtype));
     PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %.200s)", Py_TYPE(first)->tp_name);
     return NULL;
   }
   int64_t sizes[TENSOR_MAX_DIMS], ndim = 1;
   sizes[0] = 0;
-  if (n && (ndim = ct_parse_sizes(args, sizes, "Tensor")) < 0) return NULL;
+  if (n && (ndim = ct_parse_sizes(args, sizes, name)) < 0) return NULL;
   tensor_t *t = NULL;
-  const tensor_status_t st = tensor_empty(&t, ndim, sizes, TENSOR_FLOAT32);
+  const tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
   return st == TENSOR_OK ? ct_tensor_wrap(t) : ct_raise(st);
+}
+
+/* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
+   Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
+   the data as float32, Tensor(tensor) aliases it. */
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  (void)type;
+  return legacy_new(args, kwargs, TENSOR_FLOAT32, 0, "Tensor");
+}
+
+/* ---- torch.FloatTensor & co. --------------------------------------------- */
+
+/* Callable objects standing for torch's legacy tensor types: FloatTensor(...)
+   constructs as the legacy constructor in their dtype, isinstance(t,
+   FloatTensor) checks the dtype, t.type(FloatTensor) converts. */
+
+static PyObject *legacy_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  const LegacyTypeObject *l = (LegacyTypeObject *)self;
+  return legacy_new(args, kwargs, l->dtype, 1, l->name);
+}
+
+static PyObject *legacy_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<class 'ctensor.%s'>", ((LegacyTypeObject *)self)->name);
+}
+
+static PyObject *legacy_instancecheck(PyObject *self, PyObject *obj) {
+  return PyBool_FromLong(Ct_Tensor_Check(obj) && tensor_dtype(SELF(obj)) == ((LegacyTypeObject *)self)->dtype);
+}
+
+static PyObject *legacy_get_dtype(PyObject *self, void *closure) {
+  (void)closure;
+  return Py_NewRef(ct_dtype_object(((LegacyTypeObject *)self)->dtype));
+}
+
+static PyMethodDef legacy_methods[] = {
+    {"__instancecheck__", legacy_instancecheck, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef legacy_getset[] = {
+    {"dtype", legacy_get_dtype, NULL, "The dtype this legacy type stands for.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject LegacyType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ctensor._LegacyTensorType",
+    .tp_basicsize = sizeof(LegacyTypeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "torch's legacy tensor types (FloatTensor, LongTensor, ...).",
+    .tp_call = legacy_call,
+    .tp_repr = legacy_repr,
+    .tp_methods = legacy_methods,
+    .tp_getset = legacy_getset,
+};
+
+static int add_legacy_types(PyObject *module) {
+  if (PyType_Ready(&LegacyType) < 0) return -1;
+  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
+  for (int d = 0; d < count; d++) {
+    if (!legacy_names[d]) continue;
+    LegacyTypeObject *l = PyObject_New(LegacyTypeObject, &LegacyType);
+    if (!l) return -1;
+    l->dtype = d;
+    l->name = legacy_names[d];
+    if (PyModule_AddObject(module, legacy_names[d], (PyObject *)l) < 0) {
+      Py_DECREF(l);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 /* ---- the type ------------------------------------------------------------ */
@@ -716,6 +804,6 @@ PyTypeObject Ct_TensorType = {
 int ct_tensor_init(PyObject *module) {
   /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
   Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
-  if (ct_size_init(module) < 0 || PyType_Ready(&Ct_TensorType) < 0) return -1;
+  if (ct_size_init(module) < 0 || PyType_Ready(&Ct_TensorType) < 0 || add_legacy_types(module) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
 }

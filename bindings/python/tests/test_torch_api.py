@@ -150,3 +150,16 @@ def test_method_keywords_and_memory_formats_like_torch():
         f"{x}.transpose(0, 2).clone(memory_format=mod.preserve_format).stride()",
         f"{x}.transpose(0, 2).contiguous(memory_format=mod.contiguous_format).stride()",
     ])
+
+
+def test_legacy_constructors_like_torch():
+    assert_like_torch([
+        "mod.Tensor(mod.tensor([1, 2]))", "mod.FloatTensor([1, 2])", "mod.LongTensor([1, 2])", "mod.IntTensor([1.5])",
+        "mod.DoubleTensor(2).shape", "mod.ByteTensor([1, 2])", "mod.BoolTensor([1, 0])", "mod.HalfTensor([1])",
+        "mod.ShortTensor([1])", "mod.CharTensor([1])", "mod.LongTensor(2, 2).shape", "mod.FloatTensor(mod.tensor([1]))",
+        "mod.LongTensor(mod.tensor([1]))", "isinstance(mod.zeros(2), mod.FloatTensor)",
+        "isinstance(mod.zeros(2, dtype=mod.int64), mod.FloatTensor)", "mod.zeros(2).type(mod.LongTensor)",
+        "repr(mod.FloatTensor)", "mod.FloatTensor(x=1)",
+    ])
+    t = ctensor.tensor([1, 2])
+    assert ctensor.Tensor(t).data_ptr() == t.data_ptr() and ctensor.LongTensor(t).data_ptr() == t.data_ptr()
