@@ -45,7 +45,7 @@ const char *ct_dtype_format(tensor_dtype_t code) {
     case TENSOR_INT8: return "b";
     case TENSOR_INT16: return "h";
     case TENSOR_INT32: return "i";
-    case TENSOR_INT64: return "q";
+    case TENSOR_INT64: return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is 'l' where long is 64-bit */
     case TENSOR_FLOAT16: return "e";
     case TENSOR_FLOAT32: return "f";
     case TENSOR_FLOAT64: return "d";
@@ -54,7 +54,7 @@ const char *ct_dtype_format(tensor_dtype_t code) {
     case TENSOR_BOOL: return "?";
     case TENSOR_UINT16: return "H";
     case TENSOR_UINT32: return "I";
-    case TENSOR_UINT64: return "Q";
+    case TENSOR_UINT64: return sizeof(long) == 8 ? "L" : "Q";
     default: return NULL; /* bfloat16: no struct/PEP 3118 code exists */
   }
 }

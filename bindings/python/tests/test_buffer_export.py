@@ -7,11 +7,15 @@ import weakref
 import numpy
 import pytest
 
+import torch
+
 import ctensor
 
-FORMATS = {"uint8": "B", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "float16": "e", "float32": "f",
+# NumPy's own codes: int64 is 'l' on LP64 (so arrays made from tensors are NumPy's default int
+# type and print without "dtype=int64")
+FORMATS = {"uint8": "B", "int8": "b", "int16": "h", "int32": "i", "int64": "l", "float16": "e", "float32": "f",
            "float64": "d", "complex64": "Zf", "complex128": "Zd", "bool": "?", "uint16": "H", "uint32": "I",
-           "uint64": "Q"}
+           "uint64": "L"}
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
@@ -22,6 +26,12 @@ def test_formats_and_numpy_round_trip(name):
     assert m.shape == (2, 3) and m.strides == (3 * t.element_size(), t.element_size())
     a = numpy.asarray(m)
     assert a.ctypes.data == t.data_ptr() and a.tolist() == t.tolist()
+    assert a.dtype.char == numpy.zeros(1, dtype=name).dtype.char and repr(t.numpy()) == repr(a)
+
+
+def test_int64_arrays_print_as_numpys():
+    assert repr(ctensor.arange(3).numpy()) == repr(torch.arange(3).numpy()) == "array([0, 1, 2])"
+    assert repr(numpy.asarray(ctensor.arange(3))) == "array([0, 1, 2])"
 
 
 def test_strided_and_reversed_exports():
