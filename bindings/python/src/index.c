@@ -23,6 +23,18 @@ static int step(tensor_t **cur, tensor_status_t st, tensor_t **next) {
 /* Python bools and 0-dim bool tensors add a dim of size 1 (true) or 0 (false). */
 static int is_bool_index(PyObject *item) {
   if (PyBool_Check(item)) return 1;
+  if (ct_is_numpy_array(item) > 0) { /* a 0-dim bool array, as torch */
+    PyObject *ndim = PyObject_GetAttrString(item, "ndim"), *dtype = PyObject_GetAttrString(item, "dtype");
+    PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
+    const int yes = ndim && kind && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0 && PyUnicode_Check(kind) &&
+                    PyUnicode_CompareWithASCIIString(kind, "b") == 0;
+    Py_XDECREF(ndim);
+    Py_XDECREF(dtype);
+    Py_XDECREF(kind);
+    PyErr_Clear();
+    return yes;
+  }
+  PyErr_Clear();
   return Ct_Tensor_Check(item) && tensor_ndim(SELF(item)) == 0 && tensor_dtype(SELF(item)) == TENSOR_BOOL;
 }
 
@@ -56,6 +68,12 @@ static tensor_t *index_tensor(PyObject *item) {
   }
   if (!t) return NULL;
   tensor_dtype_t d = tensor_dtype(t);
+  if (Ct_Tensor_Check(item) && d != TENSOR_INT64 && d != TENSOR_UINT8 && d != TENSOR_BOOL) {
+    /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type convert) */
+    tensor_release(t);
+    PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors");
+    return NULL;
+  }
   if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) d = TENSOR_INT64; /* t[[]]: no values to type */
   if (d == TENSOR_UINT8) d = TENSOR_BOOL;                               /* torch: byte tensors are masks */
   if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {

@@ -163,3 +163,12 @@ def test_legacy_constructors_like_torch():
     ])
     t = ctensor.tensor([1, 2])
     assert ctensor.Tensor(t).data_ptr() == t.data_ptr() and ctensor.LongTensor(t).data_ptr() == t.data_ptr()
+
+
+def test_index_tensor_dtypes_like_torch():
+    x = "mod.arange(12).view(3, 4)"
+    exprs = [f"{x}[mod.tensor([1, 0], dtype=mod.{d})]" for d in ["int8", "int16", "int32", "int64", "bool"]]
+    exprs += [f"{x}[np.array([1, 0], dtype='{d}')]" for d in ["int8", "int16", "int32", "int64", "bool"]]
+    exprs += [f"{x}[np.array(True)].shape", f"{x}[np.array(False)].shape", f"{x}[mod.tensor(1, dtype=mod.int8)]",
+              f"{x}[0, np.array(True)].shape"]
+    assert_like_torch(exprs)
