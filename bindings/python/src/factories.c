@@ -145,6 +145,53 @@ static PyObject *full_of(PyObject *size_obj, PyObject *value, const Options *opt
   return ct_tensor_wrap(t);
 }
 
+/* f rounded to the nearest float16 or bfloat16 value (ties to even), as a float. */
+static float round_to_16bit(float f, tensor_dtype_t dtype) {
+  if (!isfinite(f) || f == 0.0f) return f;
+  const int mantissa = dtype == TENSOR_FLOAT16 ? 10 : 7, min_exp = dtype == TENSOR_FLOAT16 ? -14 : -126;
+  const float a = fabsf(f);
+  if (dtype == TENSOR_FLOAT16 && a >= 65520.0f) return copysignf(INFINITY, f);
+  int e;
+  frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  int exp = e - 1;
+  if (exp < min_exp) exp = min_exp; /* subnormals: a fixed spacing */
+  const float ulp = ldexpf(1.0f, exp - mantissa);
+  return copysignf(nearbyintf(a / ulp) * ulp, f);
+}
+
+/* start + i*step as PyTorch 1.13's CPU kernel (AVX2 build) rounds it, so values
+   match bit for bit: blocks of two vectors (4 doubles or 8 floats each) start at
+   fma(idx, step, start) (rounded to float for float32) and add fma(j, step, base);
+   the tail is fma(idx, step, start). Exact for one parallel chunk (up to 32768
+   elements, torch's grain size). float16/bfloat16 work the same way in float with
+   16 lanes, each block's base rounded to the dtype. */
+static void arange_values(double *p, int64_t n, double start, double step, tensor_dtype_t dtype) {
+  if (dtype == TENSOR_FLOAT16 || dtype == TENSOR_BFLOAT16) { /* in float (the accumulate type), 16 lanes */
+    const float sf = (float)start, df = (float)step;
+    const int64_t paired = n - n % 32;
+    for (int64_t i = 0; i < paired; i += 16) {
+      const float base = round_to_16bit(fmaf((float)i, df, sf), dtype);
+      for (int64_t j = 0; j < 16; j++) {
+        volatile float product = (float)j * df; /* rounded on its own: torch's vector lanes do not fuse */
+        p[i + j] = base + product;
+      }
+    }
+    for (int64_t i = paired; i < n; i++) p[i] = fmaf((float)i, df, sf);
+    return;
+  }
+  if (dtype != TENSOR_FLOAT32 && dtype != TENSOR_FLOAT64) {
+    for (int64_t i = 0; i < n; i++) p[i] = start + (double)i * step;
+    return;
+  }
+  const int64_t vs = dtype == TENSOR_FLOAT64 ? 4 : 8, paired = n - n % (2 * vs);
+  for (int64_t i = 0; i < paired; i += vs) {
+    double base = fma((double)i, step, start);
+    if (dtype == TENSOR_FLOAT32) base = (float)base;
+    for (int64_t j = 0; j < vs; j++) p[i + j] = fma((double)j, step, base);
+  }
+  for (int64_t i = paired; i < n; i++) p[i] = fma((double)i, step, start);
+}
+
 static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
@@ -202,21 +249,31 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
     const double s = start ? PyFloat_AsDouble(start) : 0.0, e = PyFloat_AsDouble(end),
                  d = stepo ? PyFloat_AsDouble(stepo) : 1.0;
     if (PyErr_Occurred()) return NULL;
-    if (d == 0.0) {
-      PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
-      return NULL;
-    }
-    if (!isfinite(s) || !isfinite(e)) {
+    /* torch checks start, end and step converted to the dtype's accumulate type:
+       int64 (truncated) for integer dtypes, so a step of 0.5 is zero there */
+    const int integral = !ct_dtype_is_floating(dtype);
+    if (!isfinite(s) || !isfinite(e) || (integral && !isfinite(d))) {
       PyErr_SetString(PyExc_RuntimeError, "unsupported range: start and end must be finite");
       return NULL;
     }
-    if ((d > 0 && e < s) || (d < 0 && e > s)) {
+    const double cs = integral ? trunc(s) : s, ce = integral ? trunc(e) : e, cd = integral ? trunc(d) : d;
+    if (cd == 0.0) {
+      PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+      return NULL;
+    }
+    if ((cd > 0 && ce < cs) || (cd < 0 && ce > cs)) {
       PyErr_SetString(PyExc_RuntimeError, "upper bound and larger bound inconsistent with step sign");
       return NULL;
     }
-    const int64_t n = (int64_t)ceil((e - s) / d);
-    if (!ct_dtype_is_floating(dtype)) { /* torch: start and step in the integer type, then start + i*step */
-      const int64_t is = (int64_t)s, id = (int64_t)d;
+    /* the length in double from the original values, except for int64 (its converted ones) */
+    const double size_d = dtype == TENSOR_INT64 ? ceil((ce - cs) / cd) : ceil((e - s) / d);
+    if (!(size_d >= 0) || size_d > 9.2e18) {
+      PyErr_SetString(PyExc_RuntimeError, "invalid size, possible overflow?");
+      return NULL;
+    }
+    const int64_t n = (int64_t)size_d;
+    if (integral) { /* torch: start and step in the integer type, then start + i*step */
+      const int64_t is = (int64_t)cs, id = (int64_t)cd;
       st = tensor_empty(&buffer, 1, &n, TENSOR_INT64);
       if (st != TENSOR_OK) return ct_raise(st);
       int64_t *q = tensor_data(buffer);
@@ -225,7 +282,7 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
       st = tensor_empty(&buffer, 1, &n, TENSOR_FLOAT64);
       if (st != TENSOR_OK) return ct_raise(st);
       double *p = tensor_data(buffer);
-      for (int64_t i = 0; i < n; i++) p[i] = s + (double)i * d; /* torch: start + i*step in double */
+      arange_values(p, n, s, d, dtype);
     }
   }
   st = tensor_to(&out, buffer, dtype, TENSOR_COPY_IF_NEEDED);

@@ -172,3 +172,17 @@ def test_index_tensor_dtypes_like_torch():
     exprs += [f"{x}[np.array(True)].shape", f"{x}[np.array(False)].shape", f"{x}[mod.tensor(1, dtype=mod.int8)]",
               f"{x}[0, np.array(True)].shape"]
     assert_like_torch(exprs)
+
+
+def test_arange_values_and_lengths_bit_for_bit():
+    import random
+    rng = random.Random(11)
+    for _ in range(400):
+        s, e = round(rng.uniform(-5, 5), rng.randint(0, 3)), round(rng.uniform(-5, 5), rng.randint(0, 3))
+        st = round(rng.choice([-1, 1]) * rng.uniform(0.01, 2), rng.randint(1, 3))
+        dt = rng.choice(["float32", "float64", "float16", "bfloat16", "int64", "int32", "uint8", None])
+        kw = "" if dt is None else f", dtype=mod.{dt}"
+        assert_like_torch([f"mod.arange({s}, {e}, {st}{kw})"])
+    assert_like_torch(["mod.arange(-4, 3.25, 0.8, dtype=mod.float16)", "mod.arange(3.0, -4.0, -0.2, dtype=mod.bfloat16)",
+                       "mod.arange(-0.02, -2.0, -0.1, dtype=mod.float64)", "mod.arange(0, 1, 0.1)",
+                       "mod.arange(-4.0, -2.0, 0.14, dtype=mod.int32)", "mod.arange(-3.781, -3.0, -1.7, dtype=mod.uint8)"])
