@@ -285,7 +285,7 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
     tensor_release(buffer);
     return NULL;
   }
-  st = tensor_to(&out, buffer, dtype, TENSOR_COPY_IF_NEEDED);
+  st = ct_to(&out, buffer, dtype);
   tensor_release(buffer);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }

@@ -79,11 +79,37 @@ tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero) {
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }
 
+/* PyTorch converts float64 to float16/bfloat16 through float32 (c10::Half and
+   c10::BFloat16 are built from a float), rounding twice; the library rounds once.
+   1 when src -> dst needs that detour. */
+static int via_float32(tensor_dtype_t src, tensor_dtype_t dst) {
+  return src == TENSOR_FLOAT64 && (dst == TENSOR_FLOAT16 || dst == TENSOR_BFLOAT16);
+}
+
+tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype) {
+  if (!via_float32(tensor_dtype(src), dtype)) return tensor_to(out, src, dtype, TENSOR_COPY_IF_NEEDED);
+  tensor_t *mid = NULL;
+  tensor_status_t st = tensor_to(&mid, src, TENSOR_FLOAT32, TENSOR_COPY_IF_NEEDED);
+  if (st == TENSOR_OK) st = tensor_to(out, mid, dtype, TENSOR_COPY_IF_NEEDED);
+  tensor_release(mid);
+  return st;
+}
+
+static tensor_status_t copy_once(tensor_t *dst, const tensor_t *src) {
+  if (!via_float32(tensor_dtype(src), tensor_dtype(dst))) return tensor_copy(dst, src);
+  tensor_t *mid = NULL;
+  tensor_status_t st = tensor_empty(&mid, tensor_ndim(src), tensor_sizes(src), TENSOR_FLOAT32);
+  if (st == TENSOR_OK) st = tensor_copy(mid, src);
+  if (st == TENSOR_OK) st = tensor_copy(dst, mid);
+  tensor_release(mid);
+  return st;
+}
+
 tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src) {
-  if (tensor_numel(dst) < CT_NOGIL_ELEMENTS) return tensor_copy(dst, src);
+  if (tensor_numel(dst) < CT_NOGIL_ELEMENTS) return copy_once(dst, src);
   tensor_status_t st;
   Py_BEGIN_ALLOW_THREADS /* the copy engine touches no Python object */
-  st = tensor_copy(dst, src);
+  st = copy_once(dst, src);
   Py_END_ALLOW_THREADS
   return st;
 }

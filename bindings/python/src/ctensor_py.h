@@ -168,6 +168,9 @@ tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero);
    (the last error stays readable: it is per thread, and this thread is ours). */
 #define CT_NOGIL_ELEMENTS (1 << 16)
 tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src);
+/* tensor_to(TENSOR_COPY_IF_NEEDED) converting as torch does: float64 to
+   float16/bfloat16 through float32 (ct_copy does the same). */
+tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
 tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
 

@@ -365,7 +365,7 @@ tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype) {
   }
   tensor_t *w = NULL, *out = NULL;
   tensor_status_t st = tensor_from_data(&w, &v, 0, NULL, wide);
-  if (st == TENSOR_OK) st = tensor_to(&out, w, dtype, TENSOR_COPY_IF_NEEDED);
+  if (st == TENSOR_OK) st = ct_to(&out, w, dtype);
   tensor_release(w);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }

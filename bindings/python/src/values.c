@@ -240,7 +240,7 @@ static tensor_t *compare_operand(const tensor_t *self, PyObject *number, int kin
   }
   tensor_t *wide = ct_scalar_tensor(number), *out = NULL;
   if (!wide) return NULL;
-  tensor_status_t st = tensor_to(&out, wide, common, TENSOR_COPY_IF_NEEDED);
+  tensor_status_t st = ct_to(&out, wide, common);
   tensor_release(wide);
   if (st == TENSOR_OK && common != own) st = tensor_to(converted_self, (tensor_t *)self, common, TENSOR_COPY_IF_NEEDED);
   if (st != TENSOR_OK) {

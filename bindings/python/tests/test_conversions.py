@@ -121,3 +121,21 @@ def test_full_infers_like_torch():
             return repr(t).replace("ctensor.", "torch.")
         assert both(make)[0] == both(make)[1], value
     assert both(lambda mod: mod.full(2, 1)) == ("TypeError", "TypeError")
+
+
+def test_float64_to_16_bit_rounds_through_float32_as_torch():
+    """c10::Half/BFloat16 are built from a float: float64 values round twice in torch."""
+    halves = numpy.random.default_rng(0).standard_normal(2000).astype(numpy.float16).astype(numpy.float64)
+    ulp = numpy.abs(numpy.spacing(halves.astype(numpy.float16)).astype(numpy.float64))
+    vals = numpy.concatenate([halves + ulp / 2 + 1e-12 * ulp, halves - ulp / 2 - 1e-12 * ulp])
+    t, c = torch.from_numpy(vals), ctensor.from_numpy(vals)
+    for d in ["float16", "bfloat16"]:
+        assert c.to(getattr(ctensor, d)).tolist() == t.to(getattr(torch, d)).tolist()
+        assert ctensor.tensor(vals.tolist(), dtype=getattr(ctensor, d)).tolist() == \
+            torch.tensor(vals.tolist(), dtype=getattr(torch, d)).tolist()
+        z, w = ctensor.zeros(len(vals), dtype=getattr(ctensor, d)), torch.zeros(len(vals), dtype=getattr(torch, d))
+        z[:] = c
+        w[:] = t
+        assert z.tolist() == w.tolist()
+        assert ctensor.full((1,), vals[0], dtype=getattr(ctensor, d)).tolist() == \
+            torch.full((1,), vals[0], dtype=getattr(torch, d)).tolist()
