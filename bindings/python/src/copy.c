@@ -2,6 +2,8 @@
    a non-overlapping and dense source keeps its exact strides; any other keeps its
    dims' stride order with dense strides (at::infer_dense_strides). The library's
    own copies are C-ordered, as C callers expect. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "ctensor_py.h"
@@ -79,6 +81,9 @@ tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero) {
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }
 
+static int torch_float_to_int(tensor_dtype_t src, tensor_dtype_t dst);
+static tensor_status_t float_to_int_values(tensor_t **out, const tensor_t *src, tensor_dtype_t dst_dtype);
+
 /* PyTorch converts float64 to float16/bfloat16 through float32 (c10::Half and
    c10::BFloat16 are built from a float), rounding twice; the library rounds once.
    1 when src -> dst needs that detour. */
@@ -87,6 +92,14 @@ static int via_float32(tensor_dtype_t src, tensor_dtype_t dst) {
 }
 
 tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype) {
+  if (torch_float_to_int(tensor_dtype(src), dtype) && tensor_numel(src) > 0 && ct_check_cpu(src, "to") == 0) {
+    tensor_t *ints = NULL;
+    tensor_status_t st = float_to_int_values(&ints, src, dtype);
+    if (st == TENSOR_OK) st = tensor_to(out, ints, dtype, TENSOR_COPY_IF_NEEDED);
+    tensor_release(ints);
+    return st;
+  }
+  PyErr_Clear();
   if (!via_float32(tensor_dtype(src), dtype)) return tensor_to(out, src, dtype, TENSOR_COPY_IF_NEEDED);
   tensor_t *mid = NULL;
   tensor_status_t st = tensor_to(&mid, src, TENSOR_FLOAT32, TENSOR_COPY_IF_NEEDED);
@@ -95,7 +108,53 @@ tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype) {
   return st;
 }
 
+/* PyTorch (x86) converts floats to int8/int16/int32 through a 32-bit truncation
+   whose out-of-range and NaN result is INT32_MIN, keeping the low bits, and to
+   uint8 and int64 through a 64-bit one (INT64_MIN): -3.7 -> uint8 253, 300.0 ->
+   44, 1e10 -> int16 0. The library saturates instead. 1 when src -> dst takes torch's way here. */
+static int torch_float_to_int(tensor_dtype_t src, tensor_dtype_t dst) {
+  return (ct_dtype_is_floating(src) || ct_dtype_is_complex(src)) &&
+         (dst == TENSOR_INT8 || dst == TENSOR_UINT8 || dst == TENSOR_INT16 || dst == TENSOR_INT32 || dst == TENSOR_INT64);
+}
+
+/* src's values (real parts) as torch's float-to-int cast gives them, in a new int64 tensor. */
+static tensor_status_t float_to_int_values(tensor_t **out, const tensor_t *src, tensor_dtype_t dst_dtype) {
+  const int64_t ndim = tensor_ndim(src), *sizes = tensor_sizes(src), n = tensor_numel(src);
+  tensor_t *wide = NULL, *ints = NULL;
+  tensor_status_t st = tensor_empty(&wide, ndim, sizes, ct_dtype_is_complex(tensor_dtype(src)) ? TENSOR_COMPLEX128 : TENSOR_FLOAT64);
+  if (st == TENSOR_OK) st = tensor_copy(wide, src);
+  if (st == TENSOR_OK) st = tensor_empty(&ints, ndim, sizes, TENSOR_INT64);
+  if (st == TENSOR_OK) {
+    const double *v = tensor_data(wide);
+    const int64_t step = ct_dtype_is_complex(tensor_dtype(src)) ? 2 : 1;
+    int64_t *r = tensor_data(ints);
+    for (int64_t i = 0; i < n; i++) {
+      const double x = v[i * step];
+      if (dst_dtype == TENSOR_INT64 || dst_dtype == TENSOR_UINT8) { /* unsigned targets go through int64 too */
+        r[i] = isnan(x) || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x;
+      } else {
+        r[i] = isnan(x) || x >= 2147483648.0 || x <= -2147483649.0 ? INT32_MIN : (int32_t)x;
+      }
+    }
+  }
+  tensor_release(wide);
+  if (st != TENSOR_OK) {
+    tensor_release(ints);
+    return st;
+  }
+  *out = ints;
+  return TENSOR_OK;
+}
+
 static tensor_status_t copy_once(tensor_t *dst, const tensor_t *src) {
+  if (torch_float_to_int(tensor_dtype(src), tensor_dtype(dst)) && tensor_numel(src) > 0) {
+    if (tensor_is_readonly(dst)) return tensor_copy(dst, src); /* the library's refusal, unchanged */
+    tensor_t *ints = NULL;
+    tensor_status_t st = float_to_int_values(&ints, src, tensor_dtype(dst));
+    if (st == TENSOR_OK) st = tensor_copy(dst, ints); /* int64 -> narrower ints keeps the low bits */
+    tensor_release(ints);
+    return st;
+  }
   if (!via_float32(tensor_dtype(src), tensor_dtype(dst))) return tensor_copy(dst, src);
   tensor_t *mid = NULL;
   tensor_status_t st = tensor_empty(&mid, tensor_ndim(src), tensor_sizes(src), TENSOR_FLOAT32);

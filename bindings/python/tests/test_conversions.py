@@ -139,3 +139,20 @@ def test_float64_to_16_bit_rounds_through_float32_as_torch():
         assert z.tolist() == w.tolist()
         assert ctensor.full((1,), vals[0], dtype=getattr(ctensor, d)).tolist() == \
             torch.full((1,), vals[0], dtype=getattr(torch, d)).tolist()
+
+
+@pytest.mark.filterwarnings("ignore:Casting complex values")
+def test_float_to_int_casts_keep_torchs_x86_results():
+    """torch truncates through a 32-bit (int64 for int64) conversion and keeps the low bits;
+    out-of-range values and NaN give INT_MIN there (the C library saturates instead)."""
+    vals = [0.0, -0.5, 1.5, -1.5, -3.7, 127.9, 128.0, 200.7, 255.0, 256.0, 300.0, -129.0, -255.0, -256.0, 32768.0,
+            65504.0, 1e10, -1e10, 3e38, float("nan"), float("inf"), float("-inf"), 2.0**31, 2.0**63, -2.0**31 - 1]
+    for src in ["float64", "float32", "float16", "bfloat16", "complex128"]:
+        t = torch.tensor(vals, dtype=torch.float64).to(getattr(torch, src))
+        c = ctensor.from_dlpack(t.clone()) if src == "bfloat16" else ctensor.from_numpy(t.numpy().copy())
+        for d in ["uint8", "int8", "int16", "int32", "int64", "bool"]:
+            assert c.to(getattr(ctensor, d)).tolist() == t.to(getattr(torch, d)).tolist(), (src, d)
+            z, w = ctensor.zeros(len(vals), dtype=getattr(ctensor, d)), torch.zeros(len(vals), dtype=getattr(torch, d))
+            z[:] = c
+            w[:] = t
+            assert z.tolist() == w.tolist(), (src, d)
