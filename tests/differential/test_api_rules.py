@@ -35,12 +35,10 @@ def _proto(name, restype, *argtypes):
 
 
 _proto("tensor_storage_new", i32, PP, ctypes.c_size_t)
-_proto("tensor_storage_wrap", i32, PP, P, ctypes.c_size_t, ctypes.c_uint32, RELEASE_FN, P)
 _proto("tensor_storage_release", None, P)
 _proto("tensor_storage_retain", P, P)
 _proto("tensor_storage_refcount", i64, P)
 _proto("tensor_from_storage", i32, PP, P, i32, i64, I64P, I64P, i64)
-_proto("tensor_from_buffer", i32, PP, P, ctypes.c_size_t, i32, i64, i64, ctypes.c_uint32, RELEASE_FN, P)
 _proto("tensor_as_strided", i32, PP, P, i64, I64P, I64P, i64)
 _proto("tensor_is_readonly", i32, P)
 _proto("tensor_fill", i32, P, ctypes.c_double)
@@ -63,6 +61,13 @@ _proto("tensor_reshape", i32, PP, P, i64, I64P)
 _proto("tensor_permute", i32, PP, P, i64, I64P)
 _proto("tensor_broadcast_to", i32, PP, P, i64, I64P)
 _proto("tensor_view_dtype", i32, PP, P, i32)
+
+
+# Private function objects (lib[...] makes a new one each time), so that other test
+# modules in the same process may declare these prototypes differently.
+_from_buffer = lib["tensor_from_buffer"]
+_from_buffer.restype = i32
+_from_buffer.argtypes = [PP, P, ctypes.c_size_t, i32, i64, i64, ctypes.c_uint32, RELEASE_FN, P]
 
 
 class Releases:
@@ -90,7 +95,7 @@ def failed(status, out):
 
 def from_buffer(buf, nbytes, dtype, count, offset, flags=0, rel=None, ctx=7):
     out = ctypes.c_void_p(1)
-    status = lib.tensor_from_buffer(ctypes.byref(out), buf, nbytes, dtype, count, offset, flags,
+    status = _from_buffer(ctypes.byref(out), buf, nbytes, dtype, count, offset, flags,
                                     rel.fn if rel else RELEASE_FN(), ctx)
     if status != OK:
         failed(status, out)
@@ -147,7 +152,7 @@ def test_from_buffer_other_rejections_never_release():
     for bad_dtype in (8, 12, 16, -1, 30):
         assert from_buffer(ctypes.addressof(buf), 16, bad_dtype, -1, 0, 0, rel)[0] == INVALID
     assert from_buffer(ctypes.addressof(buf), 16, 6, -1, 0, 2, rel)[0] == INVALID
-    assert lib.tensor_from_buffer(None, ctypes.addressof(buf), 16, 6, -1, 0, 0, rel.fn, None) == INVALID
+    assert _from_buffer(None, ctypes.addressof(buf), 16, 6, -1, 0, 0, rel.fn, None) == INVALID
     assert rel.calls == []
 
 

@@ -36,7 +36,6 @@ def _proto(name, restype, *argtypes):
 
 
 _proto("tensor_storage_new", i32, PP, ctypes.c_size_t)
-_proto("tensor_storage_wrap", i32, PP, P, ctypes.c_size_t, ctypes.c_uint32, P, P)
 _proto("tensor_storage_release", None, P)
 _proto("tensor_storage_refcount", i64, P)
 _proto("tensor_from_storage", i32, PP, P, i32, i64, I64P, I64P, i64)
@@ -57,12 +56,19 @@ TORCH = {0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32, 4: torch
 INTS = [0, 1, 2, 3, 4, 27, 28, 29]
 
 
+# A private function object (lib[...] makes a new one): other test modules in the
+# same process declare tensor_storage_wrap's release argument with their own type.
+_storage_wrap = lib["tensor_storage_wrap"]
+_storage_wrap.restype = i32
+_storage_wrap.argtypes = [PP, P, ctypes.c_size_t, ctypes.c_uint32, P, P]
+
+
 class Storage:
     def __init__(self, nbytes, readonly=False, buf=None):
         out = ctypes.c_void_p()
         if readonly:
             self.buf = buf if buf is not None else (ctypes.c_uint8 * max(nbytes, 1))()
-            check(lib.tensor_storage_wrap(ctypes.byref(out), ctypes.addressof(self.buf), nbytes, 1, None, None))
+            check(_storage_wrap(ctypes.byref(out), ctypes.addressof(self.buf), nbytes, 1, None, None))
         else:
             check(lib.tensor_storage_new(ctypes.byref(out), nbytes))
         self.handle = out
