@@ -48,8 +48,8 @@ CTENSOR_AVX2 __m256i bfloat16_lanes(__m256i x) noexcept {
   const __m256i rounded = _mm256_srli_epi32(
       _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lsb)), 16);
   const __m256i nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
-  const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
-                                            _mm256_set1_epi32(0x7f800000));
+  const __m256 f = _mm256_castsi256_ps(x);  // NaN exactly when (x & 0x7fffffff) > 0x7f800000
+  const __m256i is_nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
   return _mm256_blendv_epi8(rounded, nan, is_nan);
 }
 
