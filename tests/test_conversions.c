@@ -464,6 +464,16 @@ static void check_streamed(const conv_case_t *const *cases, int64_t m) {
     ck_assert_int_eq(bytes[b], 0);
     ck_assert_int_eq(bytes[(size_t)(n + 1) * out + b], 0);
   }
+  /* two threads: each streams its own chunk, with its own head and tail */
+  memset(tensor_data(base), 0, (size_t)len * out);
+  ck_ok(tensor_set_num_threads(2));
+  ck_ok(tensor_copy(dst, src));
+  ck_ok(tensor_set_num_threads(1));
+  expect_fast(cases, m, bytes + out, n, "streamed, offset 1, two threads");
+  for (size_t b = 0; b < out; ++b) {
+    ck_assert_int_eq(bytes[b], 0);
+    ck_assert_int_eq(bytes[(size_t)(n + 1) * out + b], 0);
+  }
   tensor_release(dst);
   tensor_release(base);
   tensor_release(fresh);
