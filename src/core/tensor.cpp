@@ -99,7 +99,8 @@ Ref<Tensor> Tensor::make(Ref<Storage> storage, DType dtype, int64_t ndim, const 
 Ref<Tensor> Tensor::make_checked(const char* op, Ref<Storage> storage, DType dtype, int64_t ndim,
                                  const int64_t* sizes, const int64_t* strides,
                                  int64_t storage_offset) {
-  require_known_dtype(dtype, op);
+  const DTypeInfo* info = dtype_info(dtype);  // looked up once (this runs on every as_strided)
+  if (!info) require_known_dtype(dtype, op);  // throws
   check_sizes(op, ndim, sizes);
   int64_t contiguous[kMaxDims];
   if (!strides) {
@@ -107,7 +108,7 @@ Ref<Tensor> Tensor::make_checked(const char* op, Ref<Storage> storage, DType dty
     contiguous_strides(ndim, sizes, contiguous);
     strides = contiguous;
   }
-  check_view_bounds(op, ndim, sizes, strides, storage_offset, dtype_size(dtype), storage->nbytes());
+  check_view_bounds(op, ndim, sizes, strides, storage_offset, info->size, storage->nbytes());
   return make(std::move(storage), dtype, ndim, sizes, strides, storage_offset);
 }
 
