@@ -42,8 +42,11 @@ class Tensor final : public RefCounted<Tensor> {
   Storage* storage() const noexcept { return storage_.get(); }
   const Ref<Storage>& storage_ref() const noexcept { return storage_; }
   // Address of element [0, ..., 0].
+  // Wrapping arithmetic: an empty view may carry any offset, and its address is
+  // only reported, never dereferenced.
   char* data() const noexcept {
-    return static_cast<char*>(storage_->data()) + offset_ * static_cast<int64_t>(itemsize_);
+    const uint64_t byte_offset = static_cast<uint64_t>(offset_) * itemsize_;
+    return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(storage_->data()) + byte_offset);
   }
 
   // Element access guards: Device if the storage is not CPU memory, ReadOnly for writes.
