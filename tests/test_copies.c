@@ -874,6 +874,32 @@ START_TEST(threads_after_fork) {
 }
 END_TEST
 
+/* Foreign buffers may hold bool bytes other than 0/1; copies store canonical
+   bools (0/1) as PyTorch's clone/copy_ do, on the contiguous and strided paths. */
+START_TEST(bool_copies_store_zero_or_one) {
+  uint8_t bytes[8] = {2, 0, 255, 1, 0, 7, 128, 0};
+  tensor_t *t = NULL, *c = NULL, *r = NULL, *rc = NULL, *dst = NULL;
+  ck_ok(tensor_from_buffer(&t, bytes, sizeof bytes, TENSOR_BOOL, -1, 0, TENSOR_READONLY, NULL, NULL));
+  ck_ok(tensor_clone(&c, t));
+  const uint8_t *v = tensor_data(c);
+  for (int i = 0; i < 8; ++i) ck_assert_int_eq(v[i], bytes[i] != 0);
+  ck_ok(tensor_slice(&r, t, 0, TENSOR_SLICE_END, INT64_MIN, -1));
+  ck_ok(tensor_contiguous(&rc, r));
+  v = tensor_data(rc);
+  for (int i = 0; i < 8; ++i) ck_assert_int_eq(v[i], bytes[7 - i] != 0);
+  const int64_t n = 8;
+  ck_ok(tensor_empty(&dst, 1, &n, TENSOR_BOOL));
+  ck_ok(tensor_copy(dst, t));
+  v = tensor_data(dst);
+  for (int i = 0; i < 8; ++i) ck_assert_int_eq(v[i], bytes[i] != 0);
+  tensor_release(dst);
+  tensor_release(rc);
+  tensor_release(r);
+  tensor_release(c);
+  tensor_release(t);
+}
+END_TEST
+
 static Suite *copies_suite(void) {
   Suite *s = suite_create("copies");
   TCase *kernels = tcase_create("kernels");
@@ -888,6 +914,7 @@ static Suite *copies_suite(void) {
   tcase_add_test(kernels, broadcast_sources);
   tcase_add_test(kernels, casts_on_every_path);
   tcase_add_test(kernels, large_outputs_stream);
+  tcase_add_test(kernels, bool_copies_store_zero_or_one);
   suite_add_tcase(s, kernels);
   TCase *overlap = tcase_create("overlap");
   tcase_add_test(overlap, overlap_shifted_views);

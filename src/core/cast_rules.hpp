@@ -76,11 +76,16 @@ inline float narrow_source(From x) noexcept {
   }
 }
 
+// Same-type pairs whose kernel just moves bytes: every type but bool, whose
+// copies canonicalise foreign bytes to 0/1.
+template <class From, class To>
+inline constexpr bool kPlainCopy = std::is_same_v<From, To> && !std::is_same_v<From, Bool8>;
+
 template <class To, class From>
 inline To convert(From x) noexcept {
-  if constexpr (std::is_same_v<To, From>) {
+  if constexpr (kPlainCopy<From, To>) {
     return x;
-  } else if constexpr (std::is_same_v<From, Bool8>) {
+  } else if constexpr (std::is_same_v<From, Bool8>) {  // bool -> bool too: bytes become 0/1
     return convert<To>(static_cast<uint8_t>(x.byte != 0));
   } else if constexpr (std::is_same_v<From, Half>) {
     return convert<To>(half_to_float(x.bits));
@@ -193,7 +198,7 @@ template <class From, class To>
 struct PortableKernel {
   static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
                   int64_t n) noexcept {
-    if constexpr (std::is_same_v<From, To>) {
+    if constexpr (kPlainCopy<From, To>) {
       copy_elements<From>(src, src_stride, dst, dst_stride, n);
     } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
       cast_contiguous<From, To>(src, dst, n);

@@ -168,7 +168,7 @@ template <class From, class To>
 struct Avx2Kernel {
   static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
                   int64_t n) noexcept {
-    if constexpr (std::is_same_v<From, To>) {
+    if constexpr (kPlainCopy<From, To>) {
       copy_elements<From>(src, src_stride, dst, dst_stride, n);
     } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
       cast_contiguous_avx2<From, To>(src, dst, n);

@@ -15,7 +15,8 @@ namespace ctensor::core {
 using CastKernel = void (*)(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
                             int64_t n);
 
-// The kernel for a pair of known dtypes (from == to gives a plain element copy).
+// The kernel for a pair of known dtypes (from == to gives a plain element copy,
+// except bool -> bool, which turns any non-zero byte into 1 as PyTorch does).
 CastKernel cast_kernel(DType from, DType to) noexcept;
 
 // Writes `value` converted to `to` (as a float64 source) into the element at `dst`.

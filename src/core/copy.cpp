@@ -90,7 +90,10 @@ void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_stride
   const size_t src_item = dtype_size(src_dtype);
   const LoopNest nest = make_loop_nest(dst.ndim(), dst.sizes(), dst.data(), dst.strides(), dst.itemsize(),
                                        src_data, src_strides, src_item);
-  execute(nest, dst.itemsize(), src_dtype == dst.dtype() ? nullptr : cast_kernel(src_dtype, dst.dtype()));
+  // Same-dtype copies move bytes, except bool: foreign buffers may hold bytes
+  // other than 0/1, and a copy stores canonical bools (as PyTorch's copy_).
+  const bool plain = src_dtype == dst.dtype() && src_dtype != dtype::Bool;
+  execute(nest, dst.itemsize(), plain ? nullptr : cast_kernel(src_dtype, dst.dtype()));
 }
 
 }  // namespace
