@@ -435,7 +435,9 @@ CTENSOR_API tensor_status_t tensor_clone(tensor_t **out, const tensor_t *t);
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (src cannot broadcast
  *         to dst, including src with more dims); TENSOR_E_READONLY (dst read-only);
  *         TENSOR_E_OVERLAP (dst has internal overlap, e.g. a zero stride);
- *         TENSOR_E_DEVICE; TENSOR_E_NOMEM. An empty dst always succeeds.
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM. An empty dst always succeeds when
+ *         src broadcasts to it (nothing is written, so no read-only, overlap or
+ *         device check); a src that does not broadcast is still TENSOR_E_SHAPE.
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_copy(tensor_t *dst, const tensor_t *src);

@@ -593,14 +593,20 @@ START_TEST(copy_rejections) {
   tensor_t *bad = view_of(s, TENSOR_FLOAT32, 2, two, bad_strides, 1);
   ck_status(tensor_fill(bad, 5), TENSOR_E_OVERLAP);
 
-  /* an empty destination always succeeds, even with a zero stride */
+  /* an empty destination always succeeds, even with a zero stride or read-only,
+     as long as src broadcasts to it (torch's copy_ refuses [3,3] into [0,3]) */
   const int64_t empty_sizes[] = {0, 3}, empty_strides[] = {0, 0};
   tensor_t *empty = view_of(s, TENSOR_FLOAT32, 2, empty_sizes, empty_strides, 0);
-  ck_ok(tensor_copy(empty, a));
+  const int64_t row_sizes[] = {1, 3}, one_size[] = {1};
+  tensor_t *row = view_of(s, TENSOR_FLOAT32, 2, row_sizes, NULL, 0);
+  tensor_t *one = view_of(s, TENSOR_FLOAT32, 1, one_size, NULL, 0);
+  ck_ok(tensor_copy(empty, row));
+  ck_status(tensor_copy(empty, a), TENSOR_E_SHAPE);
   ck_ok(tensor_fill(empty, 1));
   const int64_t ro_empty_sizes[] = {0};
   tensor_t *ro_empty = view_of(tensor_storage(ro), TENSOR_FLOAT32, 1, ro_empty_sizes, NULL, 0);
-  ck_ok(tensor_copy(ro_empty, a));
+  ck_ok(tensor_copy(ro_empty, one));
+  ck_status(tensor_copy(ro_empty, a), TENSOR_E_SHAPE);
   ck_ok(tensor_fill(ro_empty, 1));
 
   /* shapes */
@@ -628,7 +634,7 @@ START_TEST(copy_rejections) {
   ck_status(tensor_copy(a, row4), TENSOR_E_SHAPE);
   ck_assert_float_eq(((float *)tensor_data(a))[0], first);
 
-  tensor_t *ts[] = {a, ro, ro_row, ro_empty, overlapping, zero_stride, fine, bad, empty, row4, big};
+  tensor_t *ts[] = {a, ro, ro_row, ro_empty, overlapping, zero_stride, fine, bad, empty, row, one, row4, big};
   for (size_t i = 0; i < sizeof ts / sizeof *ts; ++i) tensor_release(ts[i]);
 }
 END_TEST

@@ -99,10 +99,15 @@ void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_stride
 }  // namespace
 
 void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
-  if (dst.numel() == 0) return;  // API.md: an empty destination always succeeds
+  int64_t strides[kMaxDims];
+  if (dst.numel() == 0) {
+    // API.md: an empty destination always succeeds (nothing is written: no read-only,
+    // device or overlap check), but src must still broadcast to it, as in torch's copy_.
+    broadcast_strides(op, dst, src, strides);
+    return;
+  }
   dst.require_writable(op);
   src.require_readable(op);
-  int64_t strides[kMaxDims];
   broadcast_strides(op, dst, src, strides);
   require_no_internal_overlap(op, dst);
   if (ranges_intersect(dst, src)) {
