@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "ctensor.h"
@@ -149,6 +150,36 @@ static tensor_t *base(int64_t numel, tensor_dtype_t dtype) {
   return t;
 }
 
+/* 4 KiB-page memory, as NumPy's arrays usually get: an anonymous mapping with
+ * transparent huge pages turned off, wrapped with tensor_from_buffer. */
+typedef struct {
+  void *p;
+  size_t n;
+} mapping;
+
+static void unmap(void *ctx) {
+  mapping *m = ctx;
+  munmap(m->p, m->n);
+  free(m);
+}
+
+static tensor_t *small_pages(int64_t numel, tensor_dtype_t dtype) {
+  mapping *m = malloc(sizeof *m);
+  m->n = (size_t)numel * tensor_dtype_size(dtype);
+  m->p = mmap(NULL, m->n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m->p == MAP_FAILED) {
+    perror("mmap");
+    exit(1);
+  }
+#ifdef MADV_NOHUGEPAGE
+  madvise(m->p, m->n, MADV_NOHUGEPAGE);
+#endif
+  tensor_t *t = NULL;
+  check(tensor_from_buffer(&t, m->p, m->n, dtype, numel, 0, 0, unmap, m), "from_buffer");
+  check(tensor_fill(t, 1.5), "fill");
+  return t;
+}
+
 static copy_case make_case(const char *name, tensor_t *b, int64_t ndim, const int64_t *sizes,
                            const int64_t *strides, tensor_dtype_t dtype, new_kind kind, double read_bytes) {
   copy_case c = {name, NULL, NULL, dtype, kind, read_bytes, 0};
@@ -159,7 +190,19 @@ static copy_case make_case(const char *name, tensor_t *b, int64_t ndim, const in
   return c;
 }
 
-#define N_CASES 11
+/* The same with the output also in 4 KiB pages ("into" only; "new" allocates). */
+static copy_case make_case_4k(const char *name, int64_t numel, int64_t ndim, const int64_t *sizes,
+                              const int64_t *strides, double read_bytes) {
+  copy_case c = make_case(name, small_pages(numel, TENSOR_FLOAT32), ndim, sizes, strides, TENSOR_FLOAT32,
+                          NEW_CONTIGUOUS, read_bytes);
+  tensor_t *flat = small_pages(numel, TENSOR_FLOAT32);
+  tensor_release(c.dst);
+  check(tensor_as_strided(&c.dst, flat, ndim, sizes, NULL, 0), name);
+  tensor_release(flat);
+  return c;
+}
+
+#define N_CASES 13
 
 static void build_case(int i, copy_case *c) {
   const int64_t M64 = (int64_t)64 << 20;
@@ -222,6 +265,16 @@ static void build_case(int i, copy_case *c) {
       const int64_t s[] = {M64};
       *c = make_case("g2. float32->bfloat16 64Mi", base(M64, TENSOR_FLOAT32), 1, s, NULL, TENSOR_BFLOAT16,
                      NEW_TO, 4.0 * M64);
+      break;
+    }
+    case 11: {
+      const int64_t s[] = {4096, 4096}, st[] = {1, 4096};
+      *c = make_case_4k("b4k. [4096,4096].t() 4K pages", 4096 * 4096, 2, s, st, 4.0 * 4096 * 4096);
+      break;
+    }
+    case 12: {
+      const int64_t s[] = {256, 256, 256}, st[] = {256, 1, 65536};
+      *c = make_case_4k("c2_4k. permute(1,2,0) 4K pages", 1 << 24, 3, s, st, 4.0 * (1 << 24));
       break;
     }
     default: {
