@@ -1,0 +1,64 @@
+package ctensor
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Contiguous is t itself (a new reference) when t is contiguous, else a new
+// contiguous, writable copy.
+func (t *Tensor) Contiguous() (*Tensor, error) {
+	return t.derive("contiguous", func(p *C.tensor_t) C.ct_result { return C.ct_contiguous(p) })
+}
+
+// Clone is a new contiguous, writable copy of t.
+func (t *Tensor) Clone() (*Tensor, error) {
+	return t.derive("clone", func(p *C.tensor_t) C.ct_result { return C.ct_clone(p) })
+}
+
+// To converts t to dtype following torch.asarray's copy rule (see CopyMode).
+// A copy is a new contiguous, writable tensor; a shared result may be t's handle.
+func (t *Tensor) To(dtype DType, mode CopyMode) (*Tensor, error) {
+	return t.derive("to", func(p *C.tensor_t) C.ct_result {
+		return C.ct_to(p, C.tensor_dtype_t(dtype), C.int32_t(mode))
+	})
+}
+
+// CopyFrom is t[...] = src: src broadcasts to t's shape and converts to t's
+// dtype; correct when the two share memory. StatusReadOnly for a read-only t,
+// StatusOverlap when t has internal overlap (an expanded view, say).
+func (t *Tensor) CopyFrom(src *Tensor) error {
+	return withBoth(t, src, "copy", func(dst, s *C.tensor_t) error { return statusError(C.ct_copy(dst, s)) })
+}
+
+// Fill sets every element of t to value, converted as a copy from a float64.
+func (t *Tensor) Fill(value float64) error {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.ptr == nil {
+		return closedError("fill")
+	}
+	return statusError(C.ct_fill(t.ptr, C.double(value)))
+}
+
+// withBoth runs call with a and b held open (b may be a itself). The locks
+// are taken in address order, once per tensor: read-locking one twice, or two
+// in opposite orders, could deadlock behind waiting Closes.
+func withBoth(a, b *Tensor, op string, call func(pa, pb *C.tensor_t) error) error {
+	first, second := a, b
+	if uintptr(unsafe.Pointer(first)) > uintptr(unsafe.Pointer(second)) {
+		first, second = second, first
+	}
+	first.mu.RLock()
+	defer first.mu.RUnlock()
+	if second != first {
+		second.mu.RLock()
+		defer second.mu.RUnlock()
+	}
+	if a.ptr == nil || b.ptr == nil {
+		return closedError(op)
+	}
+	return call(a.ptr, b.ptr)
+}

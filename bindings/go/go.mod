@@ -1,0 +1,3 @@
+module ctensor
+
+go 1.24

@@ -1,0 +1,92 @@
+/*
+ * shim.h - the C half of the Go binding.
+ *
+ * The last-error message is thread-local and a goroutine may move to another
+ * thread between two cgo calls, so every fallible function is called through a
+ * ct_* wrapper that calls it and copies the message in the same C call. The
+ * wrappers return a ct_result by value, so no Go pointer is handed to C for
+ * the result. Adding a function to the binding is one CT_OUT or CT_STATUS line
+ * here and one Go method.
+ */
+#ifndef CTENSOR_GO_SHIM_H
+#define CTENSOR_GO_SHIM_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <ctensor.h>
+
+typedef struct {
+  void *out;              /* the new reference on success, else NULL */
+  tensor_status_t status; /* TENSOR_OK or the failure's status */
+  char *message;          /* on failure a malloc'd copy of tensor_last_error(), else NULL */
+} ct_result;
+
+static inline ct_result ct_finish(tensor_status_t status, void *out) {
+  ct_result r = {out, status, NULL};
+  if (status != TENSOR_OK) r.message = strdup(tensor_last_error());
+  return r;
+}
+
+/* ct_NAME(params) for a function tensor_NAME(&out, args...) giving a new reference. */
+#define CT_OUT(name, type, params, ...)                                \
+  static inline ct_result ct_##name params {                           \
+    type *out = NULL;                                                  \
+    tensor_status_t status = tensor_##name(&out, __VA_ARGS__);         \
+    return ct_finish(status, out);                                     \
+  }
+
+/* ct_NAME(params) for a function tensor_NAME(args...) that only returns a status. */
+#define CT_STATUS(name, params, ...) \
+  static inline ct_result ct_##name params { return ct_finish(tensor_##name(__VA_ARGS__), NULL); }
+
+
+/* Storage and creation */
+CT_OUT(storage_new, tensor_storage_t, (size_t nbytes), nbytes)
+CT_OUT(from_storage, tensor_t,
+       (tensor_storage_t * s, tensor_dtype_t dtype, int64_t ndim, const int64_t *sizes, const int64_t *strides,
+        int64_t offset),
+       s, dtype, ndim, sizes, strides, offset)
+CT_OUT(empty, tensor_t, (int64_t ndim, const int64_t *sizes, tensor_dtype_t dtype), ndim, sizes, dtype)
+CT_OUT(zeros, tensor_t, (int64_t ndim, const int64_t *sizes, tensor_dtype_t dtype), ndim, sizes, dtype)
+CT_OUT(from_data, tensor_t, (const void *data, int64_t ndim, const int64_t *sizes, tensor_dtype_t dtype),
+       data, ndim, sizes, dtype)
+
+/* Views */
+CT_OUT(as_strided, tensor_t,
+       (const tensor_t *t, int64_t ndim, const int64_t *sizes, const int64_t *strides, int64_t offset), t, ndim,
+       sizes, strides, offset)
+CT_OUT(view, tensor_t, (const tensor_t *t, int64_t ndim, const int64_t *sizes), t, ndim, sizes)
+CT_OUT(reshape, tensor_t, (const tensor_t *t, int64_t ndim, const int64_t *sizes), t, ndim, sizes)
+CT_OUT(transpose, tensor_t, (const tensor_t *t, int64_t d0, int64_t d1), t, d0, d1)
+CT_OUT(permute, tensor_t, (const tensor_t *t, int64_t ndim, const int64_t *dims), t, ndim, dims)
+CT_OUT(slice, tensor_t, (const tensor_t *t, int64_t dim, int64_t start, int64_t stop, int64_t step),
+       t, dim, start, stop, step)
+CT_OUT(select, tensor_t, (const tensor_t *t, int64_t dim, int64_t index), t, dim, index)
+CT_OUT(narrow, tensor_t, (const tensor_t *t, int64_t dim, int64_t start, int64_t length), t, dim,
+       start, length)
+CT_OUT(expand, tensor_t, (const tensor_t *t, int64_t ndim, const int64_t *sizes), t, ndim, sizes)
+CT_OUT(broadcast_to, tensor_t, (const tensor_t *t, int64_t ndim, const int64_t *sizes), t, ndim, sizes)
+CT_OUT(squeeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
+CT_OUT(unsqueeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
+CT_OUT(flatten, tensor_t, (const tensor_t *t, int64_t start, int64_t end), t, start, end)
+CT_OUT(view_dtype, tensor_t, (const tensor_t *t, tensor_dtype_t dtype), t, dtype)
+
+/* Copies */
+CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
+CT_OUT(clone, tensor_t, (const tensor_t *t), t)
+CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
+CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
+CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+
+/* DLPack */
+CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
+CT_OUT(from_dlpack, tensor_t, (DLManagedTensorVersioned * m), m)
+
+/* Settings */
+CT_STATUS(set_num_threads, (int32_t n), n)
+
+/* Storage over Go memory: release.c's callback drops the cgo.Handle `handle`. */
+ct_result ct_storage_wrap_go(void *data, size_t nbytes, uint32_t flags, uintptr_t handle);
+
+#endif
