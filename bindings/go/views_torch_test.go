@@ -101,7 +101,12 @@ func arange(t testing.TB, sizes ...int64) *ctensor.Tensor {
 	for i := range values {
 		values[i] = int64(i)
 	}
-	x, err := ctensor.FromSlice(values, sizes...)
+	flat, err := ctensor.FromSlice(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer flat.Close()
+	x, err := flat.View(sizes...) // no sizes: a 0-dim tensor
 	if err != nil {
 		t.Fatal(err)
 	}
