@@ -544,3 +544,30 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	gcUntil(t, "release every view of the shared tensor", func() bool { return s.Refcount() == 2 })
 }
+
+func TestDLPackRoundTrip(t *testing.T) {
+	x := arange(t, 3, 4)
+	defer x.Close()
+	tr := must[*ctensor.Tensor](t)(x.Transpose(0, 1))
+	defer tr.Close()
+	s := must[*ctensor.Storage](t)(x.Storage())
+	defer s.Close()
+	m := must[unsafe.Pointer](t)(tr.ToDLPack())
+	if tr.Refcount() != 2 {
+		t.Errorf("the export holds no reference: refcount %d", tr.Refcount())
+	}
+	back := must[*ctensor.Tensor](t)(ctensor.FromDLPack(m))
+	if !slices.Equal(back.Sizes(), []int64{4, 3}) || !slices.Equal(back.Strides(), []int64{1, 4}) ||
+		back.DType() != ctensor.Int64 {
+		t.Errorf("imported %v", back)
+	}
+	if got := valuesOf(t, back); !slices.Equal(got, valuesOf(t, tr)) {
+		t.Errorf("imported values %v", got)
+	}
+	back.Close() // runs the deleter, which drops the export's reference
+	if tr.Refcount() != 1 {
+		t.Errorf("refcount %d after the import closed", tr.Refcount())
+	}
+	_, err := ctensor.FromDLPack(nil)
+	wantError(t, err, ctensor.StatusInvalid, "")
+}
