@@ -2,9 +2,9 @@
 // PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp).
 #include <algorithm>
 
-#include "copy.hpp"
-#include "view_layout.hpp"
-#include "views.hpp"
+#include "engine/copy.hpp"
+#include "layout/view_layout.hpp"
+#include "layout/views.hpp"
 
 namespace ctensor::core {
 

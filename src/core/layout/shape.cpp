@@ -1,4 +1,4 @@
-#include "shape.hpp"
+#include "layout/shape.hpp"
 
 #include <cstddef>
 #include <cstdint>
