@@ -14,16 +14,22 @@ import torch
 import ctensor
 
 
-def per_op_ns(stmt, env, number=200000, repeat=7):
-    timer = timeit.Timer(stmt, globals=env)
-    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+def interleaved_min_ns(timers, number, per_call, rounds=9):
+    """Best time per operation of each timer, the timers taking turns round after
+    round, so that a busy machine slows all of them alike and the minimum still
+    finds each one's quiet moments."""
+    best = [float("inf")] * len(timers)
+    for _ in range(rounds):
+        for i, timer in enumerate(timers):
+            best[i] = min(best[i], timer.timeit(number=number) / (number * per_call) * 1e9)
+    return best
 
 
-def loop_ns(seq, n):
+def loop_timer(seq, n):
     def run():
         for i in range(n):
             seq[i]
-    return min(timeit.repeat(run, number=20, repeat=7)) / (20 * n) * 1e9
+    return timeit.Timer(run)
 
 
 def main():
@@ -41,7 +47,7 @@ def main():
     ]
     rows = []
     for name, stmt in cases:
-        row = [name]
+        timers = []
         for lib, a in libs.items():
             env = {"a": a, "n": n, "ctensor": ctensor, "torch": torch, "np": np}
             if stmt is None:
@@ -50,10 +56,10 @@ def main():
                 s = "a.swapaxes(0, 1)"
             else:
                 s = stmt
-            row.append(per_op_ns(s, env))
-        rows.append(row)
+            timers.append(timeit.Timer(s, globals=env))
+        rows.append([name] + interleaved_min_ns(timers, 50000, 1))
     flat = {"ctensor": ctensor.arange(1024), "torch": torch.arange(1024), "numpy": np.arange(1024)}
-    rows.append(["a[i] in a loop (1-d)"] + [loop_ns(flat[lib], 1024) for lib in libs])
+    rows.append(["a[i] in a loop (1-d)"] + interleaved_min_ns([loop_timer(flat[lib], 1024) for lib in libs], 20, 1024))
 
     header = ["operation", "ctensor ns", "torch ns", "numpy ns", "ctensor / numpy", "ctensor / torch"]
     lines = []
