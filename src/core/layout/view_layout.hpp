@@ -50,4 +50,10 @@ inline void check_shape_arg(const char* op, int64_t ndim, const int64_t* sizes) 
       fail(Status::Invalid, op, ": invalid size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
 }
 
+// In-place forms of slice, select and unsqueeze, shared by those views and by
+// index (which applies many of them in one pass); same checks and messages.
+void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t stop, int64_t step);
+void select_dim(const char* op, Layout& l, int64_t dim, int64_t index);
+void insert_dim(const char* op, Layout& l, int64_t dim);
+
 }  // namespace ctensor::core::detail
