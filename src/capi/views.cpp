@@ -1,5 +1,5 @@
 // The view operations of the public header: argument checks live in the core.
-#include "../core/views.hpp"
+#include "layout/views.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -36,6 +36,19 @@ tensor_status_t tensor_slice(tensor_t** out, const tensor_t* t, int64_t dim, int
                              int64_t step) {
   return capi::produce(out, "slice",
                        [&] { return core::slice("slice", capi::arg(t, "slice"), dim, start, stop, step); });
+}
+
+static_assert(TENSOR_INDEX_INT == static_cast<int32_t>(core::IndexKind::Int) &&
+                  TENSOR_INDEX_SLICE == static_cast<int32_t>(core::IndexKind::Slice) &&
+                  TENSOR_INDEX_NEWAXIS == static_cast<int32_t>(core::IndexKind::NewAxis) &&
+                  TENSOR_INDEX_ELLIPSIS == static_cast<int32_t>(core::IndexKind::Ellipsis) &&
+                  TENSOR_INDEX_BOOL == static_cast<int32_t>(core::IndexKind::Bool),
+              "index kinds");
+
+tensor_status_t tensor_index(tensor_t** out, const tensor_t* t, int64_t n, const int32_t* kinds,
+                             const int64_t* values) {
+  return capi::produce(out, "index",
+                       [&] { return core::index("index", capi::arg(t, "index"), n, kinds, values); });
 }
 
 tensor_status_t tensor_select(tensor_t** out, const tensor_t* t, int64_t dim, int64_t index) {

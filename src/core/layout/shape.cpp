@@ -1,0 +1,111 @@
+#include "layout/shape.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace ctensor::core {
+
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
+  if (ndim < 0 || ndim > kMaxDims)
+    fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
+  if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] < 0)
+      fail(Status::Invalid, op, ": negative size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
+}
+
+int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
+  // One rule, whatever the order of the sizes: a 0 among them means no elements
+  // (never an overflow); otherwise the product must fit in int64.
+  if (std::find(sizes, sizes + ndim, 0) != sizes + ndim) return 0;
+  int64_t n = 1;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (__builtin_mul_overflow(n, sizes[i], &n))
+      fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
+  return n;
+}
+
+void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
+  int64_t s = 1;
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    // Only a tensor with no elements can overflow here; its strides address
+    // nothing, and they wrap (two's complement) as PyTorch's do, so that
+    // torch.empty([0, 2**40, 2**40]) and ctensor agree on (0, 2**40, 1).
+    s = static_cast<int64_t>(static_cast<uint64_t>(s) * static_cast<uint64_t>(sizes[i] > 1 ? sizes[i] : 1));
+  }
+}
+
+bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides) {
+  int64_t expected = 1;
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    if (sizes[i] == 0) return true;
+  }
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t range = ndim > 0 ? ndim : 1;
+  if (dim < -range || dim >= range)
+    fail(Status::Invalid, op, ": dim ", dim, " is out of range for a tensor with ", ndim,
+         " dims (expected to be in range of [", -range, ", ", range - 1, "])");
+  return dim < 0 ? dim + range : dim;
+}
+
+Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides) {
+  Extent e{0, 0};
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t span = checked_mul(sizes[i] - 1, strides[i], op);
+    if (span < 0)
+      e.lo = checked_add(e.lo, span, op);
+    else
+      e.hi = checked_add(e.hi, span, op);
+  }
+  return e;
+}
+
+void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                       int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
+  // One pass with overflow flags instead of throws: this runs on every
+  // as_strided, and a view with no elements must pass even if its extent or its
+  // product of sizes overflows (it addresses nothing).
+  bool overflow = false, empty = false, numel_overflow = false;
+  int64_t numel = 1;
+  int64_t lo = 0, hi = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    int64_t span;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  if (empty) return;
+  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
+  int64_t first, last, first_byte, end_byte;
+  const int64_t item = static_cast<int64_t>(itemsize);
+  overflow |= __builtin_add_overflow(storage_offset, lo, &first);
+  overflow |= __builtin_mul_overflow(first, item, &first_byte);
+  overflow |= __builtin_add_overflow(storage_offset, hi, &last);
+  overflow |= __builtin_add_overflow(last, 1, &end_byte);
+  overflow |= __builtin_mul_overflow(end_byte, item, &end_byte);
+  if (overflow) {
+    // Repeat with the throwing helpers so the message names the operands.
+    const Extent e = element_extent(op, ndim, sizes, strides);
+    checked_mul(checked_add(checked_add(storage_offset, e.hi, op), 1, op), item, op);
+    checked_mul(checked_add(storage_offset, e.lo, op), item, op);
+    fail(Status::Overflow, op, ": extent of sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, " overflows int64");
+  }
+  if (first < 0 || static_cast<uint64_t>(end_byte) > storage_nbytes)
+    fail(Status::Bounds, op, ": view needs storage bytes [", first_byte, ", ", end_byte,
+         ") but storage has ", storage_nbytes, " bytes (sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, ", storage offset ", storage_offset, ")");
+}
+
+}  // namespace ctensor::core
