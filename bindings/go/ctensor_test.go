@@ -269,7 +269,7 @@ func TestMisuseGivesErrors(t *testing.T) {
 	wantError(t, err, ctensor.StatusShape, "3 values given for sizes [2 2] (4 elements)")
 	_, err = ctensor.FromSlice([]int64{1, 2}, -2)
 	wantError(t, err, ctensor.StatusInvalid, "")
-	_, err = ctensor.FromSlice([]int64{}, 1<<62, 4, 0)
+	_, err = ctensor.FromSlice([]int64{}, 1<<62, 4)
 	wantError(t, err, ctensor.StatusOverflow, "")
 	_, err = ctensor.Zeros(ctensor.DType(42), 2)
 	wantError(t, err, ctensor.StatusInvalid, "")
