@@ -71,6 +71,8 @@ CT_OUT(squeeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(unsqueeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(flatten, tensor_t, (const tensor_t *t, int64_t start, int64_t end), t, start, end)
 CT_OUT(view_dtype, tensor_t, (const tensor_t *t, tensor_dtype_t dtype), t, dtype)
+CT_OUT(index, tensor_t, (const tensor_t *t, int64_t n, const int32_t *kinds, const int64_t *values), t, n,
+       kinds, values)
 
 /* Copies */
 CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
