@@ -571,3 +571,44 @@ func TestDLPackRoundTrip(t *testing.T) {
 	_, err := ctensor.FromDLPack(nil)
 	wantError(t, err, ctensor.StatusInvalid, "")
 }
+
+func TestReadOnlyTensors(t *testing.T) {
+	buf := []int32{1, 2, 3, 4}
+	ro := must[*ctensor.Tensor](t)(ctensor.WrapReadOnly(buf, 2, 2))
+	defer ro.Close()
+	if !ro.IsReadOnly() {
+		t.Fatal("WrapReadOnly gave a writable tensor")
+	}
+	s := must[*ctensor.Storage](t)(ro.Storage())
+	defer s.Close()
+	if !s.IsReadOnly() {
+		t.Error("the storage of a read-only tensor is writable")
+	}
+	row := must[*ctensor.Tensor](t)(ro.Select(0, 1))
+	defer row.Close()
+	wantError(t, row.Fill(0), ctensor.StatusReadOnly, "read-only")
+	wantError(t, ro.CopyFrom(row), ctensor.StatusReadOnly, "read-only")
+	_, err := ro.Int32s()
+	wantError(t, err, ctensor.StatusReadOnly, "DataReadOnly")
+	if v := must[[]int32](t)(ctensor.DataReadOnly[int32](ro)); !slices.Equal(v, buf) || unsafe.SliceData(v) != unsafe.SliceData(buf) {
+		t.Errorf("DataReadOnly %v", v)
+	}
+	c := must[*ctensor.Tensor](t)(ro.Clone())
+	defer c.Close()
+	if c.IsReadOnly() || c.Fill(7) != nil || !slices.Equal(buf, []int32{1, 2, 3, 4}) {
+		t.Errorf("a copy of a read-only tensor must be writable and separate: %v", buf)
+	}
+	bro := must[*ctensor.Tensor](t)(ctensor.WrapReadOnly([]uint8{0, 2, 1}))
+	defer bro.Close()
+	asBool := must[*ctensor.Tensor](t)(bro.ViewDType(ctensor.Bool))
+	defer asBool.Close()
+	if got := must[[]bool](t)(asBool.Bools()); !slices.Equal(got, []bool{false, true, true}) {
+		t.Errorf("Bools of read-only bytes 0, 2, 1: %v", got)
+	}
+	m := must[unsafe.Pointer](t)(ro.ToDLPack()) // DLPack 1.x carries the read-only flag
+	back := must[*ctensor.Tensor](t)(ctensor.FromDLPack(m))
+	if !back.IsReadOnly() {
+		t.Error("a read-only tensor came back writable through DLPack")
+	}
+	back.Close()
+}

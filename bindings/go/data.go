@@ -120,7 +120,9 @@ var wrappedBuffers atomic.Int64
 // FromSlice, but any shape that fits inside data is allowed). data stays pinned
 // until the last tensor or storage on it is released, by Close or by the
 // cleanups. Go code may keep using data; writes through either side are seen
-// by the other, and ordering them is the caller's job.
+// by the other, and ordering them is the caller's job. data should be Go
+// memory: a slice over C memory (another tensor's Float32s, say) is not kept
+// alive by the new tensor.
 func Wrap[T Element](data []T, sizes ...int64) (*Tensor, error) {
 	return WrapFunc(data, nil, sizes...)
 }
@@ -129,9 +131,20 @@ func Wrap[T Element](data []T, sizes ...int64) (*Tensor, error) {
 // when the last tensor or storage on it is gone. It may run on any goroutine
 // or thread (a cleanup's, a C thread's) and must not use tensors on data.
 func WrapFunc[T Element](data []T, released func(), sizes ...int64) (*Tensor, error) {
+	return wrap(data, 0, released, sizes)
+}
+
+// WrapReadOnly is Wrap for memory the library must not write: every write
+// through a tensor on it (Fill, CopyFrom) fails with StatusReadOnly. Go code
+// may still write data.
+func WrapReadOnly[T Element](data []T, sizes ...int64) (*Tensor, error) {
+	return wrap(data, C.TENSOR_READONLY, nil, sizes)
+}
+
+func wrap[T Element](data []T, flags C.uint32_t, released func(), sizes []int64) (*Tensor, error) {
 	sizes = shapeOf(len(data), sizes)
 	var zero T
-	s, err := wrapStorage(unsafe.Pointer(unsafe.SliceData(data)), len(data)*int(unsafe.Sizeof(zero)), released)
+	s, err := wrapStorage(unsafe.Pointer(unsafe.SliceData(data)), len(data)*int(unsafe.Sizeof(zero)), flags, released)
 	if err != nil {
 		return nil, err
 	}
@@ -146,14 +159,14 @@ type pinnedBuffer struct {
 }
 
 // wrapStorage makes a storage over Go memory at p, pinned until its release callback.
-func wrapStorage(p unsafe.Pointer, nbytes int, released func()) (*Storage, error) {
+func wrapStorage(p unsafe.Pointer, nbytes int, flags C.uint32_t, released func()) (*Storage, error) {
 	buf := &pinnedBuffer{released: released}
 	if nbytes > 0 {
 		buf.pinner.Pin(p)
 	}
 	h := cgo.NewHandle(buf)
 	wrappedBuffers.Add(1)
-	r := C.ct_storage_wrap_go(p, C.size_t(nbytes), 0, C.uintptr_t(h))
+	r := C.ct_storage_wrap_go(p, C.size_t(nbytes), flags, C.uintptr_t(h))
 	if r.status != C.TENSOR_OK { // the library calls back only on success
 		buf.pinner.Unpin()
 		h.Delete()
@@ -180,7 +193,9 @@ func ctensorReleaseGo(handle C.uintptr_t) {
 // Data is t's elements as a Go slice over the tensor's memory, in C order. It
 // needs T to match t's dtype (StatusDType), a contiguous t (StatusStride; use
 // Contiguous first), CPU memory (StatusDevice) and a writable t
-// (StatusReadOnly; see DataReadOnly). The slice is valid while t is open.
+// (StatusReadOnly; see DataReadOnly). The slice is valid while t is open:
+// not after Close, nor once t is unreachable and its cleanup may have run, so
+// keep t reachable while using it (defer t.Close() does).
 func Data[T Element](t *Tensor) ([]T, error) { return data[T](t, "data", false) }
 
 // DataReadOnly is Data for tensors that may be read-only. Writing through the

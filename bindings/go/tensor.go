@@ -69,7 +69,8 @@ func read[T any](t *Tensor, get func(p *C.tensor_t) T) T {
 	return get(t.ptr)
 }
 
-// Empty is a new contiguous tensor of the given sizes whose contents are unspecified.
+// Empty is a new contiguous tensor of the given sizes (none: a 0-dim tensor)
+// whose contents are unspecified.
 func Empty(dtype DType, sizes ...int64) (*Tensor, error) {
 	return newTensor(C.ct_empty(C.int64_t(len(sizes)), dimsPtr(sizes), C.tensor_dtype_t(dtype)))
 }
