@@ -235,6 +235,9 @@ func (m model) narrow(dim, start, length int64) (model, error) {
 
 func (m model) expand(target []int64) (model, error) {
 	n, k := m.ndim(), int64(len(target))
+	if k > ctensor.MaxDims {
+		return m, invalid
+	}
 	if k < n {
 		return m, shape
 	}
@@ -286,7 +289,7 @@ func (m model) squeeze(dim int64) (model, error) {
 
 func (m model) unsqueeze(dim int64) (model, error) {
 	n := m.ndim()
-	if dim < -(n+1) || dim > n {
+	if n >= ctensor.MaxDims || dim < -(n+1) || dim > n {
 		return m, invalid
 	}
 	if dim < 0 {
@@ -415,6 +418,64 @@ func (m model) asStrided(sizes, strides []int64, offset int64) (model, error) {
 	return m.with(slices.Clone(sizes), slices.Clone(strides), offset), nil
 }
 
+// indexItem is one item of basic indexing in the model: kind as ctensor's
+// (0 int, 1 slice, 2 new axis, 3 ellipsis, 4 bool) and its numbers.
+type indexItem struct {
+	kind int
+	v    [3]int64
+}
+
+func (it indexItem) item() ctensor.IndexItem {
+	switch it.kind {
+	case 0:
+		return ctensor.IndexInt(it.v[0])
+	case 1:
+		return ctensor.IndexSlice(it.v[0], it.v[1], it.v[2])
+	case 2:
+		return ctensor.NewAxis
+	case 3:
+		return ctensor.Ellipsis
+	}
+	return ctensor.IndexBool(it.v[0] != 0)
+}
+
+// index is the chain of select/slice/unsqueeze that basic indexing stands for.
+func (m model) index(items []indexItem) (model, error) {
+	named := int64(0)
+	for _, it := range items {
+		if it.kind <= 1 {
+			named++
+		}
+	}
+	if named > m.ndim() {
+		return m, invalid
+	}
+	cur, dim, err := m, int64(0), error(nil)
+	for _, it := range items {
+		switch it.kind {
+		case 0:
+			cur, err = cur.selectIndex(dim, it.v[0])
+		case 1:
+			cur, err = cur.slice(dim, it.v[0], it.v[1], it.v[2])
+			dim++
+		case 2:
+			cur, err = cur.unsqueeze(dim)
+			dim++
+		case 3:
+			dim += m.ndim() - named
+		case 4:
+			if cur, err = cur.unsqueeze(dim); err == nil && it.v[0] == 0 {
+				cur, err = cur.slice(dim, 0, 0, 1)
+			}
+			dim++
+		}
+		if err != nil {
+			return m, err
+		}
+	}
+	return cur, nil
+}
+
 func (m model) contiguous() (model, error) {
 	if m.isContiguous() {
 		return m, nil
@@ -491,7 +552,7 @@ func step(r *byteReader, x *ctensor.Tensor, m model) (string, *ctensor.Tensor, m
 		want model
 		werr error
 	)
-	switch r.next() % 14 {
+	switch r.next() % 15 {
 	case 0:
 		d0, d1 := r.dim(n), r.dim(n)
 		name = fmt.Sprintf("transpose(%d, %d)", d0, d1)
@@ -602,6 +663,24 @@ func step(r *byteReader, x *ctensor.Tensor, m model) (string, *ctensor.Tensor, m
 		name = "clone()"
 		got, err = x.Clone()
 		want, werr = m.copied(), nil
+	case 14:
+		items := make([]indexItem, r.next()%5)
+		args := make([]ctensor.IndexItem, len(items))
+		for i := range items {
+			it := indexItem{kind: int(r.next() % 5)}
+			switch it.kind {
+			case 0:
+				it.v[0] = r.next()%9 - 4
+			case 1:
+				it.v = [3]int64{r.bound(), r.bound(), r.next()%7 - 3}
+			case 4:
+				it.v[0] = r.next() % 2
+			}
+			items[i], args[i] = it, it.item()
+		}
+		name = fmt.Sprintf("index(%v)", items)
+		got, err = x.Index(args...)
+		want, werr = m.index(items)
 	}
 	return name, got, want, compareStatus(err, werr), true
 }
