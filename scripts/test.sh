@@ -5,7 +5,8 @@
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
 #   4. the Python binding's tests (bindings/python/tests), if present,
-#   5. the Go binding's go vet, go test -race and a 20 s fuzz run (bindings/go).
+#   5. the Go binding's go vet, go test -race, go test with cgocheck2 (every
+#      pointer passed to C checked) and a 20 s fuzz run (bindings/go).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -70,28 +71,27 @@ if [ -d bindings/python/tests ]; then
 fi
 
 if [ -f bindings/go/go.mod ]; then
-  step "Go binding: go vet, go test -race, 20 s of fuzzing"
+  step "Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
   go=$(command -v go || echo /usr/local/go/bin/go)
-  (
-    set -e
-    # The library from this build; the Go toolchain on the machine, no downloads.
-    export PKG_CONFIG_PATH="$root/$builddir/meson-uninstalled" LD_LIBRARY_PATH="$root/$builddir/src"
-    export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=readonly
-    # Without HOME (or XDG_CACHE_HOME) go's cache is "off", and builds need one.
-    cache=$("$go" env GOCACHE 2>/dev/null || true)
-    [ -n "$cache" ] && [ "$cache" != off ] || export GOCACHE="$root/$builddir/go-cache"
-    cd bindings/go
-    "$go" vet ./... || { echo "go vet failed"; exit 1; }
-    "$go" test -race -json -count=1 ./... 2>&1 | "$python" "$root/scripts/junit.py" go "$root/$reports/go.xml" || exit 2
-    "$go" test -json -run '^$' -fuzz '^FuzzViewChain$' -fuzztime 20s . 2>&1 |
-      "$python" "$root/scripts/junit.py" go "$root/$reports/go-fuzz.xml" || exit 3
-  )
-  case $? in
-    0) ;;
-    1) failed_steps+=("go vet") ;;
-    2) failed_steps+=("go binding") ;;
-    *) failed_steps+=("go fuzz") ;;
-  esac
+  # The library from this build; the Go toolchain on the machine, no downloads.
+  # Without HOME go's cache is "off" (builds need one) and GOPATH is empty (then
+  # go 1.26 takes every directory for the module cache and lists stale files).
+  gocache=$("$go" env GOCACHE 2>/dev/null || true)
+  [ -n "$gocache" ] && [ "$gocache" != off ] || gocache="$root/$builddir/go-cache"
+  gopath=$("$go" env GOPATH 2>/dev/null || true)
+  [ -n "$gopath" ] || gopath="$root/$builddir/go-path"
+  goenv=(env PKG_CONFIG_PATH="$root/$builddir/meson-uninstalled" LD_LIBRARY_PATH="$root/$builddir/src"
+         CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=readonly GOCACHE="$gocache" GOPATH="$gopath")
+  gotest() {  # gotest REPORT ARGS...: go test -json ARGS into $reports/REPORT.xml
+    local report=$1
+    shift
+    (cd bindings/go && "${goenv[@]}" "$go" test -json "$@" 2>&1) |
+      "$python" scripts/junit.py go "$reports/$report.xml"
+  }
+  (cd bindings/go && "${goenv[@]}" "$go" vet ./...) || failed_steps+=("go vet")
+  gotest go -race -count=1 ./... || failed_steps+=("go binding")
+  GOEXPERIMENT=cgocheck2 gotest go-cgocheck2 -count=1 ./... || failed_steps+=("go cgocheck2")
+  gotest go-fuzz -run '^$' -fuzz '^FuzzViewChain$' -fuzztime 20s . || failed_steps+=("go fuzz")
 fi
 
 step "summary"
@@ -117,7 +117,8 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "go vet": "go-vet", "go binding": "go", "go fuzz": "go-fuzz"}
+         "python binding": "python", "go vet": "go-vet", "go binding": "go",
+         "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)
