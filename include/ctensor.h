@@ -131,6 +131,24 @@ CTENSOR_API size_t tensor_dtype_size(tensor_dtype_t dtype);
  */
 CTENSOR_API const char *tensor_dtype_name(tensor_dtype_t dtype);
 
+/** Kinds of dtype, in PyTorch's type-promotion order (bool < integer < float < complex). */
+#define TENSOR_KIND_BOOL 0    /**< bool */
+#define TENSOR_KIND_INT 1     /**< signed and unsigned integers */
+#define TENSOR_KIND_FLOAT 2   /**< float16, bfloat16, float32, float64 */
+#define TENSOR_KIND_COMPLEX 3 /**< complex64, complex128 */
+
+/**
+ * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
+ * is unknown (so this also tells known dtypes apart). @since 0.1
+ */
+CTENSOR_API int32_t tensor_dtype_kind(tensor_dtype_t dtype);
+
+/**
+ * torch.dtype.is_signed: 1 for the signed integers and every float and complex
+ * dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1
+ */
+CTENSOR_API int32_t tensor_dtype_is_signed(tensor_dtype_t dtype);
+
 /* ------------------------------------------------------------------------- */
 /* Limits and flags                                                           */
 /* ------------------------------------------------------------------------- */

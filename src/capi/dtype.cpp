@@ -13,4 +13,14 @@ const char* tensor_dtype_name(tensor_dtype_t dtype) {
   return info ? info->name : nullptr;
 }
 
+int32_t tensor_dtype_kind(tensor_dtype_t dtype) {
+  const core::DTypeInfo* info = core::dtype_info(dtype);
+  return info ? static_cast<int32_t>(info->kind) : -1;
+}
+
+int32_t tensor_dtype_is_signed(tensor_dtype_t dtype) {
+  const core::DTypeInfo* info = core::dtype_info(dtype);
+  return info && info->is_signed ? 1 : 0;
+}
+
 }  // extern "C"

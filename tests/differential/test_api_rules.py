@@ -419,6 +419,22 @@ def test_names_and_sizes():
     assert lib.tensor_dtype_name(27) == b"uint16" and lib.tensor_dtype_name(9) == b"complex64"
 
 
+def test_dtype_kind_and_signedness_match_torch_and_numpy():
+    # torch 1.13 has no uint16/32/64: NumPy's dtype of the same name is the oracle there.
+    for d in ITEM:
+        name = lib.tensor_dtype_name(d).decode()
+        kind, signed = lib.tensor_dtype_kind(d), lib.tensor_dtype_is_signed(d)
+        if hasattr(torch, name):
+            t = getattr(torch, name)
+            want = 0 if t == torch.bool else 3 if t.is_complex else 2 if t.is_floating_point else 1
+            assert (kind, signed) == (want, int(t.is_signed)), name
+        else:
+            n = np.dtype(name)
+            assert n.kind == "u" and (kind, signed) == (1, 0), name
+    for bad in (8, 12, 13, 14, 16, 26, 30, -1, 2**31 - 1):
+        assert lib.tensor_dtype_kind(bad) == -1 and lib.tensor_dtype_is_signed(bad) == 0
+
+
 # ------------------------------------------------------------------ refcounts
 
 def test_storage_refcount_counts_tensors_and_external_refs():

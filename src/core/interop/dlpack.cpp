@@ -11,25 +11,15 @@ namespace ctensor::core {
 
 namespace {
 
-// DLDataTypeCode values from the DLPack specification.
-constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5,
-                  kDLBool = 6;
-
 struct Mapping {
   DType dtype;
   DLPackType type;
 };
 
-constexpr Mapping kMappings[] = {
-    {dtype::UInt8, {kDLUInt, 8}},         {dtype::Int8, {kDLInt, 8}},
-    {dtype::Int16, {kDLInt, 16}},         {dtype::Int32, {kDLInt, 32}},
-    {dtype::Int64, {kDLInt, 64}},         {dtype::Float16, {kDLFloat, 16}},
-    {dtype::Float32, {kDLFloat, 32}},     {dtype::Float64, {kDLFloat, 64}},
-    {dtype::Complex64, {kDLComplex, 64}}, {dtype::Complex128, {kDLComplex, 128}},
-    {dtype::Bool, {kDLBool, 8}},          {dtype::BFloat16, {kDLBfloat, 16}},
-    {dtype::UInt16, {kDLUInt, 16}},       {dtype::UInt32, {kDLUInt, 32}},
-    {dtype::UInt64, {kDLUInt, 64}},
-};
+#define CTENSOR_DLPACK_MAPPING(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  {dtype::Name, {kDL##dl_code, bits}},
+constexpr Mapping kMappings[] = {CTENSOR_FORALL_DTYPES(CTENSOR_DLPACK_MAPPING)};
+#undef CTENSOR_DLPACK_MAPPING
 
 // What an exported managed tensor owns; reached from the struct via manager_ctx.
 template <typename Managed>
