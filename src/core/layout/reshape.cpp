@@ -20,7 +20,7 @@ namespace {
 // then PyTorch's numel check, an unsigned 64-bit running product that must not
 // overflow (Overflow): [3, 2**62 + 1, 0] has no elements, [2**62, 4, 0] overflows.
 void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t numel, Layout& l) {
-  detail::check_shape_arg(op, ndim, sizes);
+  check_sizes(op, ndim, sizes, /*inferable=*/true);
   l.ndim = ndim;
   int64_t inferred = -1;
   uint64_t uproduct = 1;

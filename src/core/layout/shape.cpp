@@ -5,13 +5,15 @@
 
 namespace ctensor::core {
 
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
   if (ndim < 0 || ndim > kMaxDims)
     fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
   if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
+  const int64_t least = inferable ? -1 : 0;
   for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] < 0)
-      fail(Status::Invalid, op, ": negative size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
+    if (sizes[i] < least)
+      fail(Status::Invalid, op, inferable ? ": invalid size " : ": negative size ", sizes[i], " at dim ", i, " in ",
+           DimList{sizes, ndim});
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {

@@ -23,8 +23,10 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
   return r;
 }
 
-// Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0.
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes);
+// Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0;
+// a requested shape that is `inferable` (view, reshape, expand) may hold -1 too.
+// Error(Invalid) otherwise.
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable = false);
 
 // Product of sizes, overflow-checked (1 for ndim 0).
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes);
