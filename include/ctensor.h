@@ -572,6 +572,43 @@ CTENSOR_API tensor_status_t tensor_set_num_threads(int32_t n);
  */
 CTENSOR_API int32_t tensor_get_num_threads(void);
 
+/* ------------------------------------------------------------------------- */
+/* Experimental: exported and tested like the rest, but their signatures may  */
+/* still change within 0.x (a changed one gets a new name, as zstd's          */
+/* experimental section does). Everything above is stable.                   */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * at::from_blob: a tensor viewing caller memory of any strides, without copying.
+ * `data` is the address of element [0,...,0] (so tensor_data() == data); `strides`
+ * are in elements, may be negative or zero, and NULL means contiguous. The new
+ * storage covers exactly the bytes the view addresses, so later views stay
+ * bounds-checked. `release(ctx)` runs once when the last view is gone; never on
+ * failure. No alignment is required.
+ * @param flags 0 or TENSOR_READONLY.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, unknown dtype or flags, ndim
+ *         outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
+ *         elements); TENSOR_E_OVERFLOW (element count, extents or addresses
+ *         overflow); TENSOR_E_NOMEM.
+ * @since 0.1 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_from_blob(tensor_t **out, void *data, tensor_dtype_t dtype, int64_t ndim,
+                                             const int64_t *sizes, const int64_t *strides, uint32_t flags,
+                                             tensor_release_fn release, void *ctx);
+
+/**
+ * Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
+ * (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
+ * would; neither buffer needs alignment. For reading or writing single
+ * elements without making tensors (e.g. any element as a float64).
+ * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
+ *         with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
+ *         TENSOR_E_OVERLAP (the two byte ranges overlap).
+ * @since 0.1 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_convert(void *dst, tensor_dtype_t dst_dtype, const void *src,
+                                           tensor_dtype_t src_dtype, int64_t count);
+
 #ifdef __cplusplus
 }
 #endif

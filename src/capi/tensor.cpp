@@ -21,6 +21,15 @@ tensor_status_t tensor_from_buffer(tensor_t** out, void* buffer, size_t nbytes,
   });
 }
 
+tensor_status_t tensor_from_blob(tensor_t** out, void* data, tensor_dtype_t dtype, int64_t ndim,
+                                 const int64_t* sizes, const int64_t* strides, uint32_t flags,
+                                 tensor_release_fn release, void* ctx) {
+  return capi::produce(out, "from_blob", [&](const char* op) {
+    return core::Tensor::from_blob(op, data, 0, dtype, ndim, sizes, strides,
+                                   core::Storage::readonly_from_flags(op, flags), release, ctx);
+  });
+}
+
 tensor_status_t tensor_empty(tensor_t** out, int64_t ndim, const int64_t* sizes, tensor_dtype_t dtype) {
   return capi::produce(out, "empty",
                        [&](const char* op) { return core::Tensor::allocate(op, dtype, ndim, sizes, false); });

@@ -65,7 +65,7 @@ void call_deleter(void* ctx) {
   if (m->deleter) m->deleter(m);
 }
 
-// Builds the tensor; takes ownership of m only once nothing can fail any more.
+// Builds the tensor; ownership of m passes only once nothing can fail any more.
 template <typename Managed>
 Ref<Tensor> import_tensor(const char* op, Managed* m, bool readonly) {
   const DLTensor& dl = m->dl_tensor;
@@ -77,26 +77,9 @@ Ref<Tensor> import_tensor(const char* op, Managed* m, bool readonly) {
   if (!dtype)
     fail(Status::DType, op, ": DLPack dtype code ", int{dl.dtype.code}, " with ", int{dl.dtype.bits},
          " bits has no ctensor dtype");
-  const int64_t numel = checked_numel(op, ndim, dl.shape);
-  if (numel > 0 && !dl.data) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
-
-  int64_t compact[kMaxDims];
-  const int64_t* strides = dl.strides;
-  if (!strides) {
-    contiguous_strides(ndim, dl.shape, compact);
-    strides = compact;
-  }
-  const ByteWindow w = addressed_bytes(op, reinterpret_cast<uintptr_t>(dl.data), dl.byte_offset, ndim,
-                                       dl.shape, strides, dtype_size(*dtype));
   const Device device{static_cast<int32_t>(dl.device.device_type), dl.device.device_id};
-  auto storage = Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, &call_deleter<Managed>, m,
-                               device);
-  try {
-    return Tensor::make(storage, *dtype, ndim, dl.shape, strides, w.storage_offset);
-  } catch (...) {
-    storage->forget_release();  // on failure the caller keeps m
-    throw;
-  }
+  return Tensor::from_blob(op, dl.data, dl.byte_offset, *dtype, ndim, dl.shape, dl.strides, readonly,
+                           &call_deleter<Managed>, m, device);
 }
 
 }  // namespace
@@ -111,31 +94,6 @@ std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept {
   for (const Mapping& m : kMappings)
     if (m.type.code == code && m.type.bits == bits) return m.dtype;
   return std::nullopt;
-}
-
-ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
-                           const int64_t* sizes, const int64_t* strides, size_t itemsize) {
-  uintptr_t first;  // address of element [0,...,0]
-  if (__builtin_add_overflow(data, byte_offset, &first))
-    fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
-  for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] == 0) return {first, 0, 0};
-
-  checked_numel(op, ndim, sizes);
-  const Extent e = element_extent(op, ndim, sizes, strides);
-  const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
-  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
-  const int64_t nbytes = checked_mul(count, item, op);
-  const int64_t below = checked_mul(before, item, op);
-  // The window [first - below, first - below + nbytes) must be a real address range.
-  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
-                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
-  if (!fits)
-    fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
-         ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
-         ", strides ", DimList{strides, ndim}, ")");
-  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
 }
 
 DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags) {

@@ -1,6 +1,7 @@
 // Overflow-checked size/stride arithmetic and dim bookkeeping shared by every op.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "error.hpp"
@@ -50,5 +51,19 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
 // `storage_nbytes` bytes. Views with no elements always pass.
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes);
+
+// Exactly the bytes a strided view addresses, as a storage to wrap: `base` is the
+// lowest addressed byte, element [0,...,0] sits at storage_offset elements from it.
+struct ByteWindow {
+  uintptr_t base;
+  size_t nbytes;
+  int64_t storage_offset;
+};
+
+// The window of a view whose element [0,...,0] is at address data + byte_offset.
+// A view with no elements gets an empty window there. Error(Overflow) if an extent
+// or an address overflows; sizes must have been checked (check_sizes).
+ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                           const int64_t* sizes, const int64_t* strides, size_t itemsize);
 
 }  // namespace ctensor::core

@@ -133,6 +133,29 @@ Ref<Tensor> Tensor::from_data(const char* op, const void* data, int64_t ndim, co
   return t;
 }
 
+Ref<Tensor> Tensor::from_blob(const char* op, void* data, uint64_t byte_offset, DType dtype, int64_t ndim,
+                              const int64_t* sizes, const int64_t* strides, bool readonly, ReleaseFn release,
+                              void* ctx, Device device) {
+  require_known_dtype(dtype, op);
+  check_sizes(op, ndim, sizes);
+  const int64_t numel = checked_numel(op, ndim, sizes);
+  if (numel > 0 && !data) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
+  int64_t compact[kMaxDims];
+  if (!strides) {
+    contiguous_strides(ndim, sizes, compact);
+    strides = compact;
+  }
+  const ByteWindow w = addressed_bytes(op, reinterpret_cast<uintptr_t>(data), byte_offset, ndim, sizes, strides,
+                                       dtype_size(dtype));
+  auto storage = Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, release, ctx, device);
+  try {
+    return make(storage, dtype, ndim, sizes, strides, w.storage_offset);
+  } catch (...) {
+    storage->forget_release();  // on failure the caller keeps its memory
+    throw;
+  }
+}
+
 Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
                                 int64_t offset, uint32_t flags, ReleaseFn release, void* ctx) {
   require_known_dtype(dtype, op);
