@@ -139,7 +139,7 @@ START_TEST(messages_name_the_values) {
   ck_status(tensor_from_buffer(&t, buf, sizeof buf, TENSOR_UINT8, -1, 99, 0, NULL, NULL), TENSOR_E_INVALID);
   ck_assert_msg(strstr(tensor_last_error(), "99") != NULL, "%s", tensor_last_error());
 
-  /* API.md's example: a 4096-byte storage and a view ending at byte 4100. */
+  /* The header's example: a 4096-byte storage and a view ending at byte 4100. */
   tensor_t *base = NULL, *v = NULL;
   const int64_t n[1] = {1024}, big[1] = {1025};
   ck_ok(tensor_zeros(&base, 1, n, TENSOR_FLOAT32));

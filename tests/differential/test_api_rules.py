@@ -1,10 +1,10 @@
-"""API.md's per-function rules checked from outside through the C ABI: from_buffer's
+"""The header's per-function rules checked from outside through the C ABI: from_buffer's
 rules and release callback, from_storage/as_strided bounds against an exact
 computation of the addressed bytes (random strides: negative, zero, huge; big
 offsets), overflow, NULL arguments and *out on failure, error messages naming
 values, refcounts, and small-shape view edge cases against PyTorch 1.13.
 
-Run: CTENSOR_LIB=build-review/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_api_rules.py -q
+Run: CTENSOR_LIB=build-test/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_api_rules.py -q
 """
 import ctypes
 import random
@@ -236,7 +236,7 @@ def exact_bounds_status(nbytes, item, sizes, strides, offset):
         return OK
     lo = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s < 0)
     hi = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s > 0)
-    # overflow-checked like API.md asks: numel, each span, the sums of negative and of
+    # overflow-checked as the header says: numel, each span, the sums of negative and of
     # positive spans, offset + those sums, and the byte offsets
     spans = [(n - 1) * s for n, s in zip(sizes, strides)]
     neg, pos = lo - offset, hi - offset
@@ -305,7 +305,7 @@ def test_as_strided_agrees_with_torch_where_torch_accepts():
         status = lib.tensor_as_strided(ctypes.byref(out), ct.handle, ndim, int64_array(sizes), int64_array(strides), offset)
         what = f"{sizes} {strides} {offset}"
         if terr is not None:
-            # torch also refuses an empty view past the end; API.md: a view with no elements always succeeds
+            # torch also refuses an empty view past the end; ctensor: a view with no elements always succeeds
             assert status == (OK if 0 in sizes else BOUNDS), what
             continue
         assert status == OK, what
