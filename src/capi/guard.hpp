@@ -86,4 +86,29 @@ tensor_status_t produce(Handle** out, const char* op, Make&& make) noexcept {
   return guarded(op, [&](const char* name) { *out = hand_over(make(name)); });
 }
 
+// For functions that give several new references, snprintf-style: `make(op)`
+// returns a std::vector of core references; their number goes to *count, and
+// they go to out[0 .. count) when `capacity` holds them (the rest of out up to
+// capacity is NULLed). out NULL with capacity 0 only asks for the count.
+// Capacity too small is Invalid, with *count still the number needed; on any
+// failure out[0 .. capacity) is NULL.
+template <typename Make>
+tensor_status_t produce_many(tensor_t** out, int64_t capacity, int64_t* count, const char* op,
+                             Make&& make) noexcept {
+  return guarded(op, [&](const char* name) {
+    if (!count) core::fail(core::Status::Invalid, name, ": count is NULL");
+    *count = 0;
+    if (capacity < 0) core::fail(core::Status::Invalid, name, ": negative capacity ", capacity);
+    if (!out && capacity > 0) core::fail(core::Status::Invalid, name, ": out is NULL with capacity ", capacity);
+    for (int64_t i = 0; i < capacity; ++i) out[i] = nullptr;
+    auto pieces = make(name);
+    const auto n = static_cast<int64_t>(pieces.size());
+    *count = n;
+    if (!out) return;  // the count alone was asked for
+    if (n > capacity)
+      core::fail(core::Status::Invalid, name, ": ", n, " results do not fit in out's capacity of ", capacity);
+    for (int64_t i = 0; i < n; ++i) out[i] = hand_over(std::move(pieces[static_cast<size_t>(i)]));
+  });
+}
+
 }  // namespace ctensor::capi

@@ -106,4 +106,70 @@ tensor_status_t tensor_view_dtype(tensor_t** out, const tensor_t* t, tensor_dtyp
   });
 }
 
+tensor_status_t tensor_diagonal(tensor_t** out, const tensor_t* t, int64_t offset, int64_t dim1, int64_t dim2) {
+  return capi::produce(out, "diagonal", [&](const char* op) {
+    return core::diagonal(op, capi::arg(t, op), offset, dim1, dim2);
+  });
+}
+
+tensor_status_t tensor_unfold(tensor_t** out, const tensor_t* t, int64_t dim, int64_t size, int64_t step) {
+  return capi::produce(out, "unfold", [&](const char* op) {
+    return core::unfold(op, capi::arg(t, op), dim, size, step);
+  });
+}
+
+tensor_status_t tensor_movedim(tensor_t** out, const tensor_t* t, int64_t n, const int64_t* source,
+                               const int64_t* destination) {
+  return capi::produce(out, "movedim", [&](const char* op) {
+    return core::movedim(op, capi::arg(t, op), n, source, destination);
+  });
+}
+
+tensor_status_t tensor_unflatten(tensor_t** out, const tensor_t* t, int64_t dim, int64_t n, const int64_t* sizes) {
+  return capi::produce(out, "unflatten", [&](const char* op) {
+    return core::unflatten(op, capi::arg(t, op), dim, n, sizes);
+  });
+}
+
+tensor_status_t tensor_atleast(tensor_t** out, const tensor_t* t, int64_t min_dims) {
+  return capi::produce(out, "atleast", [&](const char* op) {
+    return core::atleast(op, capi::arg(t, op), min_dims);
+  });
+}
+
+tensor_status_t tensor_split(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t,
+                             int64_t split_size, int64_t dim) {
+  return capi::produce_many(out, capacity, count, "split", [&](const char* op) {
+    return core::split(op, capi::arg(t, op), split_size, dim);
+  });
+}
+
+tensor_status_t tensor_split_with_sizes(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t,
+                                        int64_t n, const int64_t* sizes, int64_t dim) {
+  return capi::produce_many(out, capacity, count, "split_with_sizes", [&](const char* op) {
+    return core::split_with_sizes(op, capi::arg(t, op), n, sizes, dim);
+  });
+}
+
+tensor_status_t tensor_chunk(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t, int64_t chunks,
+                             int64_t dim) {
+  return capi::produce_many(out, capacity, count, "chunk", [&](const char* op) {
+    return core::chunk(op, capi::arg(t, op), chunks, dim);
+  });
+}
+
+tensor_status_t tensor_tensor_split(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t,
+                                    int64_t sections, int64_t dim) {
+  return capi::produce_many(out, capacity, count, "tensor_split", [&](const char* op) {
+    return core::tensor_split(op, capi::arg(t, op), sections, dim);
+  });
+}
+
+tensor_status_t tensor_tensor_split_indices(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t,
+                                            int64_t n, const int64_t* indices, int64_t dim) {
+  return capi::produce_many(out, capacity, count, "tensor_split", [&](const char* op) {
+    return core::tensor_split_indices(op, capi::arg(t, op), n, indices, dim);
+  });
+}
+
 }  // extern "C"
