@@ -95,8 +95,9 @@ A tensor sharing `a`'s memory, without copying: sizes `size(a)`, strides `stride
 (column-major, so an m×n matrix has strides `(1, m)` and `A[i, j]` of
 `TensorArray(Tensor(a))` is `a[i, j]`). `a` stays alive until the last tensor viewing
 its memory is released, whatever happens to the Julia variables; a `Vector` cannot
-move its memory meanwhile (on Julia 1.10 `resize!`/`push!` fail; on later versions
-they move `a` to new memory and the tensors keep the old one). `readonly=true` makes
+move its memory under them (on Julia 1.10 `resize!`/`push!` on it fail from then on, as
+after any `reshape`; on later versions they move `a` to new memory and the tensors keep
+the old one). `readonly=true` makes
 every ctensor write through any view fail with `TENSOR_E_READONLY`.
 Element types: see `dtype_of`; others raise `TENSOR_E_DTYPE`.
 """
