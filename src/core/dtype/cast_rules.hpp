@@ -1,0 +1,210 @@
+// The element conversion rules (ctensor.h's "Conversion rules") as one template, and the loops and kernel
+// tables built from it. Shared by the portable kernels and the vector ones, which
+// must give bit-identical results.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "dtype/convert.hpp"
+#include "dtype/half.hpp"
+#include "memory/unaligned.hpp"
+
+namespace ctensor::core {
+
+// A bool element as stored: any non-zero byte reads as true.
+struct Bool8 {
+  uint8_t byte;
+};
+
+// A complex element: a plain pair, so that loads and stores stay two scalar moves
+// (std::complex's constructor made GCC bounce each element through the stack).
+template <class T>
+struct Complex {
+  T re, im;
+};
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<Complex<T>> : std::true_type {};
+
+template <class F>
+constexpr F pow2(int e) noexcept {
+  F p = 1;
+  for (int i = 0; i < e; ++i) p *= 2;
+  return p;
+}
+
+// float -> integer: truncate toward zero, NaN -> 0, saturate beyond the range.
+// Written as clamps and selects, with every cast in range, so that loops of it
+// vectorise.
+template <class To, class From>
+inline To saturate_cast(From x) noexcept {
+  using Limits = std::numeric_limits<To>;
+  constexpr int bits = Limits::digits, precision = std::numeric_limits<From>::digits;
+  constexpr From upper = pow2<From>(bits);  // the first value above max, exact in From
+  constexpr From below = bits <= precision ? static_cast<From>(Limits::max())
+                                           : upper - pow2<From>(bits - precision);
+  constexpr From lower = static_cast<From>(Limits::min());
+  const From clamped = x != x ? From{0} : std::min(std::max(x, lower), below);
+  return x >= upper ? Limits::max() : static_cast<To>(clamped);
+}
+
+template <class T>
+constexpr bool is_narrow_float = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// Any element as a float rounded to odd (exact for bool, float16, bfloat16 and
+// float): the first step of every conversion to float16/bfloat16, so that
+// convert<Half>(x) == Half{float_to_half(narrow_source(x))}, same for BFloat16.
+template <class From>
+inline float narrow_source(From x) noexcept {
+  if constexpr (std::is_same_v<From, Bool8>) {
+    return x.byte != 0 ? 1.0f : 0.0f;
+  } else if constexpr (std::is_same_v<From, Half>) {
+    return half_to_float(x.bits);
+  } else if constexpr (std::is_same_v<From, BFloat16>) {
+    return bfloat16_to_float(x.bits);
+  } else if constexpr (is_complex<From>::value) {
+    return to_float_odd(x.re);
+  } else {
+    return to_float_odd(x);
+  }
+}
+
+// Same-type pairs whose kernel just moves bytes: every type but bool, whose
+// copies canonicalise foreign bytes to 0/1.
+template <class From, class To>
+inline constexpr bool kPlainCopy = std::is_same_v<From, To> && !std::is_same_v<From, Bool8>;
+
+template <class To, class From>
+inline To convert(From x) noexcept {
+  if constexpr (kPlainCopy<From, To>) {
+    return x;
+  } else if constexpr (std::is_same_v<From, Bool8>) {  // bool -> bool too: bytes become 0/1
+    return convert<To>(static_cast<uint8_t>(x.byte != 0));
+  } else if constexpr (std::is_same_v<From, Half>) {
+    return convert<To>(half_to_float(x.bits));
+  } else if constexpr (std::is_same_v<From, BFloat16>) {
+    return convert<To>(bfloat16_to_float(x.bits));
+  } else if constexpr (is_complex<From>::value) {
+    if constexpr (std::is_same_v<To, Bool8>) {
+      return Bool8{x.re != 0 || x.im != 0};
+    } else if constexpr (is_complex<To>::value) {
+      using Part = decltype(To::re);
+      return To{convert<Part>(x.re), convert<Part>(x.im)};
+    } else {
+      return convert<To>(x.re);
+    }
+  } else if constexpr (std::is_same_v<To, Bool8>) {
+    return Bool8{x != 0};
+  } else if constexpr (is_complex<To>::value) {
+    using Part = decltype(To::re);
+    return To{convert<Part>(x), Part{0}};
+  } else if constexpr (std::is_same_v<To, Half>) {
+    return to_half(x);
+  } else if constexpr (std::is_same_v<To, BFloat16>) {
+    return to_bfloat16(x);
+  } else if constexpr (std::is_same_v<To, float> && std::is_integral_v<From> &&
+                       sizeof(From) == 8) {
+    // One rounding even where the conversion goes through double (as under
+    // valgrind, or in software on some targets).
+    return static_cast<float>(fold_to_double(x));
+  } else if constexpr (std::is_floating_point_v<To> || !std::is_floating_point_v<From>) {
+    return static_cast<To>(x);  // one hardware rounding, or wrapping (modulo 2^n)
+  } else {
+    return saturate_cast<To>(x);
+  }
+}
+
+template <class From, class To>
+inline void cast_contiguous(const char* src, char* dst, int64_t n) noexcept {
+  for (int64_t i = 0; i < n; ++i)
+    store(dst + i * int64_t{sizeof(To)}, convert<To>(load<From>(src + i * int64_t{sizeof(From)})));
+}
+
+template <class From, class To>
+void cast_strided(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+  for (int64_t i = 0; i < n; ++i, src += src_stride, dst += dst_stride)
+    store(dst, convert<To>(load<From>(src)));
+}
+
+template <class T>
+void copy_elements(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                   int64_t n) noexcept {
+  if (src_stride == sizeof(T) && dst_stride == sizeof(T)) {
+    if (n > 0) std::memmove(dst, src, static_cast<size_t>(n) * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, src += src_stride, dst += dst_stride)
+    std::memcpy(dst, src, sizeof(T));
+}
+
+// The C++ type that stores each dtype.
+template <DType D>
+struct Element;
+#define CTENSOR_ELEMENT(Name, value, macro, T, ...) \
+  template <>                                       \
+  struct Element<dtype::Name> {                     \
+    using type = T;                                 \
+  };
+CTENSOR_FORALL_DTYPES(CTENSOR_ELEMENT)
+#undef CTENSOR_ELEMENT
+
+#define CTENSOR_ELEMENT_SIZE(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  static_assert(sizeof(T) * 8 == (bits), #Name "'s element type does not have its bits");
+CTENSOR_FORALL_DTYPES(CTENSOR_ELEMENT_SIZE)
+#undef CTENSOR_ELEMENT_SIZE
+
+// The dtypes the cast tables cover: all of them, in the list's order.
+inline constexpr std::array<DType, kNumDTypes> kCastDTypes = [] {
+  std::array<DType, kNumDTypes> all{};
+  for (int i = 0; i < kNumDTypes; ++i) all[i] = kAllDTypeValues[i];
+  return all;
+}();
+
+constexpr int kNumCastDTypes = static_cast<int>(kCastDTypes.size());
+
+// Position of `d` in kCastDTypes, -1 if unknown.
+constexpr int cast_index(DType d) noexcept {
+  for (int i = 0; i < kNumCastDTypes; ++i)
+    if (kCastDTypes[i] == d) return i;
+  return -1;
+}
+
+using CastTable = std::array<CastKernel, kNumCastDTypes * kNumCastDTypes>;
+
+// The portable kernel: a same-dtype copy, or a tight conversion loop.
+template <class From, class To>
+struct PortableKernel {
+  static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+    if constexpr (kPlainCopy<From, To>) {
+      copy_elements<From>(src, src_stride, dst, dst_stride, n);
+    } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
+      cast_contiguous<From, To>(src, dst, n);
+    } else {
+      cast_strided<From, To>(src, src_stride, dst, dst_stride, n);
+    }
+  }
+};
+
+// Fills a table with Kernel<From, To>::run for every pair, row = source.
+template <template <class, class> class Kernel, size_t... I>
+constexpr CastTable make_cast_table(std::index_sequence<I...>) noexcept {
+  return CastTable{&Kernel<typename Element<kCastDTypes[I / kNumCastDTypes]>::type,
+                           typename Element<kCastDTypes[I % kNumCastDTypes]>::type>::run...};
+}
+
+template <template <class, class> class Kernel>
+constexpr CastTable make_cast_table() noexcept {
+  return make_cast_table<Kernel>(std::make_index_sequence<kNumCastDTypes * kNumCastDTypes>{});
+}
+
+}  // namespace ctensor::core

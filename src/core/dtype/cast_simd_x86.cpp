@@ -1,0 +1,322 @@
+// AVX2 + F16C kernels for x86-64. Only these functions carry the target attribute,
+// so the library still runs on any x86-64; the rule templates they call are
+// inlined into them and vectorised there. Tails use the scalar rules, which give
+// the same bits as the vector instructions.
+//
+// AVX512-BF16's vcvtneps2bf16 is not used: it flushes subnormal inputs to zero,
+// which would break the agreement with the scalar rounding.
+#include "dtype/cast_simd.hpp"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+#include <cpuid.h>
+#include <immintrin.h>
+
+#include <algorithm>
+
+#define CTENSOR_AVX2 __attribute__((target("avx2,f16c,fma")))
+
+namespace ctensor::core {
+
+namespace {
+
+CTENSOR_AVX2 void float_to_half_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float*>(src) + i);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst) + i / 8,
+                     _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  cast_contiguous<float, Half>(src + i * 4, dst + i * 2, n - i);
+}
+
+CTENSOR_AVX2 void half_to_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src) + i / 8);
+    _mm256_storeu_ps(reinterpret_cast<float*>(dst) + i, _mm256_cvtph_ps(h));
+  }
+  cast_contiguous<Half, float>(src + i * 2, dst + i * 4, n - i);
+}
+
+// bfloat16 is the float's top half after adding 0x7fff + (bit 16) to round to
+// nearest even; a NaN is made quiet instead, as float_to_bfloat16 does. The
+// results (all < 2^16) are left in the 32-bit lanes.
+CTENSOR_AVX2 __m256i bfloat16_lanes(__m256i x) noexcept {
+  const __m256i high = _mm256_srli_epi32(x, 16);
+  const __m256i lsb = _mm256_and_si256(high, _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_srli_epi32(
+      _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lsb)), 16);
+  const __m256i nan = _mm256_or_si256(high, _mm256_set1_epi32(0x40));
+  const __m256 f = _mm256_castsi256_ps(x);  // NaN exactly when (x & 0x7fffffff) > 0x7f800000
+  const __m256i is_nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+  return _mm256_blendv_epi8(rounded, nan, is_nan);
+}
+
+CTENSOR_AVX2 void float_to_bfloat16_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4)));
+    const __m256i b =
+        bfloat16_lanes(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4 + 32)));
+    // packus interleaves the 128-bit lanes of a and b; the permute restores order.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i * 2),
+                        _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+  }
+  cast_contiguous<float, BFloat16>(src + i * 4, dst + i * 2, n - i);
+}
+
+CTENSOR_AVX2 void bfloat16_to_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * 2));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i * 4),
+                        _mm256_slli_epi32(_mm256_cvtepu16_epi32(b), 16));
+  }
+  cast_contiguous<BFloat16, float>(src + i * 2, dst + i * 4, n - i);
+}
+
+// Four 64-bit lane masks as 32-bit lanes, in order.
+CTENSOR_AVX2 __m128i narrow_mask(__m256d mask) noexcept {
+  const __m256i low_halves = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(mask), low_halves));
+}
+
+// Four doubles as floats rounded to odd, as double_to_float_odd does.
+CTENSOR_AVX2 __m128 double_to_float_odd_avx2(__m256d d) noexcept {
+  const __m128 f = _mm256_cvtpd_ps(d);
+  const __m256d back = _mm256_cvtps_pd(f);
+  const __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+  const __m256d inexact = _mm256_cmp_pd(back, d, _CMP_NEQ_OQ);  // false for NaN
+  const __m256d above =
+      _mm256_cmp_pd(_mm256_and_pd(back, abs_mask), _mm256_and_pd(d, abs_mask), _CMP_GT_OQ);
+  const __m128i one = _mm_set1_epi32(1);
+  const __m128i bits = _mm_castps_si128(f);
+  const __m128i even = _mm_cmpeq_epi32(_mm_and_si128(bits, one), _mm_setzero_si128());
+  // -1 (toward zero) when f lies above d in magnitude, else +1; only where stepping.
+  const __m128i step =
+      _mm_and_si128(_mm_and_si128(narrow_mask(inexact), even), _mm_or_si128(narrow_mask(above), one));
+  return _mm_castsi128_ps(_mm_add_epi32(bits, step));
+}
+
+// m elements as floats rounded to odd (narrow_source), four at a time where a
+// double holds the value exactly.
+template <class From>
+CTENSOR_AVX2 void narrow_source_avx2(const char* src, float* out, int64_t m) noexcept {
+  int64_t j = 0;
+  if constexpr (std::is_same_v<From, double>) {
+    for (; j + 4 <= m; j += 4)
+      _mm_store_ps(out + j, double_to_float_odd_avx2(
+                                _mm256_loadu_pd(reinterpret_cast<const double*>(src) + j)));
+  } else if constexpr (std::is_same_v<From, int32_t>) {
+    for (; j + 4 <= m; j += 4) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + j * 4));
+      _mm_store_ps(out + j, double_to_float_odd_avx2(_mm256_cvtepi32_pd(x)));
+    }
+  }
+  for (; j < m; ++j) out[j] = narrow_source(load<From>(src + j * int64_t{sizeof(From)}));
+}
+
+// Conversions from or to float16/bfloat16 pass through floats staged in L1: the
+// first step widens (F16C) or rounds to odd (vectorised by the compiler), the
+// second converts (vectorised) or narrows (F16C).
+template <class From, class To>
+CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noexcept {
+  constexpr int64_t kStage = 512;
+  alignas(32) float stage[kStage];
+  char* const staged = reinterpret_cast<char*>(stage);
+  for (int64_t i = 0; i < n; i += kStage) {
+    const int64_t m = std::min(kStage, n - i);
+    const char* s = src + i * int64_t{sizeof(From)};
+    char* d = dst + i * int64_t{sizeof(To)};
+    if constexpr (std::is_same_v<From, Half>) {
+      half_to_float_avx2(s, staged, m);
+    } else if constexpr (std::is_same_v<From, BFloat16>) {
+      bfloat16_to_float_avx2(s, staged, m);
+    } else {
+      narrow_source_avx2<From>(s, stage, m);
+    }
+    if constexpr (std::is_same_v<To, Half>) {
+      float_to_half_avx2(staged, d, m);
+    } else if constexpr (std::is_same_v<To, BFloat16>) {
+      float_to_bfloat16_avx2(staged, d, m);
+    } else {
+      cast_contiguous<float, To>(staged, d, m);
+    }
+  }
+}
+
+// The generic loop, compiled for AVX2 so the compiler vectorises the rules.
+template <class From, class To>
+CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept {
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
+    float_to_half_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, Half> && std::is_same_v<To, float>) {
+    half_to_float_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, BFloat16>) {
+    float_to_bfloat16_avx2(src, dst, n);
+  } else if constexpr (std::is_same_v<From, BFloat16> && std::is_same_v<To, float>) {
+    bfloat16_to_float_avx2(src, dst, n);
+  } else if constexpr (is_narrow_float<From> || is_narrow_float<To>) {
+    cast_via_float_avx2<From, To>(src, dst, n);
+  } else {
+    cast_contiguous<From, To>(src, dst, n);
+  }
+}
+
+template <class From, class To>
+struct Avx2Kernel {
+  static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                  int64_t n) noexcept {
+    if constexpr (kPlainCopy<From, To>) {
+      copy_elements<From>(src, src_stride, dst, dst_stride, n);
+    } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
+      cast_contiguous_avx2<From, To>(src, dst, n);
+    } else {
+      cast_strided<From, To>(src, src_stride, dst, dst_stride, n);
+    }
+  }
+};
+
+constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
+
+// Streaming variants of the widening and narrowing casts: whole 64-byte
+// destination lines written with non-temporal stores (a line is never read in
+// first), two or four vector conversions per iteration. The head up to the
+// first line boundary and the tail go through the kernels above, which give
+// the same bits.
+
+// Elements before dst reaches a 64-byte boundary (at most n); -1 when dst is
+// not aligned to whole elements, so that no element straddles the boundary.
+inline int64_t line_head(const char* dst, int64_t item, int64_t n) noexcept {
+  const auto addr = reinterpret_cast<uintptr_t>(dst);
+  if (addr % static_cast<uintptr_t>(item) != 0) return -1;
+  const auto head = static_cast<int64_t>((64 - addr % 64) % 64) / item;
+  return std::min(head, n);
+}
+
+CTENSOR_AVX2 inline void stream32(char* p, __m256i v) noexcept {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+CTENSOR_AVX2 bool float_to_half_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 2, n);
+  if (head < 0) return float_to_half_avx2(src, dst, n), true;
+  float_to_half_avx2(src, dst, head);
+  int64_t i = head;
+  constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  for (; i + 32 <= n; i += 32) {
+    const float* s = reinterpret_cast<const float*>(src) + i;
+    const __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s), kRound);
+    const __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 8), kRound);
+    const __m128i h2 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 16), kRound);
+    const __m128i h3 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 24), kRound);
+    stream32(dst + i * 2, _mm256_setr_m128i(h0, h1));
+    stream32(dst + i * 2 + 32, _mm256_setr_m128i(h2, h3));
+  }
+  float_to_half_avx2(src + i * 4, dst + i * 2, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool float_to_bfloat16_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 2, n);
+  if (head < 0) return float_to_bfloat16_avx2(src, dst, n), true;
+  float_to_bfloat16_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i* s = reinterpret_cast<const __m256i*>(src + i * 4);
+    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(s));
+    const __m256i b = bfloat16_lanes(_mm256_loadu_si256(s + 1));
+    const __m256i c = bfloat16_lanes(_mm256_loadu_si256(s + 2));
+    const __m256i d = bfloat16_lanes(_mm256_loadu_si256(s + 3));
+    stream32(dst + i * 2, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+    stream32(dst + i * 2 + 32, _mm256_permute4x64_epi64(_mm256_packus_epi32(c, d), 0xd8));
+  }
+  float_to_bfloat16_avx2(src + i * 4, dst + i * 2, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool half_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 2) return false;
+  const int64_t head = line_head(dst, 4, n);
+  if (head < 0) return half_to_float_avx2(src, dst, n), true;
+  half_to_float_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
+    stream32(dst + i * 4, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s))));
+    stream32(dst + i * 4 + 32, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s + 1))));
+  }
+  half_to_float_avx2(src + i * 2, dst + i * 4, n - i);
+  return true;
+}
+
+CTENSOR_AVX2 bool bfloat16_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 2) return false;
+  const int64_t head = line_head(dst, 4, n);
+  if (head < 0) return bfloat16_to_float_avx2(src, dst, n), true;
+  bfloat16_to_float_avx2(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
+    stream32(dst + i * 4, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s)), 16));
+    stream32(dst + i * 4 + 32, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s + 1)), 16));
+  }
+  bfloat16_to_float_avx2(src + i * 2, dst + i * 4, n - i);
+  return true;
+}
+
+// int32 -> float64 is exact: vcvtdq2pd gives the rule's bits.
+CTENSOR_AVX2 bool int32_to_double_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 8, n);
+  if (head < 0) return cast_contiguous<int32_t, double>(src, dst, n), true;
+  cast_contiguous<int32_t, double>(src, dst, head);
+  int64_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4 + 32));
+    stream32(dst + i * 8, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(x))));
+    stream32(dst + i * 8 + 32, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1))));
+    stream32(dst + i * 8 + 64, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(y))));
+    stream32(dst + i * 8 + 96, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(y, 1))));
+  }
+  cast_contiguous<int32_t, double>(src + i * 4, dst + i * 8, n - i);
+  return true;
+}
+
+}  // namespace
+
+const CastTable* simd_cast_table() noexcept {
+  // __builtin_cpu_supports("avx2") also checks that the OS saves the ymm state;
+  // F16C and FMA are read from CPUID leaf 1 (older Clang lacks their names).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  __builtin_cpu_init();  // we may run before libgcc's constructor (from another one)
+  if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
+  const bool f16c = ecx & bit_F16C, fma = ecx & bit_FMA;
+  return f16c && fma ? &kAvx2Table : nullptr;
+}
+
+StreamCastKernel simd_stream_cast(CastKernel kernel) noexcept {
+  if (kernel == &Avx2Kernel<float, Half>::run) return &float_to_half_stream;
+  if (kernel == &Avx2Kernel<float, BFloat16>::run) return &float_to_bfloat16_stream;
+  if (kernel == &Avx2Kernel<Half, float>::run) return &half_to_float_stream;
+  if (kernel == &Avx2Kernel<BFloat16, float>::run) return &bfloat16_to_float_stream;
+  if (kernel == &Avx2Kernel<int32_t, double>::run) return &int32_to_double_stream;
+  return nullptr;
+}
+
+}  // namespace ctensor::core
+
+#else
+
+namespace ctensor::core {
+
+const CastTable* simd_cast_table() noexcept { return nullptr; }
+StreamCastKernel simd_stream_cast(CastKernel) noexcept { return nullptr; }
+
+}  // namespace ctensor::core
+
+#endif

@@ -1,0 +1,31 @@
+// Element conversion between dtypes, with the rules of ctensor.h's "Conversion
+// rules": wrapping integer narrowing, truncating and saturating float->int
+// (NaN -> 0), x != 0 for bool, round-to-nearest-even once for float16/bfloat16,
+// real part of complex.
+#pragma once
+
+#include <cstdint>
+
+#include "dtype/dtype.hpp"
+
+namespace ctensor::core {
+
+// Converts n elements read from `src` (dtype `from`, `src_stride` bytes apart)
+// into `dst` (dtype `to`, `dst_stride` bytes apart). Strides may be negative or 0
+// for the source. Kernels are chosen at run time by CPU features.
+using CastKernel = void (*)(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
+                            int64_t n);
+
+// The kernel for a pair of known dtypes (from == to gives a plain element copy,
+// except bool -> bool, which turns any non-zero byte into 1 as PyTorch does).
+CastKernel cast_kernel(DType from, DType to) noexcept;
+
+// Writes `value` converted to `to` (as a float64 source) into the element at `dst`.
+void convert_from_double(double value, DType to, void* dst) noexcept;
+
+// tensor_convert: `count` contiguous elements of `src` converted into `dst`.
+// Invalid (unknown dtype, count < 0, NULL with elements), Overflow (byte counts),
+// Overlap (the two byte ranges overlap).
+void convert_elements(const char* op, void* dst, DType dst_dtype, const void* src, DType src_dtype, int64_t count);
+
+}  // namespace ctensor::core

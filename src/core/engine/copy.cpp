@@ -1,0 +1,141 @@
+// The copy engine's entry points: argument rules (broadcasting, read-only,
+// internal overlap, src/dst aliasing) in front of copy_exec's loop nests.
+#include "engine/copy.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#include "dtype/convert.hpp"
+#include "engine/copy_exec.hpp"
+#include "error.hpp"
+#include "engine/iterate.hpp"
+#include "layout/shape.hpp"
+
+namespace ctensor::core {
+
+namespace {
+
+// src's strides broadcast to dst's shape (PyTorch's expand: dims aligned from the
+// right, size-1 source dims repeat with stride 0), or Error(Shape).
+void broadcast_strides(const char* op, const Tensor& dst, const Tensor& src, int64_t* out) {
+  const int64_t nd = dst.ndim(), ns = src.ndim();
+  if (ns > nd)
+    fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
+         " has more dims than the destination of shape ", DimList{dst.sizes(), nd});
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t j = i - (nd - ns);
+    if (j < 0) {
+      out[i] = 0;
+    } else if (src.size(j) == dst.size(i)) {
+      out[i] = src.stride(j);
+    } else if (src.size(j) == 1) {
+      out[i] = 0;
+    } else {
+      fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
+           " cannot be broadcast to the destination of shape ", DimList{dst.sizes(), nd},
+           " (size ", src.size(j), " at source dim ", j, " vs ", dst.size(i), ")");
+    }
+  }
+}
+
+// API.md's rule: sorted by |stride|, each dim of size > 1 must step past the span
+// of all smaller ones; zero strides and interleavings are refused.
+void require_no_internal_overlap(const char* op, const Tensor& t) {
+  struct Dim {
+    int64_t size, stride;
+  };
+  Dim dims[kMaxDims];
+  int64_t n = 0;
+  for (int64_t i = 0; i < t.ndim(); ++i)
+    if (t.size(i) > 1) dims[n++] = {t.size(i), std::llabs(t.stride(i))};
+  std::sort(dims, dims + n, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
+  int64_t span = 0;  // bounded by the storage size, so it cannot overflow
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i].stride <= span)
+      fail(Status::Overlap, op, ": destination of sizes ", DimList{t.sizes(), t.ndim()}, " and strides ",
+           DimList{t.strides(), t.ndim()},
+           " has internal overlap (more than one element refers to the same memory)");
+    span += (dims[i].size - 1) * dims[i].stride;
+  }
+}
+
+// Byte range [lo, hi) that a non-empty tensor addresses.
+struct ByteRange {
+  uintptr_t lo, hi;
+};
+ByteRange byte_range(const Tensor& t) {
+  const Extent e = element_extent("copy", t.ndim(), t.sizes(), t.strides());
+  const auto item = static_cast<int64_t>(t.itemsize());
+  const auto base = reinterpret_cast<uintptr_t>(t.data());
+  return {base + e.lo * item, base + (e.hi + 1) * item};
+}
+
+bool ranges_intersect(const Tensor& a, const Tensor& b) {
+  const ByteRange ra = byte_range(a), rb = byte_range(b);
+  return ra.lo < rb.hi && rb.lo < ra.hi;
+}
+
+// Every element of dst is the very element of src it receives.
+bool same_elements(const Tensor& dst, const Tensor& src, const int64_t* src_strides) {
+  if (dst.data() != src.data() || dst.itemsize() != src.itemsize()) return false;
+  for (int64_t i = 0; i < dst.ndim(); ++i)
+    if (dst.size(i) > 1 && dst.stride(i) != src_strides[i]) return false;
+  return true;
+}
+
+// dst[...] = src for a dst already checked (writable, no internal overlap, non-empty)
+// and a src that does not overlap it; src_strides are broadcast to dst's shape.
+void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_strides, DType src_dtype) {
+  const size_t src_item = dtype_size(src_dtype);
+  const LoopNest nest = make_loop_nest(dst.ndim(), dst.sizes(), dst.data(), dst.strides(), dst.itemsize(),
+                                       src_data, src_strides, src_item);
+  // Same-dtype copies move bytes, except bool: foreign buffers may hold bytes
+  // other than 0/1, and a copy stores canonical bools (as PyTorch's copy_).
+  const bool plain = src_dtype == dst.dtype() && src_dtype != dtype::Bool;
+  execute(nest, dst.itemsize(), plain ? nullptr : cast_kernel(src_dtype, dst.dtype()));
+}
+
+}  // namespace
+
+void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
+  int64_t strides[kMaxDims];
+  if (dst.numel() == 0) {
+    // API.md: an empty destination always succeeds (nothing is written: no read-only,
+    // device or overlap check), but src must still broadcast to it, as in torch's copy_.
+    broadcast_strides(op, dst, src, strides);
+    return;
+  }
+  dst.require_writable(op);
+  src.require_readable(op);
+  broadcast_strides(op, dst, src, strides);
+  require_no_internal_overlap(op, dst);
+  if (ranges_intersect(dst, src)) {
+    if (same_elements(dst, src, strides) && dst.dtype() == src.dtype()) return;
+    // Elements could be overwritten before they are read: copy from a snapshot.
+    const Ref<Tensor> snapshot = contiguous_copy(op, src, src.dtype());
+    broadcast_strides(op, dst, *snapshot, strides);
+    return run_copy(dst, snapshot->data(), strides, src.dtype());
+  }
+  run_copy(dst, src.data(), strides, src.dtype());
+}
+
+Ref<Tensor> contiguous_copy(const char* op, const Tensor& t, DType dtype) {
+  require_known_dtype(dtype, op);
+  t.require_readable(op);
+  Ref<Tensor> out = Tensor::allocate(op, dtype, t.ndim(), t.sizes(), false);
+  if (out->numel() > 0) run_copy(*out, t.data(), t.strides(), t.dtype());
+  return out;
+}
+
+void fill(const char* op, const Tensor& dst, double value) {
+  if (dst.numel() == 0) return;
+  dst.require_writable(op);
+  require_no_internal_overlap(op, dst);
+  alignas(16) char element[16];
+  convert_from_double(value, dst.dtype(), element);
+  const int64_t zeros[kMaxDims] = {};
+  run_copy(dst, element, zeros, dst.dtype());
+}
+
+}  // namespace ctensor::core

@@ -1,0 +1,350 @@
+// AVX2 kernels of the copy engine. Only these functions carry the target
+// attribute (no templates or lambdas that another translation unit could pick
+// up), so the library still runs on any x86-64; elsewhere every entry point
+// reports "not handled" and the portable kernels run.
+#include "engine/copy_simd.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__GNUC__) && defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define CTENSOR_AVX2 __attribute__((target("avx2")))
+
+namespace ctensor::core::simd {
+
+namespace {
+
+bool cpu_has_avx2() noexcept {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+CTENSOR_AVX2 inline void store32(char* p, __m256i v, bool stream) {
+  if (stream)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+// Elements to copy one by one before dst reaches 32-byte alignment (streaming
+// stores need it); 0 when not streaming.
+inline int64_t head_elements(const char* dst, size_t item, int64_t n, bool stream) {
+  if (!stream) return 0;
+  const auto misalign = reinterpret_cast<uintptr_t>(dst) % 32;
+  const int64_t head = misalign ? static_cast<int64_t>((32 - misalign) / item) : 0;
+  return head < n ? head : n;
+}
+
+// Contiguous source, contiguous destination: a streaming memcpy.
+CTENSOR_AVX2 void copy_contiguous(char* dst, const char* src, size_t item, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, item, n, stream);
+  std::memcpy(dst, src, static_cast<size_t>(head) * item);
+  const int64_t per = 32 / static_cast<int64_t>(item);
+  int64_t j = head;
+  for (; j + 2 * per <= n; j += 2 * per) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j * item));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + j * item + 32));
+    store32(dst + j * item, a, stream);
+    store32(dst + j * item + 32, b, stream);
+  }
+  std::memcpy(dst + j * item, src + j * item, static_cast<size_t>(n - j) * item);
+}
+
+// One element repeated: a 32-byte pattern of whole elements, stored over and over.
+CTENSOR_AVX2 void fill(char* dst, const char* value, size_t item, int64_t n, bool stream) {
+  alignas(32) char pattern[32];
+  for (size_t k = 0; k < 32; k += item) std::memcpy(pattern + k, value, item);
+  const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(pattern));
+  const int64_t head = head_elements(dst, item, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + j * item, value, item);
+  const int64_t per = 32 / static_cast<int64_t>(item);
+  for (; j + per <= n; j += per) store32(dst + j * item, v, stream);
+  for (; j < n; ++j) std::memcpy(dst + j * item, value, item);
+}
+
+// 4-byte elements two apart ([:, ::2]): two loads, keep the even lanes.
+CTENSOR_AVX2 void gather4_stride2(char* dst, const char* src, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+  // The vector loads read one element past the 8th pick; stop while a later
+  // element still exists so that the read stays inside the source.
+  for (; j + 8 < n; j += 8) {
+    const __m256 lo = _mm256_loadu_ps(reinterpret_cast<const float*>(src + 8 * j));
+    const __m256 hi = _mm256_loadu_ps(reinterpret_cast<const float*>(src + 8 * j + 32));
+    const __m256 even = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m256i ordered = _mm256_permute4x64_epi64(_mm256_castps_si256(even), _MM_SHUFFLE(3, 1, 2, 0));
+    store32(dst + 4 * j, ordered, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+}
+
+CTENSOR_AVX2 inline int32_t load4(const char* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+CTENSOR_AVX2 inline int64_t load8(const char* p) {
+  int64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Any other source stride: scalar loads assembled into vectors for the stores.
+CTENSOR_AVX2 void gather4(char* dst, const char* src, int64_t ss, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + ss * j, 4);
+  for (; j + 8 <= n; j += 8) {
+    const char* s = src + ss * j;
+    const __m256i v = _mm256_setr_epi32(load4(s), load4(s + ss), load4(s + 2 * ss), load4(s + 3 * ss),
+                                        load4(s + 4 * ss), load4(s + 5 * ss), load4(s + 6 * ss),
+                                        load4(s + 7 * ss));
+    store32(dst + 4 * j, v, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + ss * j, 4);
+}
+
+CTENSOR_AVX2 void gather8(char* dst, const char* src, int64_t ss, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 8, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 8 * j, src + ss * j, 8);
+  for (; j + 4 <= n; j += 4) {
+    const char* s = src + ss * j;
+    const __m256i v = _mm256_setr_epi64x(load8(s), load8(s + ss), load8(s + 2 * ss), load8(s + 3 * ss));
+    store32(dst + 8 * j, v, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 8 * j, src + ss * j, 8);
+}
+
+// In-register 8x8 transpose of 4-byte lanes: r[k] row k in, column k out.
+CTENSOR_AVX2 inline void transpose8x8(__m256* r) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+  r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// In-register 4x4 transpose of 8-byte lanes.
+CTENSOR_AVX2 inline void transpose4x4(__m256d* r) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+// In-register 16x16 transpose of 2-byte lanes: unpack 16-, 32- and 64-bit
+// pairs within 128-bit halves, then swap halves.
+CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
+  __m256i a[16], b[16];
+  for (int k = 0; k < 8; ++k) {
+    a[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+  }
+  for (int q = 0; q < 4; ++q) {
+    b[4 * q] = _mm256_unpacklo_epi32(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 1] = _mm256_unpackhi_epi32(a[4 * q], a[4 * q + 2]);
+    b[4 * q + 2] = _mm256_unpacklo_epi32(a[4 * q + 1], a[4 * q + 3]);
+    b[4 * q + 3] = _mm256_unpackhi_epi32(a[4 * q + 1], a[4 * q + 3]);
+  }
+  for (int g = 0; g < 2; ++g)
+    for (int j = 0; j < 4; ++j) {
+      a[8 * g + 2 * j] = _mm256_unpacklo_epi64(b[8 * g + j], b[8 * g + 4 + j]);
+      a[8 * g + 2 * j + 1] = _mm256_unpackhi_epi64(b[8 * g + j], b[8 * g + 4 + j]);
+    }
+  for (int e = 0; e < 8; ++e) {
+    r[e] = _mm256_permute2x128_si256(a[e], a[8 + e], 0x20);
+    r[e + 8] = _mm256_permute2x128_si256(a[e], a[8 + e], 0x31);
+  }
+}
+
+// Transposes. The register kernel reads 32 source rows (4-byte elements: 16;
+// 8-byte: 8) and writes 16 destination rows (8; 4) of one whole 64-byte line each, so streaming
+// stores always complete their lines. Destination rows of more than 1 KiB are
+// walked in cache blocks of rows by columns (sizes below); shorter ones in
+// strips of source rows swept across all destination rows, which reads each
+// source row start to end. Both orders were picked by measuring [4096,4096].t(),
+// [256]^3.permute(2,0,1) and (1,2,0) and NCHW->NHWC against 16x16 strips,
+// square blocks and other block shapes (1.3 to 2x faster than 8x8 blocks with
+// half-line stores). 256-byte columns rather than 128 keep destinations in 4 KiB
+// pages (malloc'd or NumPy memory) near memcpy speed, at a small cost on huge pages.
+constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 4096, kInnerBlockBytes = 256,
+                  kShortSourceBlockBytes = 256;
+constexpr int64_t kLongStripBytes = int64_t{64} << 10;
+
+// 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
+CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                         bool stream) {
+  __m256i lo[16], hi[16];
+  for (int k = 0; k < 16; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < 16; ++k)
+    hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 16) * s_inner));
+  transpose16x16(lo);
+  transpose16x16(hi);
+  for (int k = 0; k < 16; ++k) {
+    store32(dst + k * d_outer, lo[k], stream);
+    store32(dst + k * d_outer + 32, hi[k], stream);
+  }
+}
+
+// 8 destination rows x 16 columns of 4-byte elements, as two 8x8 transposes.
+CTENSOR_AVX2 inline void transpose_8x16(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                        bool stream) {
+  __m256 lo[8], hi[8];
+  for (int k = 0; k < 8; ++k) lo[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner));
+  for (int k = 0; k < 8; ++k) hi[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner));
+  transpose8x8(lo);
+  transpose8x8(hi);
+  for (int k = 0; k < 8; ++k) {
+    store32(dst + k * d_outer, _mm256_castps_si256(lo[k]), stream);
+    store32(dst + k * d_outer + 32, _mm256_castps_si256(hi[k]), stream);
+  }
+}
+
+// 4 destination rows x 8 columns of 8-byte elements, as two 4x4 transposes.
+CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                       bool stream) {
+  __m256d lo[4], hi[4];
+  for (int k = 0; k < 4; ++k) lo[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + k * s_inner));
+  for (int k = 0; k < 4; ++k) hi[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + (k + 4) * s_inner));
+  transpose4x4(lo);
+  transpose4x4(hi);
+  for (int k = 0; k < 4; ++k) {
+    store32(dst + k * d_outer, _mm256_castpd_si256(lo[k]), stream);
+    store32(dst + k * d_outer + 32, _mm256_castpd_si256(hi[k]), stream);
+  }
+}
+
+// The register blocks of [o_begin, o_end) x [i_begin, i_end), `o` outermost.
+// `prefetch` (bytes, 0 for none): also fetch the source lines that far ahead
+// into L2, one per source row and line.
+CTENSOR_AVX2 void transpose_range(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                  int64_t o_begin, int64_t o_end, int64_t i_begin, int64_t i_end, bool stream,
+                                  int64_t prefetch) {
+  const auto bytes = static_cast<int64_t>(item);
+  const int64_t step_o = 32 / bytes, step_i = 64 / bytes;
+  for (int64_t o = o_begin; o < o_end; o += step_o)
+    for (int64_t i = i_begin; i < i_end; i += step_i) {
+      char* d = dst + o * d_outer + i * bytes;
+      const char* s = src + i * s_inner + o * bytes;
+      if (prefetch != 0 && ((o * bytes) & 63) == 0)
+        for (int64_t k = 0; k < step_i; ++k) _mm_prefetch(s + prefetch + k * s_inner, _MM_HINT_T1);
+      if (item == 2)
+        transpose_16x32(d, d_outer, s, s_inner, stream);
+      else if (item == 4)
+        transpose_8x16(d, d_outer, s, s_inner, stream);
+      else
+        transpose_4x8(d, d_outer, s, s_inner, stream);
+    }
+}
+
+// Whole register blocks of an n_outer x n_inner transpose; `end_*` bound them.
+CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                       int64_t end_o, int64_t end_i, bool stream) {
+  const auto bytes = static_cast<int64_t>(item);
+  if (end_i * bytes <= kShortRowBytes) {
+    // Strips of one destination line per row; two lines when the source rows
+    // are long enough to stream from memory ([256]^3.permute(1,2,0): 1.3-1.7x
+    // -> 1.05-1.2x of memcpy), which halves the passes over the destination.
+    // Shorter source rows (NCHW->NHWC's 12 KiB) do better with one.
+    const int64_t step_i = (end_o * bytes >= kLongStripBytes ? 128 : 64) / bytes;
+    for (int64_t i = 0; i < end_i; i += step_i)
+      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream, 0);
+    return;
+  }
+  // When source rows are short (a block's source is one dense run, as in
+  // [256]^3.permute(2,0,1)), blocks are 256 B of columns and each prefetches
+  // the next one's source: the column-wise reads of a block otherwise start
+  // each line cold (c1 went from 1.2-1.35x to 0.95-1.1x of memcpy). Long
+  // source rows ([4096,4096].t()) lose with the prefetch (those rows are far
+  // apart) and do best with blocks of 4 KiB of rows by 128 B of columns
+  // (1.05-1.15x against 1.2-1.35x for 1 KiB by 256 B).
+  const bool short_source = s_inner <= kShortRowBytes;
+  const int64_t block_o = kOuterBlockBytes / bytes;
+  const int64_t block_i = (short_source ? kShortSourceBlockBytes : kInnerBlockBytes) / bytes;
+  const int64_t ahead = short_source ? block_i * s_inner : 0;
+  for (int64_t ob = 0; ob < end_o; ob += block_o)
+    for (int64_t ib = 0; ib < end_i; ib += block_i)
+      transpose_range(item, dst, d_outer, src, s_inner, ob, std::min(end_o, ob + block_o), ib,
+                      std::min(end_i, ib + block_i), stream, ib + 2 * block_i <= end_i ? ahead : 0);
+}
+
+}  // namespace
+
+bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, int64_t n,
+              bool stream) noexcept {
+  const auto item_bytes = static_cast<int64_t>(item);
+  if (!cpu_has_avx2() || ds != item_bytes || n < 8) return false;
+  // Streaming needs whole elements up to a 32-byte boundary.
+  if (reinterpret_cast<uintptr_t>(dst) % item != 0) stream = false;
+  if (ss == item_bytes) {
+    if (!stream) return false;  // memcpy does as well from cache
+    copy_contiguous(dst, src, item, n, stream);
+  } else if (ss == 0) {
+    fill(dst, src, item, n, stream);
+  } else if (item == 4 && ss == 8) {
+    gather4_stride2(dst, src, n, stream);
+  } else if (item == 4) {
+    gather4(dst, src, ss, n, stream);
+  } else if (item == 8) {
+    gather8(dst, src, ss, n, stream);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
+  const auto item_bytes = static_cast<int64_t>(item);
+  if (!cpu_has_avx2() || (item != 2 && item != 4 && item != 8) || d_inner != item_bytes ||
+      s_outer != item_bytes)
+    return {0, 0};
+  // Streaming stores need every destination line of a block 32-byte aligned.
+  if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
+  const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
+  const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
+  if (done.outer > 0 && done.inner > 0) tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
+  return done;
+}
+
+void fence() noexcept { _mm_sfence(); }
+
+}  // namespace ctensor::core::simd
+
+#else
+
+namespace ctensor::core::simd {
+
+bool copy_run(size_t, char*, int64_t, const char*, int64_t, int64_t, bool) noexcept { return false; }
+TileDone copy_tile(size_t, char*, int64_t, int64_t, const char*, int64_t, int64_t, int64_t, int64_t,
+                   bool) noexcept {
+  return {0, 0};
+}
+void fence() noexcept {}
+
+}  // namespace ctensor::core::simd
+
+#endif

@@ -1,0 +1,116 @@
+#include "engine/parallel.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ctensor::core {
+
+namespace {
+
+std::atomic<int32_t> g_num_threads{1};
+
+// Workers sleep on `wake_` until a new generation of work is posted; worker w
+// runs part w + 1 of it. One job at a time: `busy_` is held by the poster.
+//
+// The pool is never destroyed: its workers sleep until the process ends, so a
+// copy running on another thread during exit never finds the pool gone. A child
+// made by fork() has none of the parent's workers; it runs every part itself.
+class Pool {
+ public:
+  Pool() { pthread_atfork(nullptr, nullptr, [] { forked_child_ = true; }); }
+
+  void run(int32_t parts, const std::function<void(int32_t)>& part) {
+    if (forked_child_ || t_inside_pool) {
+      for (int32_t i = 0; i < parts; ++i) part(i);
+      return;
+    }
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock()) {
+      for (int32_t i = 0; i < parts; ++i) part(i);
+      return;
+    }
+    try {
+      grow(parts - 1);
+    } catch (...) {  // no thread to be had: the work still gets done here
+      for (int32_t i = 0; i < parts; ++i) part(i);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &part;
+      parts_ = parts;
+      pending_ = parts - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    part(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void grow(int32_t n) {
+    while (static_cast<int32_t>(workers_.size()) < n) {
+      const int32_t index = static_cast<int32_t>(workers_.size());
+      workers_.emplace_back([this, index] { work(index); });
+    }
+  }
+
+  void work(int32_t index) {
+    t_inside_pool = true;
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      if (index + 1 >= parts_) continue;
+      const auto* job = job_;
+      lock.unlock();
+      (*job)(index + 1);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  static thread_local bool t_inside_pool;
+  static bool forked_child_;  // set in a child of fork(): the workers are not there
+
+  std::mutex busy_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;
+  const std::function<void(int32_t)>* job_ = nullptr;
+  int32_t parts_ = 0;
+  int32_t pending_ = 0;
+  uint64_t generation_ = 0;
+};
+
+thread_local bool Pool::t_inside_pool = false;
+bool Pool::forked_child_ = false;
+
+Pool& pool() {
+  static Pool* p = new Pool;
+  return *p;
+}
+
+}  // namespace
+
+int32_t num_threads() noexcept { return g_num_threads.load(std::memory_order_relaxed); }
+
+void set_num_threads(int32_t n) noexcept { g_num_threads.store(n, std::memory_order_relaxed); }
+
+void parallel_run(int32_t parts, const std::function<void(int32_t)>& part) {
+  if (parts <= 1) {
+    if (parts == 1) part(0);
+    return;
+  }
+  pool().run(parts, part);
+}
+
+}  // namespace ctensor::core

@@ -1,0 +1,125 @@
+#include "layout/shape.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace ctensor::core {
+
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
+  if (ndim < 0 || ndim > kMaxDims)
+    fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
+  if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
+  const int64_t least = inferable ? -1 : 0;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] < least)
+      fail(Status::Invalid, op, inferable ? ": invalid size " : ": negative size ", sizes[i], " at dim ", i, " in ",
+           DimList{sizes, ndim});
+}
+
+int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
+  // One rule, whatever the order of the sizes: a 0 among them means no elements
+  // (never an overflow); otherwise the product must fit in int64.
+  if (std::find(sizes, sizes + ndim, 0) != sizes + ndim) return 0;
+  int64_t n = 1;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (__builtin_mul_overflow(n, sizes[i], &n))
+      fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
+  return n;
+}
+
+void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
+  int64_t s = 1;
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    // Only a tensor with no elements can overflow here; its strides address
+    // nothing, and they wrap (two's complement) as PyTorch's do, so that
+    // torch.empty([0, 2**40, 2**40]) and ctensor agree on (0, 2**40, 1).
+    s = static_cast<int64_t>(static_cast<uint64_t>(s) * static_cast<uint64_t>(sizes[i] > 1 ? sizes[i] : 1));
+  }
+}
+
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t range = ndim > 0 ? ndim : 1;
+  if (dim < -range || dim >= range)
+    fail(Status::Invalid, op, ": dim ", dim, " is out of range for a tensor with ", ndim,
+         " dims (expected to be in range of [", -range, ", ", range - 1, "])");
+  return dim < 0 ? dim + range : dim;
+}
+
+Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides) {
+  Extent e{0, 0};
+  for (int64_t i = 0; i < ndim; ++i) {
+    const int64_t span = checked_mul(sizes[i] - 1, strides[i], op);
+    if (span < 0)
+      e.lo = checked_add(e.lo, span, op);
+    else
+      e.hi = checked_add(e.hi, span, op);
+  }
+  return e;
+}
+
+void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                       int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
+  // One pass with overflow flags instead of throws: this runs on every
+  // as_strided, and a view with no elements must pass even if its extent or its
+  // product of sizes overflows (it addresses nothing).
+  bool overflow = false, empty = false, numel_overflow = false;
+  int64_t numel = 1;
+  int64_t lo = 0, hi = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    int64_t span;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  if (empty) return;
+  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
+  int64_t first, last, first_byte, end_byte;
+  const int64_t item = static_cast<int64_t>(itemsize);
+  overflow |= __builtin_add_overflow(storage_offset, lo, &first);
+  overflow |= __builtin_mul_overflow(first, item, &first_byte);
+  overflow |= __builtin_add_overflow(storage_offset, hi, &last);
+  overflow |= __builtin_add_overflow(last, 1, &end_byte);
+  overflow |= __builtin_mul_overflow(end_byte, item, &end_byte);
+  if (overflow) {
+    // Repeat with the throwing helpers so the message names the operands.
+    const Extent e = element_extent(op, ndim, sizes, strides);
+    checked_mul(checked_add(checked_add(storage_offset, e.hi, op), 1, op), item, op);
+    checked_mul(checked_add(storage_offset, e.lo, op), item, op);
+    fail(Status::Overflow, op, ": extent of sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, " overflows int64");
+  }
+  if (first < 0 || static_cast<uint64_t>(end_byte) > storage_nbytes)
+    fail(Status::Bounds, op, ": view needs storage bytes [", first_byte, ", ", end_byte,
+         ") but storage has ", storage_nbytes, " bytes (sizes ", DimList{sizes, ndim}, ", strides ",
+         DimList{strides, ndim}, ", storage offset ", storage_offset, ")");
+}
+
+ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                           const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  uintptr_t first;  // address of element [0,...,0]
+  if (__builtin_add_overflow(data, byte_offset, &first))
+    fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] == 0) return {first, 0, 0};
+
+  checked_numel(op, ndim, sizes);
+  const Extent e = element_extent(op, ndim, sizes, strides);
+  const int64_t item = static_cast<int64_t>(itemsize);
+  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
+  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
+  const int64_t nbytes = checked_mul(count, item, op);
+  const int64_t below = checked_mul(before, item, op);
+  // The window [first - below, first - below + nbytes) must be a real address range.
+  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
+                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
+  if (!fits)
+    fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
+         ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
+         ", strides ", DimList{strides, ndim}, ")");
+  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
+}
+
+}  // namespace ctensor::core

@@ -1,0 +1,66 @@
+#include "memory/storage.hpp"
+
+#include <memory>
+
+#include "error.hpp"
+#include "memory/allocator.hpp"
+#include "ctensor.h"
+
+namespace ctensor::core {
+
+namespace {
+// DLPack device types whose memory the CPU can address.
+constexpr int32_t kDLCPU = 1, kDLCUDAHost = 3, kDLCUDAManaged = 13;
+}  // namespace
+
+Storage::Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,
+                 Device device) noexcept
+    : data_(data),
+      nbytes_(nbytes),
+      readonly_(readonly),
+      owned_(owned),
+      release_(release),
+      ctx_(ctx),
+      device_(device) {}
+
+Ref<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
+  void* p = allocate_bytes(nbytes, zeroed);
+  try {
+    return Ref<Storage>::adopt(
+        std::unique_ptr<Storage>(new Storage(p, nbytes, false, true, nullptr, nullptr, Device{})));
+  } catch (...) {
+    free_bytes(p, nbytes);
+    throw;
+  }
+}
+
+Ref<Storage> Storage::wrap(void* data, size_t nbytes, bool readonly, ReleaseFn release, void* ctx,
+                           Device device) {
+  return Ref<Storage>::adopt(
+      std::unique_ptr<Storage>(new Storage(data, nbytes, readonly, false, release, ctx, device)));
+}
+
+bool Storage::readonly_from_flags(const char* op, uint32_t flags) {
+  if (flags & ~TENSOR_READONLY) fail(Status::Invalid, op, ": unknown flags ", flags);
+  return (flags & TENSOR_READONLY) != 0;
+}
+
+Ref<Storage> Storage::wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
+                                   ReleaseFn release, void* ctx) {
+  const bool readonly = readonly_from_flags(op, flags);
+  if (!data && nbytes > 0) fail(Status::Invalid, op, ": data is NULL with nbytes ", nbytes);
+  return wrap(data, nbytes, readonly, release, ctx);
+}
+
+Storage::~Storage() {
+  if (owned_)
+    free_bytes(data_, nbytes_);
+  else if (release_)
+    release_(ctx_);
+}
+
+bool Storage::cpu_accessible() const noexcept {
+  return device_.type == kDLCPU || device_.type == kDLCUDAHost || device_.type == kDLCUDAManaged;
+}
+
+}  // namespace ctensor::core

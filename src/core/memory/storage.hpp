@@ -1,0 +1,59 @@
+// A refcounted byte buffer: owned memory or borrowed memory with a release callback.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "memory/refcount.hpp"
+
+namespace ctensor::core {
+
+// Where the bytes live; values equal DLPack's DLDeviceType.
+struct Device {
+  int32_t type = 1;  // kDLCPU
+  int32_t id = 0;
+};
+
+// Called once with ctx when a borrowed buffer is no longer referenced.
+using ReleaseFn = void (*)(void* ctx);
+
+class Storage final : public RefCounted<Storage> {
+ public:
+  // Owned, 64-byte aligned memory; zero-filled if `zeroed`.
+  static Ref<Storage> allocate(size_t nbytes, bool zeroed);
+  // Borrowed memory; release(ctx) runs in the destructor (release may be null).
+  static Ref<Storage> wrap(void* data, size_t nbytes, bool readonly, ReleaseFn release, void* ctx,
+                           Device device = {});
+  // tensor_storage_wrap: wrap() after checking the public flags (0 or
+  // TENSOR_READONLY) and that data is non-NULL when nbytes > 0 (Error(Invalid)).
+  static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
+                                   ReleaseFn release, void* ctx);
+  // Whether the public storage flags ask for read-only memory; Error(Invalid) on unknown bits.
+  static bool readonly_from_flags(const char* op, uint32_t flags);
+
+  ~Storage();
+
+  void* data() const noexcept { return data_; }
+  size_t nbytes() const noexcept { return nbytes_; }
+  bool readonly() const noexcept { return readonly_; }
+  Device device() const noexcept { return device_; }
+  // True when the CPU may read and write the bytes directly.
+  bool cpu_accessible() const noexcept;
+  // Drops the release callback of a storage that has not been handed out yet, so
+  // that a constructor failing after wrap() leaves the caller's memory untouched.
+  void forget_release() noexcept { release_ = nullptr; }
+
+ private:
+  Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,
+          Device device) noexcept;
+
+  void* data_;
+  size_t nbytes_;
+  bool readonly_;
+  bool owned_;
+  ReleaseFn release_;
+  void* ctx_;
+  Device device_;
+};
+
+}  // namespace ctensor::core
