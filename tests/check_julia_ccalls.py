@@ -6,8 +6,9 @@ with the same number of parameters, compatible types (Int32 <-> int32_t and the
 int32_t typedefs, Int64 <-> int64_t, UInt32 <-> uint32_t, Csize_t <-> size_t,
 Cdouble <-> double, Ptr{Int64} <-> int64_t *, Ptr{UInt8} <-> char *, Ptr{Cvoid} <->
 pointers to void, opaque structs and functions, Ptr{Ptr{Cvoid}} <-> tensor_t **) and
-a compatible return type; and that each raw wrapper is named after its C function
-and passes its parameters through in order.
+a compatible return type; that each raw wrapper is named after its C function
+and passes its parameters through in order; and that the package's status codes,
+dtype table and read-only flag have the header's values.
 
 Run by scripts/test.sh: python3 -m pytest tests/check_julia_ccalls.py
 """
@@ -233,6 +234,39 @@ def test_header_parse_finds_every_declaration():
                 ("ptr", "i64"), ("ptr", "i64"), "i64"])
     assert HEADER_FUNCTIONS["tensor_storage_wrap"][1][4] == ("ptr", "fn")
     assert HEADER_FUNCTIONS["tensor_last_error"] == (("ptr", "char"), [])
+
+
+def header_defines(prefix_pattern):
+    return {m.group(1): int(m.group(2)) for m in re.finditer(
+        rf"^#define\s+({prefix_pattern})\s+(\d+)u?\b", HEADER.read_text(), flags=re.M)}
+
+
+def test_status_constants_match_header():
+    julia = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"^const (TENSOR_(?:OK|E_\w+)) = Int32\((\d+)\)", (JULIA_SRC / "errors.jl").read_text(), flags=re.M)}
+    assert julia == header_defines(r"TENSOR_(?:OK|E_\w+)")
+
+
+# Julia element type -> the header's dtype macro.
+JULIA_DTYPE_NAMES = {"UInt8": "UINT8", "Int8": "INT8", "Int16": "INT16", "Int32": "INT32",
+                     "Int64": "INT64", "Float16": "FLOAT16", "Float32": "FLOAT32",
+                     "Float64": "FLOAT64", "ComplexF32": "COMPLEX64", "ComplexF64": "COMPLEX128",
+                     "Bool": "BOOL", "BFloat16": "BFLOAT16", "UInt16": "UINT16",
+                     "UInt32": "UINT32", "UInt64": "UINT64"}
+
+
+def test_dtype_table_matches_header():
+    table = re.search(r"const DTYPES = \((.*?)\)\n", (JULIA_SRC / "dtypes.jl").read_text(), flags=re.S)
+    julia = {f"TENSOR_{JULIA_DTYPE_NAMES[m.group(1)]}": int(m.group(2))
+             for m in re.finditer(r"(\w+) => (\d+)", table.group(1))}
+    names = "|".join(JULIA_DTYPE_NAMES.values())
+    assert julia == header_defines(rf"TENSOR_(?:{names})")
+    assert len(julia) == 15
+
+
+def test_readonly_flag_matches_header():
+    julia = re.search(r"^const TENSOR_READONLY = UInt32\((\d+)\)", (JULIA_SRC / "tensor.jl").read_text(), flags=re.M)
+    assert {"TENSOR_READONLY": int(julia.group(1))} == header_defines("TENSOR_READONLY")
 
 
 # ---------------------------------------------------------------------------------
