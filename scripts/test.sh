@@ -4,7 +4,8 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python binding's tests (bindings/python/tests), if present.
+#   4. the Python binding's tests (bindings/python/tests), if present,
+#   5. the Julia binding's static check against the header (no Julia needed).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -68,6 +69,12 @@ if [ -d bindings/python/tests ]; then
     failed_steps+=("python binding")
 fi
 
+if [ -d bindings/julia ]; then
+  step "Julia binding: ccalls checked against include/ctensor.h"
+  "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/julia_static.xml" tests/check_julia_ccalls.py ||
+    failed_steps+=("julia static")
+fi
+
 step "summary"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
@@ -91,7 +98,7 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python"}
+         "python binding": "python", "julia static": "julia_static"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)
