@@ -67,6 +67,9 @@ tensor_permute(out, t, ndim, dims) =
 tensor_slice(out, t, dim, start, stop, step) =
     ccall((:tensor_slice, libctensor()), Int32,
           (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int64, Int64, Int64), out, t, dim, start, stop, step)
+tensor_index(out, t, n, kinds, values) =
+    ccall((:tensor_index, libctensor()), Int32,
+          (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Ptr{Int32}, Ptr{Int64}), out, t, n, kinds, values)
 tensor_select(out, t, dim, index) =
     ccall((:tensor_select, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int64),
           out, t, dim, index)

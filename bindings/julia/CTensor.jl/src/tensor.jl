@@ -269,14 +269,48 @@ The elements `range` (for example `2:3`, `5:-1:1`, `1:2:n`) along `dim`, as `a[:
 selects columns. The range must lie in `1:size` (`TENSOR_E_BOUNDS`).
 """
 function slice(t::Tensor, dim::Integer, r::AbstractRange{<:Integer})
-    n = dim_size(t, dim)
+    start, stop, stride = slice_bounds(r, dim_size(t, dim), dim)
+    return new_tensor(out -> LibCTensor.tensor_slice(out, t, cdim(t, dim), start, stop, stride))
+end
+
+# Kinds of tensor_index items (TENSOR_INDEX_* in ctensor.h).
+const INDEX_INT = Int32(0)
+const INDEX_SLICE = Int32(1)
+
+# ctensor's slice bounds for a 1-based range inside 1:n (stop exclusive, 0-based).
+function slice_bounds(r::AbstractRange{<:Integer}, n::Integer, dim::Integer)
     isempty(r) || (1 <= minimum(r) && maximum(r) <= n) ||
         throw(CTensorError(TENSOR_E_BOUNDS, "range $r out of range 1:$n of dim $dim"))
-    d = cdim(t, dim)
-    isempty(r) && return new_tensor(out -> LibCTensor.tensor_slice(out, t, d, 0, 0, 1))
-    # ctensor's stop is exclusive and 0-based; going down to element 1 needs the open end.
+    isempty(r) && return (Int64(0), Int64(0), Int64(1))
+    # going down to element 1 needs the open end
     stop = step(r) > 0 ? last(r) : (last(r) >= 2 ? last(r) - 2 : typemin(Int64))
-    return new_tensor(out -> LibCTensor.tensor_slice(out, t, d, first(r) - 1, stop, step(r)))
+    return (Int64(first(r) - 1), Int64(stop), Int64(step(r)))
+end
+
+"""
+    t[i, 2:5, :, 10:-2:1]
+
+A view of `t` (a new `Tensor`, not elements: use `TensorArray` for those) made by one
+`tensor_index` call: an integer selects and removes its dim, a range keeps the elements
+it names, `:` keeps the whole dim; dims after the last index stay as they are. Indices
+are 1-based and checked (`TENSOR_E_BOUNDS`).
+"""
+function Base.getindex(t::Tensor, I::Union{Integer,AbstractRange{<:Integer},Colon}...)
+    length(I) <= ndims(t) ||
+        throw(CTensorError(TENSOR_E_INVALID, "$(length(I)) indices for a tensor with $(ndims(t)) dims"))
+    kinds = Vector{Int32}(undef, length(I))
+    values = Base.zeros(Int64, 3 * length(I))
+    dims = size(t)
+    for (k, i) in enumerate(I)
+        if i isa Integer
+            kinds[k] = INDEX_INT
+            values[3k - 2] = zero_based(i, dims[k], "index", TENSOR_E_BOUNDS)
+        else
+            kinds[k] = INDEX_SLICE
+            values[3k - 2:3k] .= i isa Colon ? (0, typemax(Int64), 1) : slice_bounds(i, dims[k], k)
+        end
+    end
+    return new_tensor(out -> LibCTensor.tensor_index(out, t, length(I), kinds, values))
 end
 
 """

@@ -226,6 +226,12 @@ end
     @test TensorArray(slice(t, 3, 4:-1:1)) == a[:, :, 4:-1:1]
     @test TensorArray(slice(t, 2, 1:2:3)) == a[:, 1:2:3, :]
     @test TensorArray(select(t, 2, 3)) == a[:, 3, :]
+    # t[...] is one tensor_index call: the same elements as Julia's own indexing
+    @test TensorArray(t[2, 1:2:3, 4:-1:1]) == a[2, 1:2:3, 4:-1:1]
+    @test TensorArray(t[:, 3]) == a[:, 3, :]
+    @test TensorArray(t[1:2, :, 2]) == a[1:2, :, 2]
+    @test meta(t[2, 3, 4]) == ((), (), 23)
+    @test size(t[:, 1:0, :]) == (2, 0, 4)
     @test TensorArray(narrow(t, 3, 2, 2)) == a[:, :, 2:3]
     @test TensorArray(squeeze(Tensor(Base.reshape(a, 2, 1, 12)))) == Base.reshape(a, 2, 12)
     @test TensorArray(expand(Tensor(reshape([1.0, 2.0], 2, 1)), 2, 3)) == [1.0 1.0 1.0; 2.0 2.0 2.0]
@@ -252,6 +258,9 @@ end
     expect_error(() -> select(z, 1, 3), TENSOR_E_BOUNDS)
     expect_error(() -> select(z, 1, 0), TENSOR_E_BOUNDS)
     expect_error(() -> slice(z, 3, 0:2), TENSOR_E_BOUNDS)
+    expect_error(() -> z[3, :], TENSOR_E_BOUNDS)
+    expect_error(() -> z[:, 0:2], TENSOR_E_BOUNDS)
+    expect_error(() -> z[1, 1, 1, 1], TENSOR_E_INVALID)
     expect_error(() -> slice(z, 3, 1:5), TENSOR_E_BOUNDS)
     expect_error(() -> slice(z, 3, 5:-1:1), TENSOR_E_BOUNDS)
     expect_error(() -> narrow(z, 3, 3, 3), TENSOR_E_BOUNDS)
