@@ -354,9 +354,9 @@ CTENSOR_API int64_t tensor_refcount(const tensor_t *t);
  * @param strides ndim strides in elements, or NULL for contiguous.
  * @param storage_offset in elements, from the start of t's storage.
  * @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
- *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or the
- *         element count: PyTorch's unsigned running product of the sizes, so
- *         [2**62, 4, 0] overflows although it has no elements).
+ *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or an
+ *         element count beyond int64; sizes with a 0 among them have no elements
+ *         and never overflow, in any order).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t, int64_t ndim,
@@ -510,6 +510,44 @@ CTENSOR_API tensor_status_t tensor_flatten(tensor_t **out, const tensor_t *t, in
  */
 CTENSOR_API tensor_status_t tensor_view_dtype(tensor_t **out, const tensor_t *t,
                                               tensor_dtype_t dtype);
+
+/** @name Basic indexing: the kinds of index items of tensor_index. */
+/** An integer: values[3i] is the index (negative counts from the end); removes the dim. */
+#define TENSOR_INDEX_INT 0
+/** A slice: values[3i], [3i+1], [3i+2] are start, stop, step as in tensor_slice
+    (TENSOR_SLICE_END / INT64_MIN for the open ends). */
+#define TENSOR_INDEX_SLICE 1
+/** None / np.newaxis: a new dim of size 1. */
+#define TENSOR_INDEX_NEWAXIS 2
+/** `...`: stands for the dims that no integer or slice names. */
+#define TENSOR_INDEX_ELLIPSIS 3
+/** A bool: values[3i] is 1 (a new dim of size 1) or 0 (a new dim of size 0). */
+#define TENSOR_INDEX_BOOL 4
+
+/**
+ * t[item_0, ..., item_{n-1}] with NumPy/PyTorch basic indexing (integers, negative
+ * integers, slices with any step, new axes, bools, ellipses) in one pass: one new
+ * view, no intermediate tensors. Item i is `kinds[i]` (a TENSOR_INDEX_* value) with
+ * its numbers in `values[3*i]`, `values[3*i+1]`, `values[3*i+2]` (three slots per
+ * item whatever its kind; unused slots are ignored), so the ABI is two plain arrays.
+ * Items apply from the left as the chain tensor_select / tensor_slice /
+ * tensor_unsqueeze would, giving the same sizes, strides, offset and errors; an
+ * ellipsis skips the dims no integer or slice names (several ellipses each skip
+ * them, as PyTorch; NumPy allows one). Dims after the last item stay as they are.
+ * `n` may be 0 (a new view of t); kinds and values may then be NULL.
+ * @param out    receives the new view (a new reference), NULL on failure.
+ * @param t      the tensor indexed (borrowed).
+ * @param n      number of index items, >= 0.
+ * @param kinds  n item kinds.
+ * @param values 3*n numbers.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n < 0, an unknown kind, a bool
+ *         value other than 0/1, more integers and slices than t has dims, a slice
+ *         step of 0, too many dims); TENSOR_E_BOUNDS (an integer out of range);
+ *         TENSOR_E_OVERFLOW (offset arithmetic); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_index(tensor_t **out, const tensor_t *t, int64_t n,
+                                         const int32_t *kinds, const int64_t *values);
 
 /* ------------------------------------------------------------------------- */
 /* Copies. Element access needs CPU memory (else TENSOR_E_DEVICE).           */

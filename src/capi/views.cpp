@@ -44,6 +44,20 @@ tensor_status_t tensor_slice(tensor_t** out, const tensor_t* t, int64_t dim, int
   });
 }
 
+static_assert(TENSOR_INDEX_INT == static_cast<int32_t>(core::IndexKind::Int) &&
+                  TENSOR_INDEX_SLICE == static_cast<int32_t>(core::IndexKind::Slice) &&
+                  TENSOR_INDEX_NEWAXIS == static_cast<int32_t>(core::IndexKind::NewAxis) &&
+                  TENSOR_INDEX_ELLIPSIS == static_cast<int32_t>(core::IndexKind::Ellipsis) &&
+                  TENSOR_INDEX_BOOL == static_cast<int32_t>(core::IndexKind::Bool),
+              "index kinds");
+
+tensor_status_t tensor_index(tensor_t** out, const tensor_t* t, int64_t n, const int32_t* kinds,
+                             const int64_t* values) {
+  return capi::produce(out, "index", [&](const char* op) {
+    return core::index(op, capi::arg(t, op), n, kinds, values);
+  });
+}
+
 tensor_status_t tensor_select(tensor_t** out, const tensor_t* t, int64_t dim, int64_t index) {
   return capi::produce(out, "select", [&](const char* op) {
     return core::select(op, capi::arg(t, op), dim, index);

@@ -9,27 +9,39 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* isinstance(obj, numpy.<name>) if NumPy is loaded; -1 on error. */
-static int numpy_isinstance(PyObject *obj, const char *name) {
-  PyObject *modname = PyUnicode_FromString("numpy");
-  if (!modname) return -1;
-  PyObject *numpy = PyImport_GetModule(modname);
-  Py_DECREF(modname);
-  if (!numpy) return PyErr_Occurred() ? -1 : 0;
-  PyObject *type = PyObject_GetAttrString(numpy, name);
-  Py_DECREF(numpy);
-  if (!type) return -1;
-  const int r = PyObject_IsInstance(obj, type);
-  Py_DECREF(type);
-  return r;
+/* numpy.ndarray and numpy.generic, looked up once NumPy has been imported (a type
+   check is then one pointer walk: indexing asks it for every item). */
+enum { NUMPY_NDARRAY, NUMPY_GENERIC };
+static PyTypeObject *numpy_types[2];
+
+/* isinstance(obj, numpy.<kind>) if NumPy is loaded; -1 on error. */
+static int numpy_isinstance(PyObject *obj, int kind) {
+  if (!numpy_types[kind]) {
+    static const char *const names[2] = {"ndarray", "generic"};
+    PyObject *modname = PyUnicode_FromString("numpy");
+    if (!modname) return -1;
+    PyObject *numpy = PyImport_GetModule(modname);
+    Py_DECREF(modname);
+    if (!numpy) return PyErr_Occurred() ? -1 : 0; /* not imported: obj cannot be one */
+    PyObject *type = PyObject_GetAttrString(numpy, names[kind]);
+    Py_DECREF(numpy);
+    if (!type) return -1;
+    if (!PyType_Check(type)) {
+      Py_DECREF(type);
+      PyErr_Format(PyExc_TypeError, "numpy.%s is not a type", names[kind]);
+      return -1;
+    }
+    numpy_types[kind] = (PyTypeObject *)type; /* kept for the life of the process */
+  }
+  return PyObject_TypeCheck(obj, numpy_types[kind]);
 }
 
 int ct_is_numpy_array(PyObject *obj) {
-  return numpy_isinstance(obj, "ndarray");
+  return numpy_isinstance(obj, NUMPY_NDARRAY);
 }
 
 int ct_is_numpy_scalar(PyObject *obj) {
-  return numpy_isinstance(obj, "generic");
+  return numpy_isinstance(obj, NUMPY_GENERIC);
 }
 
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {

@@ -39,4 +39,10 @@ inline int64_t wrapping_mul(int64_t a, int64_t b) noexcept {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 
+// In-place forms of slice, select and unsqueeze, shared by those views and by
+// index (which applies many of them in one pass); same checks and messages.
+void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t stop, int64_t step);
+void select_dim(const char* op, Layout& l, int64_t dim, int64_t index);
+void insert_dim(const char* op, Layout& l, int64_t dim);
+
 }  // namespace ctensor::core::detail

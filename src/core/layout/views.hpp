@@ -55,6 +55,16 @@ Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim);
 
 Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim);
 
+// The kinds of basic index items (values as TENSOR_INDEX_*).
+enum class IndexKind : int32_t { Int = 0, Slice = 1, NewAxis = 2, Ellipsis = 3, Bool = 4 };
+
+// t[items] with NumPy/PyTorch basic indexing in one pass: item i is kinds[i] with
+// values[3i .. 3i+2] (the index; start, stop, step; or a bool's 0/1). The result
+// equals the chain of select/slice/unsqueeze calls; an ellipsis skips the dims no
+// integer or slice names (each one, as PyTorch). Throws Invalid (bad kinds, too
+// many indices), Bounds (an integer out of range), Overflow.
+Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kinds, const int64_t* values);
+
 // Tensor.view(dtype) with PyTorch 1.13's rules.
 Ref<Tensor> view_dtype(const char* op, const Tensor& t, DType dtype);
 
