@@ -42,6 +42,26 @@ const char *ct_dtype_legacy_name(tensor_dtype_t code) {
   }
 }
 
+const char *ct_dtype_typestr(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_BOOL: return "|b1";
+    case TENSOR_UINT8: return "|u1";
+    case TENSOR_INT8: return "|i1";
+    case TENSOR_INT16: return "<i2";
+    case TENSOR_INT32: return "<i4";
+    case TENSOR_INT64: return "<i8";
+    case TENSOR_UINT16: return "<u2";
+    case TENSOR_UINT32: return "<u4";
+    case TENSOR_UINT64: return "<u8";
+    case TENSOR_FLOAT16: return "<f2";
+    case TENSOR_FLOAT32: return "<f4";
+    case TENSOR_FLOAT64: return "<f8";
+    case TENSOR_COMPLEX64: return "<c8";
+    case TENSOR_COMPLEX128: return "<c16";
+    default: return NULL; /* bfloat16: NumPy has none */
+  }
+}
+
 const char *ct_dtype_format(tensor_dtype_t code) {
   switch (code) {
     case TENSOR_UINT8: return "B";
