@@ -13,7 +13,7 @@
 // DLCode, bits  DLPack's type code (kDL<DLCode>) and bits per element; size = bits / 8
 #pragma once
 
-#define CTENSOR_FORALL_DTYPES(X)                                                             \
+#define CTENSOR_FORALL_DTYPES(X)                                                                    \
   X(UInt8,      0,  TENSOR_UINT8,      uint8_t,         Int,     false, "uint8",      UInt,    8)   \
   X(Int8,       1,  TENSOR_INT8,       int8_t,          Int,     true,  "int8",       Int,     8)   \
   X(Int16,      2,  TENSOR_INT16,      int16_t,         Int,     true,  "int16",      Int,     16)  \
