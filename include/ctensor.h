@@ -707,9 +707,9 @@ CTENSOR_API tensor_status_t tensor_set_num_threads(int32_t n);
 CTENSOR_API int32_t tensor_get_num_threads(void);
 
 /* ------------------------------------------------------------------------- */
-/* Experimental: exported and tested like the rest, but their signatures may  */
-/* still change within 0.x (a changed one gets a new name, as zstd's          */
-/* experimental section does). Everything above is stable.                   */
+/* Experimental (as zstd's experimental section): exported, documented and   */
+/* tested like the rest, but a 0.x minor release may still change their       */
+/* signatures or behaviour. Everything above this section is stable.          */
 /* ------------------------------------------------------------------------- */
 
 /**

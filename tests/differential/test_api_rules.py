@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import I64P, NUMPY_DTYPES, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -278,6 +278,44 @@ def test_from_storage_bounds_exact(seed):
         del base
     for s in storages.values():
         lib.tensor_storage_release(s)
+
+
+_proto("tensor_from_blob", i32, PP, P, i32, i64, I64P, I64P, ctypes.c_uint32, P, P)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_from_blob_views_numpy_strided_arrays_exactly(seed):
+    # Random NumPy views (negative, zero and large strides) of a buffer: from_blob on
+    # the view's address and element strides reads NumPy's elements, and its storage
+    # is exactly the bytes the view addresses, computed here independently.
+    rng = np.random.default_rng(70 + seed)
+    for _ in range(400):
+        np_dtype = np.dtype(rng.choice([np.uint8, np.int16, np.float32, np.float64, np.complex128]))
+        code = next(d for d, t in NUMPY_DTYPES.items() if t is not None and np.dtype(t) == np_dtype)
+        item = np_dtype.itemsize
+        base = (rng.integers(0, 100, 600) + 0.5).astype(np_dtype)
+        ndim = int(rng.integers(0, 4))
+        sizes = [int(rng.choice([0, 1, 2, 3, 4])) for _ in range(ndim)]
+        strides = [int(rng.integers(-6, 7)) for _ in range(ndim)]
+        lo = sum((n - 1) * s for n, s in zip(sizes, strides) if s < 0 and n > 0)
+        hi = sum((n - 1) * s for n, s in zip(sizes, strides) if s > 0 and n > 0)
+        first = int(rng.integers(-lo, 600 - hi))
+        view = np.lib.stride_tricks.as_strided(base[first:], shape=sizes, strides=[s * item for s in strides])
+        out = ctypes.c_void_p(1)
+        check(lib.tensor_from_blob(ctypes.byref(out), view.ctypes.data, code, ndim, int64_array(sizes),
+                                   int64_array(strides), 0, None, None))
+        t = Tensor(out.value)
+        what = f"sizes {sizes} strides {strides}"
+        assert t.data_ptr == view.ctypes.data and t.shape == tuple(sizes) and t.strides == tuple(strides), what
+        storage = lib.tensor_storage(t.handle)
+        empty = 0 in sizes
+        assert lib.tensor_storage_nbytes(storage) == (0 if empty else (hi - lo + 1) * item), what
+        if not empty:
+            assert lib.tensor_storage_data(storage) == base[first:].ctypes.data + lo * item, what
+        copy = ctypes.c_void_p()
+        check(lib.tensor_contiguous(ctypes.byref(copy), t.handle))
+        contiguous = Tensor(copy.value)  # held while its elements are read
+        np.testing.assert_array_equal(contiguous.numpy(), view, err_msg=what)
 
 
 def test_as_strided_agrees_with_torch_where_torch_accepts():

@@ -44,20 +44,8 @@ static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
   Py_XDECREF(dtype);
   const char *s = str ? PyUnicode_AsUTF8(str) : NULL;
   tensor_dtype_t d = -1;
-  if (s && strlen(s) >= 3) {
-    static const struct {
-      const char *str;
-      tensor_dtype_t code;
-    } table[] = {
-        {"|b1", TENSOR_BOOL},    {"|u1", TENSOR_UINT8},     {"|i1", TENSOR_INT8},
-        {"<i2", TENSOR_INT16},   {"<i4", TENSOR_INT32},     {"<i8", TENSOR_INT64},
-        {"<u2", TENSOR_UINT16},  {"<u4", TENSOR_UINT32},    {"<u8", TENSOR_UINT64},
-        {"<f2", TENSOR_FLOAT16}, {"<f4", TENSOR_FLOAT32},   {"<f8", TENSOR_FLOAT64},
-        {"<c8", TENSOR_COMPLEX64}, {"<c16", TENSOR_COMPLEX128},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-      if (strcmp(s, table[i].str) == 0) d = table[i].code;
-  }
+  for (tensor_dtype_t code = 0; s && d < 0 && code < CT_DTYPE_LIMIT; code++)
+    if (ct_dtype_typestr(code) && strcmp(s, ct_dtype_typestr(code)) == 0) d = code;
   Py_XDECREF(str);
   if (d < 0 && !PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't convert NumPy scalar of type %.200s", Py_TYPE(obj)->tp_name);

@@ -5,9 +5,7 @@
 
 #include "ctensor_py.h"
 
-#define CODE_LIMIT 64 /* codes are c10::ScalarType values: all below this */
-
-static PyObject *dtypes[CODE_LIMIT];
+static PyObject *dtypes[CT_DTYPE_LIMIT];
 
 /* torch's short names for the same objects. */
 static const struct {
@@ -22,6 +20,47 @@ static const struct {
 int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_FLOAT; }
 
 int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
+
+const char *ct_dtype_legacy_name(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_UINT8: return "ByteTensor";
+    case TENSOR_INT8: return "CharTensor";
+    case TENSOR_INT16: return "ShortTensor";
+    case TENSOR_INT32: return "IntTensor";
+    case TENSOR_INT64: return "LongTensor";
+    case TENSOR_UINT16: return "UInt16Tensor";
+    case TENSOR_UINT32: return "UInt32Tensor";
+    case TENSOR_UINT64: return "UInt64Tensor";
+    case TENSOR_FLOAT16: return "HalfTensor";
+    case TENSOR_BFLOAT16: return "BFloat16Tensor";
+    case TENSOR_FLOAT32: return "FloatTensor";
+    case TENSOR_FLOAT64: return "DoubleTensor";
+    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
+    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
+    case TENSOR_BOOL: return "BoolTensor";
+    default: return NULL;
+  }
+}
+
+const char *ct_dtype_typestr(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_BOOL: return "|b1";
+    case TENSOR_UINT8: return "|u1";
+    case TENSOR_INT8: return "|i1";
+    case TENSOR_INT16: return "<i2";
+    case TENSOR_INT32: return "<i4";
+    case TENSOR_INT64: return "<i8";
+    case TENSOR_UINT16: return "<u2";
+    case TENSOR_UINT32: return "<u4";
+    case TENSOR_UINT64: return "<u8";
+    case TENSOR_FLOAT16: return "<f2";
+    case TENSOR_FLOAT32: return "<f4";
+    case TENSOR_FLOAT64: return "<f8";
+    case TENSOR_COMPLEX64: return "<c8";
+    case TENSOR_COMPLEX128: return "<c16";
+    default: return NULL; /* bfloat16: NumPy has none */
+  }
+}
 
 const char *ct_dtype_format(tensor_dtype_t code) {
   switch (code) {
@@ -81,7 +120,7 @@ tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
 }
 
 PyObject *ct_dtype_object(tensor_dtype_t code) {
-  return code >= 0 && code < CODE_LIMIT ? dtypes[code] : NULL;
+  return code >= 0 && code < CT_DTYPE_LIMIT ? dtypes[code] : NULL;
 }
 
 int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
@@ -165,7 +204,7 @@ PyTypeObject Ct_DtypeType = {
 int ct_dtype_init(PyObject *module) {
   if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
-  for (tensor_dtype_t code = 0; code < CODE_LIMIT; code++) {
+  for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
     if (!tensor_dtype_name(code)) continue; /* not a dtype */
     DtypeObject *d = PyObject_New(DtypeObject, &Ct_DtypeType);
     if (!d) return -1;

@@ -150,30 +150,10 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
   return arr;
 }
 
-static const char *typestr(tensor_dtype_t dtype) {
-  switch (dtype) {
-    case TENSOR_BOOL: return "|b1";
-    case TENSOR_UINT8: return "|u1";
-    case TENSOR_INT8: return "|i1";
-    case TENSOR_INT16: return "<i2";
-    case TENSOR_INT32: return "<i4";
-    case TENSOR_INT64: return "<i8";
-    case TENSOR_UINT16: return "<u2";
-    case TENSOR_UINT32: return "<u4";
-    case TENSOR_UINT64: return "<u8";
-    case TENSOR_FLOAT16: return "<f2";
-    case TENSOR_FLOAT32: return "<f4";
-    case TENSOR_FLOAT64: return "<f8";
-    case TENSOR_COMPLEX64: return "<c8";
-    case TENSOR_COMPLEX128: return "<c16";
-    default: return NULL;
-  }
-}
-
 PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
   (void)closure;
   const tensor_t *t = SELF(self);
-  const char *ts = typestr(tensor_dtype(t));
+  const char *ts = ct_dtype_typestr(tensor_dtype(t));
   if (!ts) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;

@@ -254,17 +254,15 @@ PyObject *ct_raise_overflow(tensor_dtype_t dtype) {
   return NULL;
 }
 
-/* Integer limits of a dtype (integral dtypes only). */
+/* Integer limits of a dtype (integral dtypes only), from its size and signedness. */
 static void int_limits(tensor_dtype_t d, int64_t *lo, uint64_t *hi) {
-  switch (d) {
-    case TENSOR_UINT8: *lo = 0, *hi = UINT8_MAX; break;
-    case TENSOR_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
-    case TENSOR_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
-    case TENSOR_INT32: *lo = INT32_MIN, *hi = INT32_MAX; break;
-    case TENSOR_UINT16: *lo = 0, *hi = UINT16_MAX; break;
-    case TENSOR_UINT32: *lo = 0, *hi = UINT32_MAX; break;
-    case TENSOR_UINT64: *lo = 0, *hi = UINT64_MAX; break;
-    default: *lo = INT64_MIN, *hi = INT64_MAX;
+  const unsigned bits = 8u * (unsigned)tensor_dtype_size(d);
+  if (tensor_dtype_is_signed(d)) {
+    *hi = ((uint64_t)1 << (bits - 1)) - 1;
+    *lo = -(int64_t)*hi - 1;
+  } else {
+    *lo = 0;
+    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
   }
 }
 

@@ -444,15 +444,6 @@ typedef struct {
 
 static PyTypeObject LegacyType;
 
-static const char *const legacy_names[] = {
-    [TENSOR_UINT8] = "ByteTensor",    [TENSOR_INT8] = "CharTensor",       [TENSOR_INT16] = "ShortTensor",
-    [TENSOR_INT32] = "IntTensor",     [TENSOR_INT64] = "LongTensor",      [TENSOR_FLOAT16] = "HalfTensor",
-    [TENSOR_BFLOAT16] = "BFloat16Tensor", [TENSOR_FLOAT32] = "FloatTensor", [TENSOR_FLOAT64] = "DoubleTensor",
-    [TENSOR_COMPLEX64] = "ComplexFloatTensor", [TENSOR_COMPLEX128] = "ComplexDoubleTensor",
-    [TENSOR_BOOL] = "BoolTensor",     [TENSOR_UINT16] = "UInt16Tensor",   [TENSOR_UINT32] = "UInt32Tensor",
-    [TENSOR_UINT64] = "UInt64Tensor",
-};
-
 /* t.type() is "ctensor.FloatTensor"; t.type(dtype or "torch.IntTensor") converts. */
 static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dtype", "non_blocking", NULL};
@@ -460,18 +451,19 @@ static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs)
   int non_blocking = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Op:type", kwlist, &target, &non_blocking)) return NULL;
   const tensor_dtype_t own = tensor_dtype(SELF(self));
-  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
-  if (target == Py_None)
-    return PyUnicode_FromFormat("ctensor.%s", own >= 0 && own < count && legacy_names[own] ? legacy_names[own] : "Tensor");
+  if (target == Py_None) {
+    const char *legacy = ct_dtype_legacy_name(own);
+    return PyUnicode_FromFormat("ctensor.%s", legacy ? legacy : "Tensor");
+  }
   tensor_dtype_t dtype;
   if (PyUnicode_Check(target)) {
     const char *name = PyUnicode_AsUTF8(target);
     if (!name) return NULL;
     const char *dot = strrchr(name, '.');
     const char *base = dot ? dot + 1 : name;
-    for (dtype = 0; dtype < count; dtype++)
-      if (legacy_names[dtype] && strcmp(legacy_names[dtype], base) == 0) break;
-    if (dtype == count) {
+    for (dtype = 0; dtype < CT_DTYPE_LIMIT; dtype++)
+      if (ct_dtype_legacy_name(dtype) && strcmp(ct_dtype_legacy_name(dtype), base) == 0) break;
+    if (dtype == CT_DTYPE_LIMIT) {
       PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
       return NULL;
     }
@@ -616,14 +608,14 @@ static PyTypeObject LegacyType = {
 
 static int add_legacy_types(PyObject *module) {
   if (PyType_Ready(&LegacyType) < 0) return -1;
-  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
-  for (int d = 0; d < count; d++) {
-    if (!legacy_names[d]) continue;
+  for (tensor_dtype_t d = 0; d < CT_DTYPE_LIMIT; d++) {
+    const char *name = ct_dtype_legacy_name(d);
+    if (!name) continue;
     LegacyTypeObject *l = PyObject_New(LegacyTypeObject, &LegacyType);
     if (!l) return -1;
     l->dtype = d;
-    l->name = legacy_names[d];
-    if (PyModule_AddObject(module, legacy_names[d], (PyObject *)l) < 0) {
+    l->name = name;
+    if (PyModule_AddObject(module, name, (PyObject *)l) < 0) {
       Py_DECREF(l);
       return -1;
     }

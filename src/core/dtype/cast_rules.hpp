@@ -163,13 +163,8 @@ CTENSOR_FORALL_DTYPES(CTENSOR_ELEMENT_SIZE)
 #undef CTENSOR_ELEMENT_SIZE
 
 // The dtypes the cast tables cover: all of them, in the list's order.
-inline constexpr std::array<DType, kNumDTypes> kCastDTypes = [] {
-  std::array<DType, kNumDTypes> all{};
-  for (int i = 0; i < kNumDTypes; ++i) all[i] = kAllDTypeValues[i];
-  return all;
-}();
-
-constexpr int kNumCastDTypes = static_cast<int>(kCastDTypes.size());
+inline constexpr const auto& kCastDTypes = kAllDTypes;
+constexpr int kNumCastDTypes = kNumDTypes;
 
 // Position of `d` in kCastDTypes, -1 if unknown.
 constexpr int cast_index(DType d) noexcept {

@@ -20,7 +20,7 @@ namespace {
 // Indexed by ScalarType value; gaps (8 = complex32, 12-14 quantized, ...) are unknown.
 constexpr DType max_value() {
   DType m = 0;
-  for (DType d : kAllDTypeValues) m = d > m ? d : m;
+  for (DType d : kAllDTypes) m = d > m ? d : m;
   return m;
 }
 constexpr int kTableSize = max_value() + 1;

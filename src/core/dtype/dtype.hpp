@@ -20,9 +20,9 @@ CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_CONSTANT)
 
 // Every dtype, in the list's order.
 #define CTENSOR_DTYPE_ENTRY(Name, ...) dtype::Name,
-inline constexpr DType kAllDTypeValues[] = {CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_ENTRY)};
+inline constexpr std::array kAllDTypes = {CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_ENTRY)};
 #undef CTENSOR_DTYPE_ENTRY
-inline constexpr int kNumDTypes = static_cast<int>(sizeof kAllDTypeValues / sizeof *kAllDTypeValues);
+inline constexpr int kNumDTypes = static_cast<int>(kAllDTypes.size());
 
 // PyTorch's promotion categories, ordered (bool < integer < float < complex);
 // values equal the public TENSOR_KIND_* macros.

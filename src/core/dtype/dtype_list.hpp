@@ -13,8 +13,7 @@
 // DLCode, bits  DLPack's type code (kDL<DLCode>) and bits per element; size = bits / 8
 #pragma once
 
-// clang-format off
-#define CTENSOR_FORALL_DTYPES(X)                                                             \
+#define CTENSOR_FORALL_DTYPES(X)                                                                    \
   X(UInt8,      0,  TENSOR_UINT8,      uint8_t,         Int,     false, "uint8",      UInt,    8)   \
   X(Int8,       1,  TENSOR_INT8,       int8_t,          Int,     true,  "int8",       Int,     8)   \
   X(Int16,      2,  TENSOR_INT16,      int16_t,         Int,     true,  "int16",      Int,     16)  \
@@ -30,4 +29,3 @@
   X(UInt16,     27, TENSOR_UINT16,     uint16_t,        Int,     false, "uint16",     UInt,    16)  \
   X(UInt32,     28, TENSOR_UINT32,     uint32_t,        Int,     false, "uint32",     UInt,    32)  \
   X(UInt64,     29, TENSOR_UINT64,     uint64_t,        Int,     false, "uint64",     UInt,    64)
-// clang-format on
