@@ -5,7 +5,8 @@
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
 #   4. the Python binding's tests (bindings/python/tests), if present,
-#   5. the Go binding's go vet, go test -race, go test with cgocheck2 (every
+#   5. the Julia binding's static check against the header (no Julia needed),
+#   6. the Go binding's go vet, go test -race, go test with cgocheck2 (every
 #      pointer passed to C checked) and a 20 s fuzz run (bindings/go).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -70,6 +71,12 @@ if [ -d bindings/python/tests ]; then
     failed_steps+=("python binding")
 fi
 
+if [ -d bindings/julia ]; then
+  step "Julia binding: ccalls checked against include/ctensor.h"
+  "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/julia_static.xml" tests/check_julia_ccalls.py ||
+    failed_steps+=("julia static")
+fi
+
 if [ -f bindings/go/go.mod ]; then
   step "Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
   go=$(command -v go || echo /usr/local/go/bin/go)
@@ -117,8 +124,8 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "go vet": "go-vet", "go binding": "go",
-         "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
+         "python binding": "python", "julia static": "julia_static", "go vet": "go-vet",
+         "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

@@ -6,16 +6,7 @@
    (versioned and legacy) all succeed and give back the same metadata. */
 #include "common.h"
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void) { /* xorshift64*: reproducible across platforms */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 2685821657736338717ULL;
-}
-
-static int64_t pick(const int64_t *values, int n) { return values[rnd() % (uint64_t)n]; }
+static int64_t pick(const int64_t *values, int n) { return values[test_rng() % (uint64_t)n]; }
 
 static const int64_t kSizes[] = {0, 1, 1, 2, 3, 4, 1LL << 31, 1LL << 40, 1LL << 62, INT64_MAX - 2, INT64_MAX};
 static const int64_t kStrides[] = {0, 1, 2, -1, -3, 7, 1LL << 40, INT64_MAX, INT64_MIN, -(1LL << 62)};
@@ -60,7 +51,7 @@ static void check_closure(const tensor_t *t) {
   int64_t perm[64], inverse[64];
   for (int64_t i = 0; i < nd; ++i) perm[i] = i;
   for (int64_t i = nd - 1; i > 0; --i) {
-    const int64_t j = (int64_t)(rnd() % (uint64_t)(i + 1)), tmp = perm[i];
+    const int64_t j = (int64_t)(test_rng() % (uint64_t)(i + 1)), tmp = perm[i];
     perm[i] = perm[j];
     perm[j] = tmp;
   }
@@ -100,19 +91,19 @@ static void check_closure(const tensor_t *t) {
    non-empty one (size-1 dims may carry extreme strides). */
 static tensor_t *random_start(tensor_storage_t *s) {
   int64_t sizes[6], strides[6];
-  const int64_t nd = (int64_t)(rnd() % 6);
-  const int empty = nd > 0 && rnd() % 2;
+  const int64_t nd = (int64_t)(test_rng() % 6);
+  const int empty = nd > 0 && test_rng() % 2;
   for (int64_t i = 0; i < nd; ++i) {
-    sizes[i] = empty ? pick(kSizes, 11) : (int64_t)(rnd() % 3) + 1;
+    sizes[i] = empty ? pick(kSizes, 11) : (int64_t)(test_rng() % 3) + 1;
     strides[i] = empty ? pick(kStrides, 10) : 1;
   }
-  if (empty) sizes[rnd() % (uint64_t)nd] = 0;
+  if (empty) sizes[test_rng() % (uint64_t)nd] = 0;
   tensor_t *t = NULL;
   if (empty) {
-    ck_ok(tensor_from_storage(&t, s, (tensor_dtype_t)pick(kDTypes, 6), nd, sizes, strides, (int64_t)(rnd() % 5)));
+    ck_ok(tensor_from_storage(&t, s, (tensor_dtype_t)pick(kDTypes, 6), nd, sizes, strides, (int64_t)(test_rng() % 5)));
   } else {
     for (int64_t i = 0; i < nd; ++i)
-      if (sizes[i] == 1 && rnd() % 2) strides[i] = pick(kStrides, 10); /* never addressed */
+      if (sizes[i] == 1 && test_rng() % 2) strides[i] = pick(kStrides, 10); /* never addressed */
     int64_t st = 1;
     for (int64_t i = nd - 1; i >= 0; --i) {
       if (sizes[i] != 1) strides[i] = st;
@@ -128,14 +119,14 @@ static tensor_t *random_step(tensor_t *t) {
   const int64_t nd = tensor_ndim(t);
   tensor_t *r = NULL;
   tensor_status_t st = TENSOR_E_INVALID;
-  const int64_t d = nd > 0 ? (int64_t)(rnd() % (uint64_t)nd) : 0;
-  switch (rnd() % 9) {
+  const int64_t d = nd > 0 ? (int64_t)(test_rng() % (uint64_t)nd) : 0;
+  switch (test_rng() % 9) {
     case 0: st = nd > 1 ? tensor_transpose(&r, t, d, (d + 1) % nd) : st; break;
-    case 1: st = nd > 0 ? tensor_slice(&r, t, d, (int64_t)(rnd() % 3), TENSOR_SLICE_END,
-                                       (rnd() % 2 ? 1 : -1) * (int64_t)(rnd() % 3 + 1)) : st; break;
+    case 1: st = nd > 0 ? tensor_slice(&r, t, d, (int64_t)(test_rng() % 3), TENSOR_SLICE_END,
+                                       (test_rng() % 2 ? 1 : -1) * (int64_t)(test_rng() % 3 + 1)) : st; break;
     case 2: st = nd > 0 && tensor_sizes(t)[d] > 0 ? tensor_select(&r, t, d, 0) : st; break;
     case 3: st = nd < 64 ? tensor_unsqueeze(&r, t, nd > 0 ? d : 0) : st; break;
-    case 4: st = tensor_squeeze(&r, t, rnd() % 2 ? TENSOR_ALL_DIMS : d); break;
+    case 4: st = tensor_squeeze(&r, t, test_rng() % 2 ? TENSOR_ALL_DIMS : d); break;
     case 5: {
       int64_t sizes[64];
       for (int64_t i = 0; i < nd; ++i)
@@ -152,7 +143,7 @@ static tensor_t *random_step(tensor_t *t) {
 }
 
 START_TEST(random_view_chains_close) {
-  rng_state = 0x9E3779B97F4A7C15ULL + (uint64_t)_i;
+  test_rng_seed(0x9E3779B97F4A7C15ULL + (uint64_t)_i);
   tensor_storage_t *s = NULL;
   ck_ok(tensor_storage_new(&s, 256)); /* holds 3^5 bytes */
   for (int chain = 0; chain < 250; ++chain) {

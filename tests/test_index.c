@@ -3,16 +3,7 @@
    tensors and random index lists; plus the documented rejections. */
 #include "common.h"
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void) { /* xorshift64*: reproducible across platforms */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 2685821657736338717ULL;
-}
-
-static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+static int64_t rnd_in(int64_t lo, int64_t hi) { return lo + (int64_t)(test_rng() % (uint64_t)(hi - lo + 1)); }
 
 /* Replaces *cur by the result of a view call; returns its status. */
 static tensor_status_t chain_step(tensor_t **cur, tensor_status_t st, tensor_t **next) {
@@ -59,7 +50,7 @@ static const int64_t kBounds[] = {0, 1, 2, -1, -2, 5, -7, TENSOR_SLICE_END, INT6
 static const int64_t kSteps[] = {1, 1, 2, 3, -1, -2, 0, INT64_MIN, INT64_MAX};
 
 START_TEST(index_equals_chain) {
-  rng_state = 0xD1B54A32D192ED03ULL + (uint64_t)_i;
+  test_rng_seed(0xD1B54A32D192ED03ULL + (uint64_t)_i);
   tensor_storage_t *s = NULL;
   ck_ok(tensor_storage_new(&s, 4096));
   for (int round = 0; round < 3000; ++round) {
@@ -75,12 +66,12 @@ START_TEST(index_equals_chain) {
     int64_t values[24];
     const int64_t n = rnd_in(0, 7);
     for (int64_t i = 0; i < n; ++i) {
-      const uint64_t r = rnd() % 16;
+      const uint64_t r = test_rng() % 16;
       kinds[i] = r < 5 ? TENSOR_INDEX_INT : r < 11 ? TENSOR_INDEX_SLICE : r < 13 ? TENSOR_INDEX_NEWAXIS
                : r < 15 ? TENSOR_INDEX_ELLIPSIS : TENSOR_INDEX_BOOL;
-      values[3 * i] = kinds[i] == TENSOR_INDEX_BOOL ? (int64_t)(rnd() % 2) : kBounds[rnd() % 9];
-      values[3 * i + 1] = kBounds[rnd() % 9];
-      values[3 * i + 2] = kSteps[rnd() % 9];
+      values[3 * i] = kinds[i] == TENSOR_INDEX_BOOL ? (int64_t)(test_rng() % 2) : kBounds[test_rng() % 9];
+      values[3 * i + 1] = kBounds[test_rng() % 9];
+      values[3 * i + 2] = kSteps[test_rng() % 9];
       if (kinds[i] == TENSOR_INDEX_INT) values[3 * i] = rnd_in(-5, 4);
     }
     tensor_t *got = (tensor_t *)1, *want = NULL;

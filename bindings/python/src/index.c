@@ -260,27 +260,6 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
   return ct_tensor_wrap(out);
 }
 
-/* torch's legacy tensor type names, for its "can't assign" message. */
-static const char *legacy_name(tensor_dtype_t d) {
-  switch (d) {
-    case TENSOR_UINT8: return "ByteTensor";
-    case TENSOR_INT8: return "CharTensor";
-    case TENSOR_INT16: return "ShortTensor";
-    case TENSOR_INT32: return "IntTensor";
-    case TENSOR_INT64: return "LongTensor";
-    case TENSOR_UINT16: return "UInt16Tensor";
-    case TENSOR_UINT32: return "UInt32Tensor";
-    case TENSOR_UINT64: return "UInt64Tensor";
-    case TENSOR_FLOAT16: return "HalfTensor";
-    case TENSOR_BFLOAT16: return "BFloat16Tensor";
-    case TENSOR_FLOAT32: return "FloatTensor";
-    case TENSOR_FLOAT64: return "DoubleTensor";
-    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
-    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
-    default: return "BoolTensor";
-  }
-}
-
 /* The numbers torch's __setitem__ takes (valueToTensor): Python bool, int, float
    and complex (NumPy's float64/complex128 are subclasses) and NumPy integers.
    1 if value is one, 0 if not, -1 on error. */
@@ -300,7 +279,7 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
     return ct_tensor_from_dlpack_object(value);
   if (!PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't assign a %.200s to a ctensor.%s", Py_TYPE(value)->tp_name,
-                 legacy_name(dst_dtype));
+                 ct_dtype_legacy_name(dst_dtype));
   return NULL;
 }
 

@@ -154,7 +154,7 @@ Ref<Tensor> narrow(const char* op, const Tensor& t, int64_t dim, int64_t start, 
 }
 
 Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes) {
-  detail::check_shape_arg(op, ndim, sizes);
+  check_sizes(op, ndim, sizes, /*inferable=*/true);
   const int64_t n = t.ndim();
   if (ndim < n)
     fail(Status::Shape, op, ": ", ndim, " sizes ", DimList{sizes, ndim}, " are fewer than the tensor's ",
