@@ -158,6 +158,23 @@ func (d DType) String() string {
 // Size is the size of one element in bytes; 0 if the dtype is unknown.
 func (d DType) Size() int { return int(C.tensor_dtype_size(C.tensor_dtype_t(d))) }
 
+// Kind is a dtype's kind, in PyTorch's promotion order.
+type Kind int32
+
+const (
+	KindBool    Kind = C.TENSOR_KIND_BOOL
+	KindInt     Kind = C.TENSOR_KIND_INT // signed and unsigned
+	KindFloat   Kind = C.TENSOR_KIND_FLOAT
+	KindComplex Kind = C.TENSOR_KIND_COMPLEX
+	KindUnknown Kind = -1 // not a dtype the library knows
+)
+
+// Kind is the dtype's kind; KindUnknown for an unknown dtype.
+func (d DType) Kind() Kind { return Kind(C.tensor_dtype_kind(C.tensor_dtype_t(d))) }
+
+// IsSigned is torch.dtype.is_signed: signed integers, floats and complex.
+func (d DType) IsSigned() bool { return C.tensor_dtype_is_signed(C.tensor_dtype_t(d)) != 0 }
+
 // Open ends of Tensor.Slice, as Python's omitted bounds: t[::-1] along dim d
 // is t.Slice(d, SliceEnd, SliceStart, -1), t[2:] is t.Slice(d, 2, SliceEnd, 1).
 const (

@@ -71,8 +71,58 @@ CT_OUT(squeeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(unsqueeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(flatten, tensor_t, (const tensor_t *t, int64_t start, int64_t end), t, start, end)
 CT_OUT(view_dtype, tensor_t, (const tensor_t *t, tensor_dtype_t dtype), t, dtype)
+CT_OUT(diagonal, tensor_t, (const tensor_t *t, int64_t offset, int64_t dim1, int64_t dim2), t, offset, dim1,
+       dim2)
+CT_OUT(unfold, tensor_t, (const tensor_t *t, int64_t dim, int64_t size, int64_t step), t, dim, size, step)
+CT_OUT(movedim, tensor_t, (const tensor_t *t, int64_t n, const int64_t *source, const int64_t *destination),
+       t, n, source, destination)
+CT_OUT(unflatten, tensor_t, (const tensor_t *t, int64_t dim, int64_t n, const int64_t *sizes), t, dim, n,
+       sizes)
+CT_OUT(atleast, tensor_t, (const tensor_t *t, int64_t min_dims), t, min_dims)
 CT_OUT(index, tensor_t, (const tensor_t *t, int64_t n, const int32_t *kinds, const int64_t *values), t, n,
        kinds, values)
+
+/* Splits: several new references, snprintf-style. ct_NAME asks for the count,
+   then fills a malloc'd array of that many handles (freed by the caller). */
+typedef struct {
+  tensor_t **pieces;
+  int64_t count;
+  tensor_status_t status;
+  char *message;
+} ct_pieces;
+
+static inline ct_pieces ct_finish_pieces(tensor_status_t status, tensor_t **pieces, int64_t count) {
+  ct_pieces r = {pieces, count, status, NULL};
+  if (status != TENSOR_OK) {
+    free(pieces);
+    r.pieces = NULL;
+    r.count = 0;
+    r.message = strdup(tensor_last_error());
+  }
+  return r;
+}
+
+#define CT_PIECES(name, params, ...)                                               \
+  static inline ct_pieces ct_##name params {                                       \
+    int64_t count = 0;                                                             \
+    tensor_status_t status = tensor_##name(NULL, 0, &count, __VA_ARGS__);          \
+    if (status != TENSOR_OK) return ct_finish_pieces(status, NULL, 0);             \
+    tensor_t **pieces = (tensor_t **)calloc(count > 0 ? count : 1, sizeof *pieces); \
+    if (pieces == NULL) {                                                          \
+      ct_pieces r = {NULL, 0, TENSOR_E_NOMEM, strdup(#name ": out of memory")};    \
+      return r;                                                                    \
+    }                                                                              \
+    status = tensor_##name(pieces, count, &count, __VA_ARGS__);                    \
+    return ct_finish_pieces(status, pieces, count);                                \
+  }
+
+CT_PIECES(split, (const tensor_t *t, int64_t split_size, int64_t dim), t, split_size, dim)
+CT_PIECES(split_with_sizes, (const tensor_t *t, int64_t n, const int64_t *sizes, int64_t dim), t, n, sizes,
+          dim)
+CT_PIECES(chunk, (const tensor_t *t, int64_t chunks, int64_t dim), t, chunks, dim)
+CT_PIECES(tensor_split, (const tensor_t *t, int64_t sections, int64_t dim), t, sections, dim)
+CT_PIECES(tensor_split_indices, (const tensor_t *t, int64_t n, const int64_t *indices, int64_t dim), t, n,
+          indices, dim)
 
 /* Copies */
 CT_OUT(contiguous, tensor_t, (tensor_t * t), t)

@@ -29,10 +29,14 @@ func newTensor(r C.ct_result) (*Tensor, error) {
 	if r.status != C.TENSOR_OK {
 		return nil, takeError(r)
 	}
-	p := (*C.tensor_t)(r.out)
+	return adoptTensor((*C.tensor_t)(r.out)), nil
+}
+
+// adoptTensor takes over one reference to p.
+func adoptTensor(p *C.tensor_t) *Tensor {
 	t := &Tensor{ptr: p}
 	t.cleanup = runtime.AddCleanup(t, releaseTensor, p)
-	return t, nil
+	return t
 }
 
 // Close releases the reference. It is idempotent and waits for calls in

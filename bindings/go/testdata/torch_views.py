@@ -26,6 +26,16 @@ def apply(t, op, args):
         return getattr(t, op)(*args[0])
     if op == "as_strided":
         return t.as_strided(*args)
+    if op == "atleast":
+        return [torch.atleast_1d, torch.atleast_2d, torch.atleast_3d][args[0] - 1](t)
+    if op == "unflatten":
+        return t.unflatten(args[0], args[1])
+    if op.endswith("_piece"):  # [split args..., i]: piece i of a split
+        split, *split_args, i = op[: -len("_piece")], *args
+        if split == "split_with_sizes":
+            split = "split"
+        pieces = getattr(torch, split)(t, *split_args)
+        return pieces[i]
     return getattr(t, op)(*args)
 
 
