@@ -130,6 +130,8 @@ CT_OUT(clone, tensor_t, (const tensor_t *t), t)
 CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
 CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
 CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+CT_STATUS(convert, (void *dst, tensor_dtype_t dst_dtype, const void *src, tensor_dtype_t src_dtype, int64_t count),
+          dst, dst_dtype, src, src_dtype, count)
 
 /* DLPack */
 CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
