@@ -161,12 +161,14 @@ impl Tensor {
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         expect_dtype::<T>("to_vec", self.dtype())?;
+        // contiguous() returns a contiguous tensor itself, without looking at its memory.
+        self.expect_cpu("to_vec")?;
         let _read = self.borrow("to_vec", Access::Shared)?;
         let packed = self.contiguous()?;
         let item = std::mem::size_of::<T>();
         let base = packed.data_ptr();
-        // SAFETY: packed is a contiguous CPU tensor (contiguous() checks the
-        // device) of numel elements; T::read accepts any alignment.
+        // SAFETY: packed is a contiguous CPU tensor of numel elements; T::read
+        // accepts any alignment.
         Ok((0..packed.numel()).map(|i| unsafe { T::read(base.add(i * item)) }).collect())
     }
 

@@ -1,0 +1,127 @@
+//! The Rust enums carry exactly the header's values and the library's names.
+
+use std::ffi::CStr;
+
+use ctensor::{sys, bf16, f16, Complex, DType, Element, Status};
+
+#[test]
+fn status_values_equal_the_header_constants() {
+    let header = [
+        (Status::Invalid, sys::TENSOR_E_INVALID),
+        (Status::NoMem, sys::TENSOR_E_NOMEM),
+        (Status::Bounds, sys::TENSOR_E_BOUNDS),
+        (Status::Shape, sys::TENSOR_E_SHAPE),
+        (Status::Stride, sys::TENSOR_E_STRIDE),
+        (Status::DType, sys::TENSOR_E_DTYPE),
+        (Status::Overflow, sys::TENSOR_E_OVERFLOW),
+        (Status::ReadOnly, sys::TENSOR_E_READONLY),
+        (Status::Overlap, sys::TENSOR_E_OVERLAP),
+        (Status::Device, sys::TENSOR_E_DEVICE),
+        (Status::Copy, sys::TENSOR_E_COPY),
+        (Status::Io, sys::TENSOR_E_IO),
+        (Status::Format, sys::TENSOR_E_FORMAT),
+        (Status::Unsupported, sys::TENSOR_E_UNSUPPORTED),
+    ];
+    for (status, value) in header {
+        assert_eq!(status.code(), value, "{status:?}");
+        assert_eq!(Status::from_code(value), Some(status));
+    }
+    // TENSOR_E_INTERNAL is fixed at 15 by the API contract.
+    assert_eq!(Status::Internal.code(), 15);
+    assert_eq!(Status::from_code(sys::TENSOR_OK), None);
+    assert_eq!(Status::ALL.len(), header.len() + 1);
+}
+
+#[test]
+fn status_names_equal_the_library_names() {
+    for status in Status::ALL {
+        let name = unsafe { sys::tensor_status_name(status.code()) };
+        if status == Status::Internal && name.is_null() {
+            // A library older than TENSOR_E_INTERNAL has no name for it; ours is the contract's.
+            assert_eq!(status.name(), "TENSOR_E_INTERNAL");
+            continue;
+        }
+        assert_eq!(unsafe { CStr::from_ptr(name) }.to_str().unwrap(), status.name());
+        assert_eq!(status.to_string(), status.name());
+    }
+}
+
+#[test]
+fn dtype_values_names_and_sizes_equal_the_library() {
+    let header = [
+        (DType::UInt8, sys::TENSOR_UINT8),
+        (DType::Int8, sys::TENSOR_INT8),
+        (DType::Int16, sys::TENSOR_INT16),
+        (DType::Int32, sys::TENSOR_INT32),
+        (DType::Int64, sys::TENSOR_INT64),
+        (DType::Float16, sys::TENSOR_FLOAT16),
+        (DType::Float32, sys::TENSOR_FLOAT32),
+        (DType::Float64, sys::TENSOR_FLOAT64),
+        (DType::Complex64, sys::TENSOR_COMPLEX64),
+        (DType::Complex128, sys::TENSOR_COMPLEX128),
+        (DType::Bool, sys::TENSOR_BOOL),
+        (DType::BFloat16, sys::TENSOR_BFLOAT16),
+        (DType::UInt16, sys::TENSOR_UINT16),
+        (DType::UInt32, sys::TENSOR_UINT32),
+        (DType::UInt64, sys::TENSOR_UINT64),
+    ];
+    assert_eq!(header.len(), DType::ALL.len());
+    for (dtype, value) in header {
+        assert_eq!(dtype.code(), value);
+        assert_eq!(DType::from_code(value), Some(dtype));
+        assert_eq!(dtype.size(), unsafe { sys::tensor_dtype_size(value) });
+    }
+    let names: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64",
+            "complex128", "bool", "bfloat16", "uint16", "uint32", "uint64"
+        ]
+    );
+    assert_eq!(DType::from_code(8), None);
+}
+
+fn element_size_matches<T: Element>() {
+    assert_eq!(std::mem::size_of::<T>(), T::DTYPE.size(), "{}", std::any::type_name::<T>());
+    assert!(std::mem::align_of::<T>() <= T::DTYPE.size());
+}
+
+#[test]
+fn element_types_have_their_dtype_size() {
+    element_size_matches::<u8>();
+    element_size_matches::<i8>();
+    element_size_matches::<i16>();
+    element_size_matches::<i32>();
+    element_size_matches::<i64>();
+    element_size_matches::<u16>();
+    element_size_matches::<u32>();
+    element_size_matches::<u64>();
+    element_size_matches::<f32>();
+    element_size_matches::<f64>();
+    element_size_matches::<bool>();
+    element_size_matches::<f16>();
+    element_size_matches::<bf16>();
+    element_size_matches::<Complex<f32>>();
+    element_size_matches::<Complex<f64>>();
+    let dtypes = [
+        u8::DTYPE, i8::DTYPE, i16::DTYPE, i32::DTYPE, i64::DTYPE, u16::DTYPE, u32::DTYPE, u64::DTYPE,
+        f32::DTYPE, f64::DTYPE, bool::DTYPE, f16::DTYPE, bf16::DTYPE, <Complex<f32>>::DTYPE,
+        <Complex<f64>>::DTYPE,
+    ];
+    let mut sorted: Vec<i32> = dtypes.iter().map(|d| d.code()).collect();
+    sorted.sort();
+    let mut all: Vec<i32> = DType::ALL.iter().map(|d| d.code()).collect();
+    all.sort();
+    assert_eq!(sorted, all, "every dtype has exactly one element type");
+}
+
+#[test]
+fn limits_and_version() {
+    assert_eq!(sys::TENSOR_MAX_DIMS, 64);
+    assert_eq!(sys::TENSOR_SLICE_END, i64::MAX);
+    assert_eq!(sys::TENSOR_ALL_DIMS, i64::MIN);
+    assert_eq!(sys::TENSOR_READONLY, 1);
+    assert_eq!(sys::DLPACK_FLAG_BITMASK_READ_ONLY, 1);
+    assert_eq!(ctensor::version(), "0.1.0");
+}
