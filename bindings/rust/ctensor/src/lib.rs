@@ -20,6 +20,34 @@
 //! borrow-checked per byte range, so safe code never sees a write race or two
 //! aliasing `&mut` (see [`Tensor`]).
 //!
+//! Misuse that safe code cannot even express does not compile: a handle used
+//! after it was released,
+//!
+//! ```compile_fail,E0382
+//! let t = ctensor::Tensor::zeros(ctensor::DType::Float32, &[2])?;
+//! drop(t);
+//! let n = t.numel(); // use of moved value
+//! # Ok::<(), ctensor::Error>(())
+//! ```
+//!
+//! a slice that outlives its tensor,
+//!
+//! ```compile_fail,E0505
+//! let t = ctensor::Tensor::zeros(ctensor::DType::Float32, &[2])?;
+//! let s = t.as_slice::<f32>()?;
+//! drop(t); // cannot move out of `t` while it is borrowed
+//! let first = s[0];
+//! # Ok::<(), ctensor::Error>(())
+//! ```
+//!
+//! and an element type that holds no dtype:
+//!
+//! ```compile_fail,E0277
+//! let t = ctensor::Tensor::zeros(ctensor::DType::Int64, &[2])?;
+//! let v = t.to_vec::<usize>()?; // usize is not an Element
+//! # Ok::<(), ctensor::Error>(())
+//! ```
+//!
 //! Features: `ndarray` adds [`Tensor::as_array`], [`Tensor::as_array_mut`] and
 //! [`Tensor::from_array`].
 

@@ -11,7 +11,7 @@ use crate::error::{check, Result};
 
 /// A refcounted byte buffer that tensors view. `Clone` adds a reference
 /// (`tensor_storage_retain`), `Drop` removes one; the last one frees the memory
-/// (or hands it back to its owner, for [`Storage::from_vec`]).
+/// (or drops its owner, for [`Storage::from_owner`] and [`Storage::from_vec`]).
 ///
 /// `Storage` is `Send + Sync`: the library's reference counts are atomic and a
 /// storage's size and flags never change. Its bytes are reached only through
@@ -25,10 +25,10 @@ pub struct Storage {
 unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
-/// The release callback of [`Storage::from_vec`]: drops the boxed `Vec`.
-unsafe extern "C" fn release_vec<T>(ctx: *mut c_void) {
-    // SAFETY: ctx is the Box<Vec<T>> that from_vec leaked; the library calls this once.
-    drop(unsafe { Box::from_raw(ctx.cast::<Vec<T>>()) });
+/// The release callback of [`Storage::from_owner`]: drops the boxed owner.
+unsafe extern "C" fn release_owner<O>(ctx: *mut c_void) {
+    // SAFETY: ctx is the Box<O> that from_owner leaked; the library calls this once.
+    drop(unsafe { Box::from_raw(ctx.cast::<O>()) });
 }
 
 impl Storage {
@@ -44,20 +44,45 @@ impl Storage {
     /// whichever thread) when the last tensor or storage handle on it goes away.
     /// A `read_only` storage refuses every write with [`crate::Status::ReadOnly`].
     pub fn from_vec<T: Element>(data: Vec<T>, read_only: bool) -> Result<Storage> {
-        let nbytes = std::mem::size_of_val(data.as_slice());
-        let mut data = Box::new(data);
-        let bytes = data.as_mut_ptr().cast::<c_void>();
-        let ctx = Box::into_raw(data).cast::<c_void>();
+        Storage::from_owner::<T, _>(data, read_only)
+    }
+
+    /// Wraps the elements `owner` holds (`owner.as_mut()`, asked once) without
+    /// copying. `owner` is dropped (once, on whichever thread) when the last
+    /// handle on the storage goes away, or at once if wrapping fails.
+    ///
+    /// ```
+    /// use ctensor::{DType, Storage, Tensor};
+    /// struct Pixels([u8; 4]);
+    /// impl AsMut<[u8]> for Pixels {
+    ///     fn as_mut(&mut self) -> &mut [u8] { &mut self.0 }
+    /// }
+    /// impl Drop for Pixels {
+    ///     fn drop(&mut self) { println!("pixels released"); }
+    /// }
+    /// let s = Storage::from_owner(Pixels([1, 2, 3, 4]), false)?;
+    /// let t = Tensor::from_storage(&s, DType::UInt8, &[2, 2], None, 0)?;
+    /// assert_eq!(t.to_vec::<u8>()?, [1, 2, 3, 4]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn from_owner<T: Element, O: AsMut<[T]> + Send + 'static>(owner: O, read_only: bool) -> Result<Storage> {
+        // Boxed first, so the elements stay put even when they live inside `owner`.
+        let owner: *mut O = Box::into_raw(Box::new(owner));
+        // SAFETY: owner is a valid, unaliased box until released below or by the library.
+        let elements = AsMut::<[T]>::as_mut(unsafe { &mut *owner });
+        let nbytes = std::mem::size_of_val(elements);
+        let bytes = elements.as_mut_ptr().cast::<c_void>();
+        let ctx = owner.cast::<c_void>();
         let flags = if read_only { sys::TENSOR_READONLY } else { 0 };
         let mut out = ptr::null_mut();
-        // SAFETY: bytes..bytes+nbytes is the Vec's initialised memory, which ctx owns
-        // and keeps in place until release_vec::<T> drops it.
+        // SAFETY: bytes..bytes+nbytes are initialised elements that the boxed owner
+        // keeps in place until release_owner::<O> drops it.
         let status =
-            unsafe { sys::tensor_storage_wrap(&mut out, bytes, nbytes, flags, Some(release_vec::<T>), ctx) };
+            unsafe { sys::tensor_storage_wrap(&mut out, bytes, nbytes, flags, Some(release_owner::<O>), ctx) };
         if let Err(err) = check(status) {
-            // On failure the library took nothing: the Vec is still ours to drop.
+            // On failure the library took nothing: the owner is still ours to drop.
             // SAFETY: ctx came from Box::into_raw above and was not released.
-            drop(unsafe { Box::from_raw(ctx.cast::<Vec<T>>()) });
+            drop(unsafe { Box::from_raw(ctx.cast::<O>()) });
             return Err(err);
         }
         Ok(Storage::from_new_reference(out))
