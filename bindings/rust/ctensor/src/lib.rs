@@ -92,3 +92,8 @@ pub fn num_threads() -> i32 {
     // SAFETY: a plain call.
     unsafe { sys::tensor_get_num_threads() }
 }
+
+/// The README's examples, run as doc tests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
