@@ -8,14 +8,17 @@ fn arange() -> Tensor {
     Tensor::from_vec(data, &[2, 3, 4]).unwrap()
 }
 
-fn layout(t: &Tensor) -> (Vec<i64>, Vec<i64>, i64, bool) {
+/// sizes, strides, storage offset, contiguous
+type Layout = (Vec<i64>, Vec<i64>, i64, bool);
+
+fn layout(t: &Tensor) -> Layout {
     (t.sizes().to_vec(), t.strides().to_vec(), t.storage_offset(), t.is_contiguous())
 }
 
 #[test]
 fn views_have_pytorch_layouts() {
     let t = arange();
-    let cases: Vec<(&str, Tensor, (Vec<i64>, Vec<i64>, i64, bool))> = vec![
+    let cases: Vec<(&str, Tensor, Layout)> = vec![
         ("transpose", t.transpose(0, 2).unwrap(), (vec![4, 3, 2], vec![1, 4, 12], 0, false)),
         ("permute", t.permute(&[2, 0, 1]).unwrap(), (vec![4, 2, 3], vec![1, 12, 4], 0, false)),
         (
