@@ -298,9 +298,9 @@ CTENSOR_API int64_t tensor_refcount(const tensor_t *t);
  * >= 0; strides may be negative or zero; every element addressed must lie inside
  * the storage (a view with no elements always succeeds).
  * @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
- *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or the
- *         element count: PyTorch's unsigned running product of the sizes, so
- *         [2**62, 4, 0] overflows although it has no elements).
+ *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or an
+ *         element count beyond int64; sizes with a 0 among them have no elements
+ *         and never overflow, in any order).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t, int64_t ndim,

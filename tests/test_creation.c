@@ -429,8 +429,9 @@ START_TEST(new_tensor_size_zero_and_zero_dim) {
 END_TEST
 
 /* Shapes with a 0 whose contiguous strides overflow: PyTorch's strides wrap
-   (torch.empty(0, 2**40, 2**40).stride() == (0, 2**40, 1)), and its element count
-   is a uint64 product, so [1, 2**62, 2, 0] is a valid empty shape. */
+   (torch.empty(0, 2**40, 2**40).stride() == (0, 2**40, 1)), and a 0 anywhere means
+   no elements, whatever the order: [1, 2**62, 2, 0] and [2**40, 2**40, 0] are valid
+   empty shapes (PyTorch refuses the second: "Storage size calculation overflowed"). */
 START_TEST(new_tensor_huge_empty_shapes_like_torch) {
   const make_fn make = makers[_i];
   tensor_t *t = (tensor_t *)1;
@@ -444,8 +445,13 @@ START_TEST(new_tensor_huge_empty_shapes_like_torch) {
   ck_ok(make(&t, 4, s2, TENSOR_UINT8));
   ck_layout(t, 4, s2, st2);
   tensor_release(t);
-  const int64_t s3[3] = {big, big, 0}; /* torch: "Storage size calculation overflowed" */
-  ck_status(make(&t, 3, s3, TENSOR_UINT8), TENSOR_E_OVERFLOW);
+  const int64_t s3[3] = {big, big, 0}, st3[3] = {big, 1, 1};
+  ck_ok(make(&t, 3, s3, TENSOR_UINT8));
+  ck_layout(t, 3, s3, st3);
+  ck_assert_int_eq(tensor_numel(t), 0);
+  tensor_release(t);
+  const int64_t s4[2] = {big, big << 20}; /* no 0: the product must fit int64 */
+  ck_status(make(&t, 2, s4, TENSOR_UINT8), TENSOR_E_OVERFLOW);
   ck_assert_ptr_null(t);
 }
 END_TEST

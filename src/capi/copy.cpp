@@ -1,7 +1,7 @@
 // Copies: contiguous, clone, copy, to, fill, and the copy engine's thread setting.
-#include "../core/copy.hpp"
+#include "engine/copy.hpp"
 
-#include "../core/parallel.hpp"
+#include "engine/parallel.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;

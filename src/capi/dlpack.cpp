@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "../core/dlpack.hpp"
-#include "../core/shape.hpp"
+#include "interop/dlpack.hpp"
+#include "layout/shape.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;

@@ -1,7 +1,7 @@
 // Status names, the thread-local last error, version and dtype queries.
 #include <string>
 
-#include "../core/dtype.hpp"
+#include "dtype/dtype.hpp"
 #include "guard.hpp"
 
 namespace ctensor::capi {

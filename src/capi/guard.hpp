@@ -5,9 +5,9 @@
 #include <new>
 #include <utility>
 
-#include "../core/error.hpp"
-#include "../core/storage.hpp"
-#include "../core/tensor.hpp"
+#include "error.hpp"
+#include "memory/storage.hpp"
+#include "layout/tensor.hpp"
 #include "ctensor.h"
 
 namespace ctensor::capi {

@@ -1,7 +1,7 @@
 // Tensor creation (from storages, foreign buffers, fresh memory) and inspection.
 #include <cstring>
 
-#include "../core/shape.hpp"
+#include "layout/shape.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;

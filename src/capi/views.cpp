@@ -1,5 +1,5 @@
 // The view operations of the public header: argument checks live in the core.
-#include "../core/views.hpp"
+#include "layout/views.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;

@@ -225,15 +225,11 @@ def test_from_buffer_read_only_refuses_writes():
 # ------------------------------------------------------------------ bounds
 
 def exact_bounds_status(nbytes, item, sizes, strides, offset):
-    numel = 1
-    for n in sizes:  # PyTorch's numel: an unsigned 64-bit running product, a 0 included
-        numel *= n
-        if numel >= 2**64:
-            return OVERFLOW
-    if numel > INT64_MAX:
-        return OVERFLOW
-    if any(n == 0 for n in sizes):
+    if any(n == 0 for n in sizes):  # no elements, in any order of the sizes
         return OK
+    numel = 1
+    for n in sizes:
+        numel *= n
     lo = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s < 0)
     hi = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s > 0)
     # overflow-checked like API.md asks: numel, each span, the sums of negative and of
@@ -471,17 +467,15 @@ def test_contiguous_strides_of_empty_huge_shapes_match_torch(seed):
             # INT64_MIN as None, crashes on others): compare with the formula there
             want = tuple(t.stride()) if min(expected) > -2**61 else tuple(expected)
         except RuntimeError:
-            want = None
+            # torch refuses where its running product overflows; ctensor's element
+            # count does not depend on the order of the sizes: the strides wrap
+            want = tuple(expected)
         for name, fn in (("empty", lambda o: lib.tensor_empty(o, len(sizes), int64_array(sizes), 0)),
                          ("zeros", lambda o: lib.tensor_zeros(o, len(sizes), int64_array(sizes), 0)),
                          ("from_storage", lambda o: lib.tensor_from_storage(o, s, 0, len(sizes), int64_array(sizes), None, 0))):
             out = ctypes.c_void_p(1)
             status = fn(ctypes.byref(out))
             what = f"{name} {sizes}: torch {want}, ctensor {lib.tensor_last_error()}"
-            if want is None:
-                assert status == OVERFLOW, what
-                assert out.value is None
-                continue
             assert status == OK, what
             t = Tensor(out.value)
             assert t.strides == tuple(want), f"{what}: {t.strides}"
@@ -493,7 +487,9 @@ def test_contiguous_strides_of_empty_huge_shapes_match_torch(seed):
 def test_views_with_huge_empty_shapes_match_torch(seed):
     """as_strided / view / reshape / expand to shapes with a 0 whose running product
     overflows somewhere: torch's numel is an unsigned 64-bit product that must not
-    overflow (else "numel: integer multiplication overflow") and must fit int64."""
+    overflow (else "numel: integer multiplication overflow"); ctensor's element count
+    does not depend on the order of the sizes, so every such shape has 0 elements and
+    gives torch's sizes and strides."""
     rng = random.Random(800 + seed)
     s = new_storage(0)
     out = ctypes.c_void_p()
@@ -528,10 +524,8 @@ def test_views_with_huge_empty_shapes_match_torch(seed):
             what = f"{name} {sizes} {strides}: torch {terr}, ctensor {status} {lib.tensor_last_error()}"
             if terr is not None and "is_symbolic" in terr:
                 continue  # torch 1.13 takes a stride of INT64_MIN for a symbolic int and gives up
-            if terr is not None:
+            if terr is not None and "overflow" not in terr:
                 assert status != OK, what
-                if "overflow" in terr:
-                    assert status == OVERFLOW, what
                 continue
             assert status == OK, what
             r = Tensor(out.value)
@@ -547,7 +541,7 @@ def test_views_with_huge_empty_shapes_match_torch(seed):
                 assert r.strides == tuple(expected), f"{what}: {r.strides} vs {expected}"
                 if min(expected) < -2**61:
                     continue  # torch 1.13 reads such strides as symbolic ints and crashes
-            if name != "as_strided":
+            if name != "as_strided" and want is not None:
                 got = tuple(INT64_MIN if x is None else x for x in want.stride())
                 assert r.strides == got, f"{what}: {r.strides} vs {got}"
     lib.tensor_storage_release(s)

@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include "cast_rules.hpp"
-#include "cast_simd.hpp"
+#include "dtype/cast_rules.hpp"
+#include "dtype/cast_simd.hpp"
 
 using namespace ctensor::core;
 

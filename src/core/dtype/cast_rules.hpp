@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "convert.hpp"
-#include "half.hpp"
+#include "dtype/convert.hpp"
+#include "dtype/half.hpp"
 
 namespace ctensor::core {
 

@@ -1,7 +1,7 @@
-#include "convert.hpp"
+#include "dtype/convert.hpp"
 
-#include "cast_rules.hpp"
-#include "cast_simd.hpp"
+#include "dtype/cast_rules.hpp"
+#include "dtype/cast_simd.hpp"
 
 namespace ctensor::core {
 

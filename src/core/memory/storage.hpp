@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "refcount.hpp"
+#include "memory/refcount.hpp"
 
 namespace ctensor::core {
 

@@ -1,4 +1,4 @@
-#include "dtype.hpp"
+#include "dtype/dtype.hpp"
 
 #include "error.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "shape.hpp"
+#include "layout/shape.hpp"
 
 namespace ctensor::core {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "dtype.hpp"
+#include "dtype/dtype.hpp"
 
 namespace ctensor::core {
 

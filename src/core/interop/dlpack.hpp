@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "dtype.hpp"
+#include "dtype/dtype.hpp"
 
 namespace ctensor::core {
 

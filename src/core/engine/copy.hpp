@@ -1,7 +1,7 @@
 // The copy engine: materialises strided views, converting dtypes on the way.
 #pragma once
 
-#include "tensor.hpp"
+#include "layout/tensor.hpp"
 
 namespace ctensor::core {
 

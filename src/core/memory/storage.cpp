@@ -1,8 +1,8 @@
-#include "storage.hpp"
+#include "memory/storage.hpp"
 
 #include <memory>
 
-#include "allocator.hpp"
+#include "memory/allocator.hpp"
 
 namespace ctensor::core {
 

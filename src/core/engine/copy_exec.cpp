@@ -1,12 +1,12 @@
-#include "copy_exec.hpp"
+#include "engine/copy_exec.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "cast_simd.hpp"
-#include "copy_kernels.hpp"
-#include "copy_simd.hpp"
-#include "parallel.hpp"
+#include "dtype/cast_simd.hpp"
+#include "engine/copy_kernels.hpp"
+#include "engine/copy_simd.hpp"
+#include "engine/parallel.hpp"
 
 namespace ctensor::core {
 

@@ -1,7 +1,7 @@
 // Vectorised conversion kernels, picked at run time by the CPU's features.
 #pragma once
 
-#include "cast_rules.hpp"
+#include "dtype/cast_rules.hpp"
 
 namespace ctensor::core {
 

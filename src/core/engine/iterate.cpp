@@ -1,4 +1,4 @@
-#include "iterate.hpp"
+#include "engine/iterate.hpp"
 
 #include <algorithm>
 #include <array>

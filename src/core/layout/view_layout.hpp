@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "error.hpp"
-#include "shape.hpp"
-#include "tensor.hpp"
+#include "layout/shape.hpp"
+#include "layout/tensor.hpp"
 
 namespace ctensor::core::detail {
 

@@ -1,9 +1,9 @@
-#include "dlpack.hpp"
+#include "interop/dlpack.hpp"
 
 #include <cstdint>
 
 #include "error.hpp"
-#include "shape.hpp"
+#include "layout/shape.hpp"
 
 namespace ctensor::core {
 

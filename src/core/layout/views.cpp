@@ -1,12 +1,12 @@
 // Views that rearrange, restrict or repeat dims (reshape.cpp has view/reshape/
 // flatten). Sizes, strides and offsets follow PyTorch 1.13; where PyTorch
 // refuses (negative slice steps) they follow NumPy.
-#include "views.hpp"
+#include "layout/views.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "view_layout.hpp"
+#include "layout/view_layout.hpp"
 
 namespace ctensor::core {
 

@@ -5,7 +5,7 @@
 //
 // AVX512-BF16's vcvtneps2bf16 is not used: it flushes subnormal inputs to zero,
 // which would break the agreement with the scalar rounding.
-#include "cast_simd.hpp"
+#include "dtype/cast_simd.hpp"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 

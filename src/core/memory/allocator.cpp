@@ -1,4 +1,4 @@
-#include "allocator.hpp"
+#include "memory/allocator.hpp"
 
 #include <sys/mman.h>
 

@@ -1,16 +1,16 @@
 // The copy engine's entry points: argument rules (broadcasting, read-only,
 // internal overlap, src/dst aliasing) in front of copy_exec's loop nests.
-#include "copy.hpp"
+#include "engine/copy.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
-#include "convert.hpp"
-#include "copy_exec.hpp"
+#include "dtype/convert.hpp"
+#include "engine/copy_exec.hpp"
 #include "error.hpp"
-#include "iterate.hpp"
-#include "shape.hpp"
+#include "engine/iterate.hpp"
+#include "layout/shape.hpp"
 
 namespace ctensor::core {
 

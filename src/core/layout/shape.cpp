@@ -1,5 +1,6 @@
-#include "shape.hpp"
+#include "layout/shape.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -15,15 +16,14 @@ void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
-  // As PyTorch's safe_multiplies_u64: the running product is unsigned 64-bit, so
-  // [1, 2**62, 2, 0] (2**63 before the 0) has no elements rather than overflowing;
-  // a numel that does not fit int64 is refused.
-  uint64_t n = 1;
-  bool overflow = false;
-  for (int64_t i = 0; i < ndim; ++i) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(sizes[i]), &n);
-  if (overflow || n > static_cast<uint64_t>(INT64_MAX))
-    fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
-  return static_cast<int64_t>(n);
+  // One rule, whatever the order of the sizes: a 0 among them means no elements
+  // (never an overflow); otherwise the product must fit in int64.
+  if (std::find(sizes, sizes + ndim, 0) != sizes + ndim) return 0;
+  int64_t n = 1;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (__builtin_mul_overflow(n, sizes[i], &n))
+      fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
+  return n;
 }
 
 void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
@@ -73,22 +73,20 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
   // One pass with overflow flags instead of throws: this runs on every
-  // as_strided, and a view with no elements must pass even if its extent overflows.
-  // The element count is PyTorch's unsigned running product over every dim, a 0
-  // included: [2**62, 4, 0] overflows (torch: "numel: integer multiplication
-  // overflow") although it has no elements.
+  // as_strided, and a view with no elements must pass even if its extent or its
+  // product of sizes overflows (it addresses nothing).
   bool overflow = false, empty = false, numel_overflow = false;
-  uint64_t numel = 1;
+  int64_t numel = 1;
   int64_t lo = 0, hi = 0;
   for (int64_t i = 0; i < ndim; ++i) {
     empty |= sizes[i] == 0;
-    numel_overflow |= __builtin_mul_overflow(numel, static_cast<uint64_t>(sizes[i]), &numel);
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
     int64_t span;
     overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
     overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
-  if (numel_overflow || numel > static_cast<uint64_t>(INT64_MAX)) checked_numel(op, ndim, sizes);  // throws
-  if (empty) return;  // addresses nothing
+  if (empty) return;
+  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
   int64_t first, last, first_byte, end_byte;
   const int64_t item = static_cast<int64_t>(itemsize);
   overflow |= __builtin_add_overflow(storage_offset, lo, &first);

@@ -2,7 +2,7 @@
 // attribute (no templates or lambdas that another translation unit could pick
 // up), so the library still runs on any x86-64; elsewhere every entry point
 // reports "not handled" and the portable kernels run.
-#include "copy_simd.hpp"
+#include "engine/copy_simd.hpp"
 
 #include <algorithm>
 #include <cstring>

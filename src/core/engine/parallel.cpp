@@ -1,4 +1,4 @@
-#include "parallel.hpp"
+#include "engine/parallel.hpp"
 
 #include <pthread.h>
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "dtype.hpp"
-#include "refcount.hpp"
-#include "storage.hpp"
+#include "dtype/dtype.hpp"
+#include "memory/refcount.hpp"
+#include "memory/storage.hpp"
 
 namespace ctensor::core {
 

@@ -1,9 +1,9 @@
-#include "copy_kernels.hpp"
+#include "engine/copy_kernels.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "copy_simd.hpp"
+#include "engine/copy_simd.hpp"
 
 namespace ctensor::core {
 

@@ -26,7 +26,8 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
 // Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0.
 void check_sizes(const char* op, int64_t ndim, const int64_t* sizes);
 
-// Product of sizes, overflow-checked (1 for ndim 0).
+// The element count: 0 when a size is 0 (never an overflow), else the product of
+// the sizes, which must fit in int64 (Error(Overflow) otherwise); 1 for ndim 0.
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes);
 
 // Writes C-order strides for sizes (PyTorch's: size-0/1 dims count as 1).

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "tensor.hpp"
+#include "layout/tensor.hpp"
 
 namespace ctensor::core {
 

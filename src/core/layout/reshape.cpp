@@ -2,9 +2,9 @@
 // PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp).
 #include <algorithm>
 
-#include "copy.hpp"
-#include "view_layout.hpp"
-#include "views.hpp"
+#include "engine/copy.hpp"
+#include "layout/view_layout.hpp"
+#include "layout/views.hpp"
 
 namespace ctensor::core {
 
@@ -15,17 +15,18 @@ namespace {
 // Copies `sizes` into l, resolving one -1 against numel, in PyTorch's order:
 // several -1 (Shape); the product of the other sizes, wrapping as PyTorch's int64
 // does, against numel (Shape on mismatch, or a -1 ambiguous with 0 elements);
-// then PyTorch's numel check, an unsigned 64-bit running product that must not
-// overflow (Overflow): [3, 2**62 + 1, 0] has no elements, [2**62, 4, 0] overflows.
+// then the element count rule (Overflow): sizes with a 0 have no elements in any
+// order ([2**62, 4, 0] included), others must multiply within int64.
 void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t numel, Layout& l) {
   detail::check_shape_arg(op, ndim, sizes);
   l.ndim = ndim;
   int64_t inferred = -1;
   uint64_t uproduct = 1;
-  bool overflow = false;
+  bool overflow = false, has_zero = false;
   for (int64_t i = 0; i < ndim; ++i) {
     l.sizes[i] = sizes[i];
     if (sizes[i] != -1) {
+      has_zero |= sizes[i] == 0;
       overflow |= __builtin_mul_overflow(uproduct, static_cast<uint64_t>(sizes[i]), &uproduct);
     } else if (inferred >= 0) {
       fail(Status::Shape, op, ": only one dimension can be inferred in ", DimList{sizes, ndim});
@@ -41,7 +42,7 @@ void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t nume
              " because the -1 could be any value");
       l.sizes[inferred] = numel / product;
     }
-    if (overflow || uproduct > static_cast<uint64_t>(INT64_MAX))
+    if (!has_zero && (overflow || uproduct > static_cast<uint64_t>(INT64_MAX)))
       fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
     return;
   }

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "convert.hpp"
-#include "iterate.hpp"
+#include "dtype/convert.hpp"
+#include "engine/iterate.hpp"
 
 namespace ctensor::core {
 

@@ -1,9 +1,9 @@
-#include "tensor.hpp"
+#include "layout/tensor.hpp"
 
 #include <algorithm>
 
 #include "error.hpp"
-#include "shape.hpp"
+#include "layout/shape.hpp"
 
 namespace ctensor::core {
 
