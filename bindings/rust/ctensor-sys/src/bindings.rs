@@ -476,9 +476,9 @@ unsafe extern "C" {
  >= 0; strides may be negative or zero; every element addressed must lie inside
  the storage (a view with no elements always succeeds).
  @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
-         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or the
-         element count: PyTorch's unsigned running product of the sizes, so
-         [2**62, 4, 0] overflows although it has no elements).
+         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or an
+         element count beyond int64; sizes with a 0 among them have no elements
+         and never overflow, in any order).
  @since 0.1*/
     pub fn tensor_as_strided(
         out: *mut *mut tensor_t,

@@ -2,18 +2,23 @@
 //! `include/` with bindgen. `cargo run -p ctensor-sys-regen` rewrites the file;
 //! this crate's test fails when the checked-in file differs from a fresh run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bindgen::callbacks::{IntKind, ParseCallbacks};
 
+/// bindings/rust, the workspace this crate belongs to.
+fn workspace_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("regen lives in bindings/rust")
+}
+
 /// The repository's `include/` folder (the headers the bindings must match).
 pub fn include_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../include")
+    workspace_dir().join("../../include")
 }
 
 /// Where the checked-in bindings live.
 pub fn bindings_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ctensor-sys/src/bindings.rs")
+    workspace_dir().join("ctensor-sys/src/bindings.rs")
 }
 
 /// Gives each macro the C type of the parameters it is passed to, so Rust code
