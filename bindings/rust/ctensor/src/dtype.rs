@@ -106,7 +106,11 @@ pub trait Element: sealed::Sealed + Copy + Send + Sync + 'static {
         std::ptr::read_unaligned(p.cast::<Self>())
     }
 
-    /// Whether these bytes are a valid `Self` (every bit pattern is, except for `bool`).
+    /// Whether every bit pattern is a valid `Self` (all but `bool`).
+    #[doc(hidden)]
+    const ANY_BITS_VALID: bool = true;
+
+    /// Whether these bytes are a valid `Self`.
     #[doc(hidden)]
     fn is_valid(_bytes: &[u8]) -> bool {
         true
@@ -131,6 +135,7 @@ elements! {
 impl sealed::Sealed for bool {}
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
+    const ANY_BITS_VALID: bool = false;
 
     /// Any non-zero byte is `true` (as the library's conversions treat it).
     unsafe fn read(p: *const u8) -> bool {
