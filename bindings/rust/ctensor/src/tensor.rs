@@ -330,11 +330,18 @@ impl Tensor {
         Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start, length) })
     }
 
-    /// `t.expand(sizes)` (also `torch.broadcast_to`): size-1 and new leading dims
-    /// get stride 0; -1 keeps a size.
+    /// `t.expand(sizes)`: size-1 and new leading dims get stride 0; -1 keeps a size.
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
         // SAFETY: sizes has ndim entries.
         Tensor::make(|out| unsafe { sys::tensor_expand(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr()) })
+    }
+
+    /// `torch.broadcast_to(t, sizes)`: the same view as [`Tensor::expand`].
+    pub fn broadcast_to(&self, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe {
+            sys::tensor_broadcast_to(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr())
+        })
     }
 
     /// Removes `dim` if its size is 1 (else the view is unchanged).

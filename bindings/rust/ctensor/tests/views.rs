@@ -33,6 +33,11 @@ fn views_have_pytorch_layouts() {
             t.narrow(1, 0, 1).unwrap().expand(&[5, 2, 3, 4]).unwrap(),
             (vec![5, 2, 3, 4], vec![0, 12, 0, 1], 0, false),
         ),
+        (
+            "broadcast_to",
+            t.narrow(1, 0, 1).unwrap().broadcast_to(&[2, 3, 4]).unwrap(),
+            (vec![2, 3, 4], vec![12, 0, 1], 0, false),
+        ),
         ("squeeze", t.narrow(1, 0, 1).unwrap().squeeze(1).unwrap(), (vec![2, 4], vec![12, 1], 0, false)),
         (
             "squeeze_all",
