@@ -63,7 +63,7 @@ mod tensor;
 mod array;
 
 pub use ctensor_sys as sys;
-pub use dlpack::DlpackTensor;
+pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
 pub use dtype::{DType, Element};
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};

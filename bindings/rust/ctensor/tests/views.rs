@@ -213,6 +213,19 @@ fn dlpack_round_trip_shares_memory() {
 }
 
 #[test]
+fn legacy_dlpack_round_trip() {
+    let t = arange().select(2, 1).unwrap();
+    let exported = t.to_dlpack_legacy().unwrap();
+    assert_eq!(exported.as_raw().dl_tensor.data.cast::<u8>(), t.data_ptr());
+    let back = Tensor::from_dlpack(exported).unwrap();
+    assert_eq!((back.sizes(), back.strides()), (t.sizes(), t.strides()));
+    assert_eq!(back.to_vec::<f32>().unwrap(), [1.0, 5.0, 9.0, 13.0, 17.0, 21.0]);
+    let read_only = ctensor::Storage::from_vec(vec![1u8], true).unwrap();
+    let r = Tensor::from_storage(&read_only, DType::UInt8, &[1], None, 0).unwrap();
+    assert_eq!(r.to_dlpack_legacy().unwrap_err().status, Status::ReadOnly);
+}
+
+#[test]
 fn storages_and_raw_handles() {
     let t = arange();
     let s = t.storage();
