@@ -248,3 +248,44 @@ fn messages_belong_to_the_thread_that_failed() {
     let _ = matrix().transpose(5, 0);
     assert!(here.message.starts_with("select:"));
 }
+
+#[test]
+fn concurrent_readers_never_see_a_write_in_progress() {
+    // Writers fill their own rows again and again while readers copy the whole
+    // tensor: each access either runs alone on its bytes or fails with Overlap,
+    // so every row a reader sees holds one value (a torn row would mix two).
+    let rows = 4;
+    let t = Tensor::zeros(DType::Int64, &[rows, 4096]).unwrap();
+    let (mut reads, mut refused) = (0, 0);
+    thread::scope(|s| {
+        for r in 0..rows {
+            let row = t.select(0, r).unwrap();
+            s.spawn(move || {
+                for k in 1..=200 {
+                    match row.fill(k as f64) {
+                        Ok(()) => {}
+                        Err(e) => assert_eq!(e.status, Status::Overlap, "{e}"),
+                    }
+                }
+            });
+        }
+        for _ in 0..200 {
+            match t.to_vec::<i64>() {
+                Ok(values) => {
+                    reads += 1;
+                    for row in values.chunks(4096) {
+                        assert!(row.iter().all(|&v| v == row[0]), "a torn row");
+                    }
+                }
+                Err(e) => {
+                    assert_eq!(e.status, Status::Overlap, "{e}");
+                    refused += 1;
+                }
+            }
+        }
+    });
+    assert_eq!(reads + refused, 200);
+    // Once the writers are done, nothing is borrowed any more.
+    t.fill(-1.0).unwrap();
+    assert!(t.to_vec::<i64>().unwrap().iter().all(|&v| v == -1));
+}
