@@ -1,10 +1,10 @@
-"""API.md's per-function rules checked from outside through the C ABI: from_buffer's
+"""The header's per-function rules checked from outside through the C ABI: from_buffer's
 rules and release callback, from_storage/as_strided bounds against an exact
 computation of the addressed bytes (random strides: negative, zero, huge; big
 offsets), overflow, NULL arguments and *out on failure, error messages naming
 values, refcounts, and small-shape view edge cases against PyTorch 1.13.
 
-Run: CTENSOR_LIB=build-review/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_api_rules.py -q
+Run: CTENSOR_LIB=build-test/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_api_rules.py -q
 """
 import ctypes
 import random
@@ -232,7 +232,7 @@ def exact_bounds_status(nbytes, item, sizes, strides, offset):
         numel *= n
     lo = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s < 0)
     hi = offset + sum((n - 1) * s for n, s in zip(sizes, strides) if s > 0)
-    # overflow-checked like API.md asks: numel, each span, the sums of negative and of
+    # overflow-checked as the header says: numel, each span, the sums of negative and of
     # positive spans, offset + those sums, and the byte offsets
     spans = [(n - 1) * s for n, s in zip(sizes, strides)]
     neg, pos = lo - offset, hi - offset
@@ -301,7 +301,7 @@ def test_as_strided_agrees_with_torch_where_torch_accepts():
         status = lib.tensor_as_strided(ctypes.byref(out), ct.handle, ndim, int64_array(sizes), int64_array(strides), offset)
         what = f"{sizes} {strides} {offset}"
         if terr is not None:
-            # torch also refuses an empty view past the end; API.md: a view with no elements always succeeds
+            # torch also refuses an empty view past the end; ctensor: a view with no elements always succeeds
             assert status == (OK if 0 in sizes else BOUNDS), what
             continue
         assert status == OK, what
@@ -402,7 +402,8 @@ def test_successful_call_keeps_the_last_error():
 def test_names_and_sizes():
     assert lib.tensor_status_name(0) == b"TENSOR_OK"
     assert lib.tensor_status_name(14) == b"TENSOR_E_UNSUPPORTED"
-    for bad in (-1, 15, 100):
+    assert lib.tensor_status_name(15) == b"TENSOR_E_INTERNAL"
+    for bad in (-1, 16, 100):
         assert lib.tensor_status_name(bad) is None
     for k, v in STATUS.items():
         assert lib.tensor_status_name(v) == k.encode()
@@ -412,6 +413,22 @@ def test_names_and_sizes():
         assert lib.tensor_dtype_size(bad) == 0 and lib.tensor_dtype_name(bad) is None
     assert lib.tensor_dtype_name(15) == b"bfloat16" and lib.tensor_dtype_name(11) == b"bool"
     assert lib.tensor_dtype_name(27) == b"uint16" and lib.tensor_dtype_name(9) == b"complex64"
+
+
+def test_dtype_kind_and_signedness_match_torch_and_numpy():
+    # torch 1.13 has no uint16/32/64: NumPy's dtype of the same name is the oracle there.
+    for d in ITEM:
+        name = lib.tensor_dtype_name(d).decode()
+        kind, signed = lib.tensor_dtype_kind(d), lib.tensor_dtype_is_signed(d)
+        if hasattr(torch, name):
+            t = getattr(torch, name)
+            want = 0 if t == torch.bool else 3 if t.is_complex else 2 if t.is_floating_point else 1
+            assert (kind, signed) == (want, int(t.is_signed)), name
+        else:
+            n = np.dtype(name)
+            assert n.kind == "u" and (kind, signed) == (1, 0), name
+    for bad in (8, 12, 13, 14, 16, 26, 30, -1, 2**31 - 1):
+        assert lib.tensor_dtype_kind(bad) == -1 and lib.tensor_dtype_is_signed(bad) == 0
 
 
 # ------------------------------------------------------------------ refcounts

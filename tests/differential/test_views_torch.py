@@ -7,7 +7,7 @@ agree, and an op must fail in ctensor exactly when it fails in torch, with the
 status that torch's error maps to. Negative slice steps (which torch refuses)
 are checked against NumPy. Fixed seeds keep every run identical.
 
-Run: CTENSOR_LIB=build-views/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_views_torch.py -q
+Run: CTENSOR_LIB=build-test/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_views_torch.py -q
 """
 import ctypes
 import random

@@ -1,19 +1,13 @@
 /* ctensor.dtype: one immortal object per element type (ctensor.float32, ...),
-   compared by identity as torch.dtype is. */
+   compared by identity as torch.dtype is. Which dtypes exist, their names, sizes,
+   kinds and signedness come from the library (tensor_dtype_*). */
 #include <string.h>
 
 #include "ctensor_py.h"
 
-#define CODE_LIMIT 30 /* codes are c10::ScalarType values, the largest is 29 */
+#define CODE_LIMIT 64 /* codes are c10::ScalarType values: all below this */
 
 static PyObject *dtypes[CODE_LIMIT];
-
-static const tensor_dtype_t all_codes[] = {
-    TENSOR_UINT8,   TENSOR_INT8,      TENSOR_INT16,      TENSOR_INT32, TENSOR_INT64,
-    TENSOR_FLOAT16, TENSOR_FLOAT32,   TENSOR_FLOAT64,    TENSOR_COMPLEX64,
-    TENSOR_COMPLEX128, TENSOR_BOOL,   TENSOR_BFLOAT16,   TENSOR_UINT16, TENSOR_UINT32,
-    TENSOR_UINT64,
-};
 
 /* torch's short names for the same objects. */
 static const struct {
@@ -25,19 +19,9 @@ static const struct {
     {"int", TENSOR_INT32},        {"long", TENSOR_INT64},
 };
 
-int ct_dtype_is_floating(tensor_dtype_t code) {
-  return code == TENSOR_FLOAT16 || code == TENSOR_BFLOAT16 || code == TENSOR_FLOAT32 ||
-         code == TENSOR_FLOAT64;
-}
+int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_FLOAT; }
 
-int ct_dtype_is_complex(tensor_dtype_t code) {
-  return code == TENSOR_COMPLEX64 || code == TENSOR_COMPLEX128;
-}
-
-static int is_signed(tensor_dtype_t code) {
-  return !(code == TENSOR_UINT8 || code == TENSOR_UINT16 || code == TENSOR_UINT32 ||
-           code == TENSOR_UINT64 || code == TENSOR_BOOL);
-}
+int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
 
 const char *ct_dtype_format(tensor_dtype_t code) {
   switch (code) {
@@ -145,7 +129,7 @@ static PyObject *dtype_is_complex(PyObject *self, void *closure) {
 
 static PyObject *dtype_is_signed(PyObject *self, void *closure) {
   (void)closure;
-  return PyBool_FromLong(is_signed(((DtypeObject *)self)->code));
+  return PyBool_FromLong(tensor_dtype_is_signed(((DtypeObject *)self)->code));
 }
 
 /* dtypes are singletons: copying or pickling gives the same object back. */
@@ -181,10 +165,11 @@ PyTypeObject Ct_DtypeType = {
 int ct_dtype_init(PyObject *module) {
   if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
-  for (size_t i = 0; i < sizeof all_codes / sizeof *all_codes; i++) {
+  for (tensor_dtype_t code = 0; code < CODE_LIMIT; code++) {
+    if (!tensor_dtype_name(code)) continue; /* not a dtype */
     DtypeObject *d = PyObject_New(DtypeObject, &Ct_DtypeType);
     if (!d) return -1;
-    d->code = all_codes[i];
+    d->code = code;
     dtypes[d->code] = (PyObject *)d; /* this reference is never dropped: dtypes are immortal */
     if (PyModule_AddObjectRef(module, tensor_dtype_name(d->code), (PyObject *)d) < 0) return -1;
   }

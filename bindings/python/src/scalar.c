@@ -6,47 +6,20 @@
 
 #include "ctensor_py.h"
 
-static double half_to_double(uint16_t h) {
-  const int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  double v;
-  if (exp == 0) v = ldexp(mant, -24); /* subnormal */
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = ldexp(mant + 1024, exp - 25);
-  return sign ? -v : v;
-}
-
-static double bfloat16_to_double(uint16_t b) {
-  const uint32_t bits = (uint32_t)b << 16;
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
 #define LOAD(type) (*(const type *)p)
 
+/* Conversions go through the library, so that its rules (and its float16 and
+   bfloat16 decoding) hold here too. */
 double ct_scalar_as_double(tensor_dtype_t dtype, const char *p) {
-  switch (dtype) {
-    case TENSOR_UINT8: return LOAD(uint8_t);
-    case TENSOR_INT8: return LOAD(int8_t);
-    case TENSOR_INT16: return LOAD(int16_t);
-    case TENSOR_INT32: return LOAD(int32_t);
-    case TENSOR_INT64: return (double)LOAD(int64_t);
-    case TENSOR_UINT16: return LOAD(uint16_t);
-    case TENSOR_UINT32: return LOAD(uint32_t);
-    case TENSOR_UINT64: return (double)LOAD(uint64_t);
-    case TENSOR_BOOL: return LOAD(uint8_t) != 0;
-    case TENSOR_FLOAT16: return half_to_double(LOAD(uint16_t));
-    case TENSOR_BFLOAT16: return bfloat16_to_double(LOAD(uint16_t));
-    case TENSOR_FLOAT32: case TENSOR_COMPLEX64: return LOAD(float);
-    case TENSOR_FLOAT64: case TENSOR_COMPLEX128: return LOAD(double);
-    default: return NAN;
-  }
+  double v = NAN; /* unknown dtype */
+  tensor_convert(&v, TENSOR_FLOAT64, p, dtype, 1);
+  return v;
 }
 
 double ct_scalar_imag(tensor_dtype_t dtype, const char *p) {
-  if (dtype == TENSOR_COMPLEX64) return ((const float *)p)[1];
-  if (dtype == TENSOR_COMPLEX128) return ((const double *)p)[1];
-  return 0.0;
+  double v[2] = {0.0, 0.0};
+  if (tensor_dtype_kind(dtype) == TENSOR_KIND_COMPLEX) tensor_convert(v, TENSOR_COMPLEX128, p, dtype, 1);
+  return v[1];
 }
 
 PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p) {

@@ -326,9 +326,7 @@ static PyObject *tensor_zero_(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_is_signed(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  const tensor_dtype_t d = tensor_dtype(SELF(self));
-  return PyBool_FromLong(!(d == TENSOR_BOOL || d == TENSOR_UINT8 || d == TENSOR_UINT16 || d == TENSOR_UINT32 ||
-                           d == TENSOR_UINT64));
+  return PyBool_FromLong(tensor_dtype_is_signed(tensor_dtype(SELF(self))));
 }
 
 static PyObject *tensor_type_as(PyObject *self, PyObject *other) {
