@@ -23,6 +23,7 @@ pub const TENSOR_E_COPY: i32 = 11;
 pub const TENSOR_E_IO: i32 = 12;
 pub const TENSOR_E_FORMAT: i32 = 13;
 pub const TENSOR_E_UNSUPPORTED: i32 = 14;
+pub const TENSOR_E_INTERNAL: i32 = 15;
 pub const TENSOR_UINT8: i32 = 0;
 pub const TENSOR_INT8: i32 = 1;
 pub const TENSOR_INT16: i32 = 2;
@@ -38,6 +39,10 @@ pub const TENSOR_BFLOAT16: i32 = 15;
 pub const TENSOR_UINT16: i32 = 27;
 pub const TENSOR_UINT32: i32 = 28;
 pub const TENSOR_UINT64: i32 = 29;
+pub const TENSOR_KIND_BOOL: i32 = 0;
+pub const TENSOR_KIND_INT: i32 = 1;
+pub const TENSOR_KIND_FLOAT: i32 = 2;
+pub const TENSOR_KIND_COMPLEX: i32 = 3;
 pub const TENSOR_MAX_DIMS: i64 = 64;
 pub const TENSOR_READONLY: u32 = 1;
 pub const TENSOR_SLICE_END: i64 = 9223372036854775807;
@@ -45,6 +50,11 @@ pub const TENSOR_ALL_DIMS: i64 = -9223372036854775808;
 pub const TENSOR_COPY_IF_NEEDED: i32 = 0;
 pub const TENSOR_COPY_ALWAYS: i32 = 1;
 pub const TENSOR_COPY_NEVER: i32 = 2;
+pub const TENSOR_INDEX_INT: i32 = 0;
+pub const TENSOR_INDEX_SLICE: i32 = 1;
+pub const TENSOR_INDEX_NEWAXIS: i32 = 2;
+pub const TENSOR_INDEX_ELLIPSIS: i32 = 3;
+pub const TENSOR_INDEX_BOOL: i32 = 4;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
@@ -269,6 +279,16 @@ unsafe extern "C" {
  "bfloat16", "complex64", "bool", ...); NULL if unknown. Static string. @since 0.1*/
     pub fn tensor_dtype_name(dtype: tensor_dtype_t) -> *const ::std::os::raw::c_char;
 }
+unsafe extern "C" {
+    /** The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
+ is unknown (so this also tells known dtypes apart). @since 0.1*/
+    pub fn tensor_dtype_kind(dtype: tensor_dtype_t) -> i32;
+}
+unsafe extern "C" {
+    /** torch.dtype.is_signed: 1 for the signed integers and every float and complex
+ dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1*/
+    pub fn tensor_dtype_is_signed(dtype: tensor_dtype_t) -> i32;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct tensor_storage {
@@ -304,6 +324,9 @@ unsafe extern "C" {
     /** Wraps `nbytes` bytes of caller memory at `data` without copying.
  `release(ctx)` runs exactly once when the last reference is gone (`release`
  may be NULL); on failure it is not called and nothing is taken over.
+ @param out receives the new storage (a new reference), or NULL on failure.
+ @param data the caller's memory (may be NULL only when nbytes is 0).
+ @param release called as release(ctx) once the storage is gone; may be NULL.
  @param flags 0 or TENSOR_READONLY.
  @return TENSOR_OK; TENSOR_E_INVALID (out NULL, data NULL with nbytes > 0,
          unknown flag bits); TENSOR_E_NOMEM.
@@ -347,6 +370,10 @@ unsafe extern "C" {
     /** A tensor viewing storage `s` (which gains a reference; the caller keeps its own).
  `strides` NULL means contiguous. Checked like tensor_as_strided: every element
  the view addresses must lie inside the storage.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param s the storage to view (borrowed; the tensor takes its own reference).
+ @param sizes ndim sizes in elements; strides ndim strides in elements, or NULL.
+ @param storage_offset offset of element [0,...,0] in elements (>= 0).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/s, ndim outside [0, 64], sizes NULL
          with ndim > 0, negative size, unknown dtype); TENSOR_E_BOUNDS;
          TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
@@ -366,6 +393,10 @@ unsafe extern "C" {
  in elements (negative: everything after `offset`). The new storage starts at
  `buffer + offset`, so tensor_data() == buffer + offset. `release(ctx)` runs
  once when the last view is gone; never on failure.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param buffer, nbytes the caller's memory and its length in bytes.
+ @param count elements to view (negative: all after offset); offset in bytes.
+ @param release called as release(ctx) once the last view is gone; may be NULL.
  @param flags 0 or TENSOR_READONLY (every write then fails with TENSOR_E_READONLY).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/buffer, nbytes 0, offset < 0,
          offset >= nbytes, count 0, remainder not a multiple of the element size,
@@ -387,6 +418,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** A new contiguous tensor whose contents are unspecified (not zero-filled).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param ndim, sizes the shape (sizes may be NULL when ndim is 0).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out, bad ndim, NULL sizes with ndim > 0,
          negative size, unknown dtype); TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
  @since 0.1*/
@@ -398,7 +431,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_empty, but zero-filled. @since 0.1
+    /// As tensor_empty, but zero-filled. @return as tensor_empty. @since 0.1
     pub fn tensor_zeros(
         out: *mut *mut tensor_t,
         ndim: i64,
@@ -409,6 +442,8 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** A new contiguous tensor holding a copy of numel*itemsize bytes at `data`
  (C order). `data` may be NULL only when the tensor has no elements.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param data numel*itemsize bytes in C order, copied.
  @return as tensor_empty.
  @since 0.1*/
     pub fn tensor_from_data(
@@ -475,6 +510,10 @@ unsafe extern "C" {
     /** torch.as_strided onto t's storage. `strides` NULL means contiguous. Sizes must be
  >= 0; strides may be negative or zero; every element addressed must lie inside
  the storage (a view with no elements always succeeds).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param strides ndim strides in elements, or NULL for contiguous.
+ @param storage_offset in elements, from the start of t's storage.
  @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
          TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or an
          element count beyond int64; sizes with a 0 among them have no elements
@@ -491,6 +530,9 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** Tensor.view(sizes): one size may be -1 (inferred).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param ndim, sizes the new shape; one size may be -1.
  @return TENSOR_OK; TENSOR_E_SHAPE (numel mismatch, several -1, ambiguous -1);
          TENSOR_E_STRIDE (strides do not allow a view); TENSOR_E_INVALID (size < -1);
          TENSOR_E_OVERFLOW (product of sizes overflows).
@@ -505,6 +547,9 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** Tensor.reshape(sizes): a view where possible, else a new contiguous copy
  (which needs a readable CPU tensor: TENSOR_E_DEVICE otherwise).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param ndim, sizes the new shape; one size may be -1.
  @return as tensor_view, without TENSOR_E_STRIDE.
  @since 0.1*/
     pub fn tensor_reshape(
@@ -515,7 +560,12 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// Swaps two dims. @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1
+    /** Swaps two dims.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param dim0, dim1 the dims to swap (negative counts from the end).
+ @return TENSOR_OK; TENSOR_E_INVALID.
+ @since 0.1*/
     pub fn tensor_transpose(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -525,6 +575,9 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** Reorders dims: result dim i is input dim dims[i]. `ndim` must equal t's.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param dims ndim distinct dims (negative counts from the end).
  @return TENSOR_OK; TENSOR_E_INVALID (wrong ndim, dim out of range, repeated dim).
  @since 0.1*/
     pub fn tensor_permute(
@@ -538,6 +591,9 @@ unsafe extern "C" {
     /** t[start:stop:step] along `dim` with Python's clamping; step may be negative
  (a reversed view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is
  (TENSOR_SLICE_END, INT64_MIN, -1).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param dim the dim to slice; start, stop, step as Python's t[start:stop:step].
  @return TENSOR_OK; TENSOR_E_INVALID (step 0, 0-dim t, dim out of range);
          TENSOR_E_OVERFLOW (offset arithmetic of an empty result with huge strides).
  @since 0.1*/
@@ -552,6 +608,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** t.select(dim, index), removing `dim`; negative index counts from the end.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
  @return TENSOR_OK; TENSOR_E_BOUNDS (index out of range); TENSOR_E_INVALID;
          TENSOR_E_OVERFLOW (as tensor_slice).
  @since 0.1*/
@@ -564,6 +622,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** t.narrow(dim, start, length); negative start counts from the end.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
  @return TENSOR_OK; TENSOR_E_BOUNDS (start or start+length out of range);
          TENSOR_E_INVALID (negative length, 0-dim t, dim out of range);
          TENSOR_E_OVERFLOW (as tensor_slice).
@@ -578,6 +638,9 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** t.expand(sizes): size-1 dims (and new leading dims) get stride 0; -1 keeps a size.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param ndim, sizes the target shape (-1 keeps a size).
  @return TENSOR_OK; TENSOR_E_SHAPE (impossible sizes, fewer dims than t, -1 in a
          new leading dim); TENSOR_E_INVALID (size < -1, bad ndim);
          TENSOR_E_OVERFLOW (product of sizes overflows).
@@ -601,6 +664,9 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** Removes dim `dim` if its size is 1 (otherwise the view is unchanged);
  TENSOR_ALL_DIMS removes every size-1 dim.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param dim the dim to remove, or TENSOR_ALL_DIMS.
  @return TENSOR_OK; TENSOR_E_INVALID.
  @since 0.1*/
     pub fn tensor_squeeze(
@@ -610,7 +676,11 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// Inserts a size-1 dim at `dim` (range [-ndim-1, ndim]). @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1
+    /** Inserts a size-1 dim at `dim` (range [-ndim-1, ndim]).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @return TENSOR_OK; TENSOR_E_INVALID.
+ @since 0.1*/
     pub fn tensor_unsqueeze(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -620,6 +690,9 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** torch.flatten(t, start_dim, end_dim): a view where possible, else a copy (as
  tensor_reshape). A 0-dim t gives shape [1].
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param start_dim, end_dim the inclusive range of dims to merge.
  @return TENSOR_OK; TENSOR_E_INVALID (dims out of range, start after end).
  @since 0.1*/
     pub fn tensor_flatten(
@@ -633,6 +706,9 @@ unsafe extern "C" {
     /** Tensor.view(dtype) with PyTorch 1.13's rules: equal element sizes just relabel;
  otherwise the last dim must have stride 1 and its size, the storage offset and
  the other strides must be divisible as needed.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param t the input tensor (borrowed; never changed).
+ @param dtype the dtype to reinterpret the bytes as.
  @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype); TENSOR_E_SHAPE (0-dim t,
          last size not divisible); TENSOR_E_STRIDE (last stride not 1, offset or
          strides not divisible).
@@ -644,8 +720,39 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
+    /** t[item_0, ..., item_{n-1}] with NumPy/PyTorch basic indexing (integers, negative
+ integers, slices with any step, new axes, bools, ellipses) in one pass: one new
+ view, no intermediate tensors. Item i is `kinds[i]` (a TENSOR_INDEX_* value) with
+ its numbers in `values[3*i]`, `values[3*i+1]`, `values[3*i+2]` (three slots per
+ item whatever its kind; unused slots are ignored), so the ABI is two plain arrays.
+ Items apply from the left as the chain tensor_select / tensor_slice /
+ tensor_unsqueeze would, giving the same sizes, strides, offset and errors; an
+ ellipsis skips the dims no integer or slice names (several ellipses each skip
+ them, as PyTorch; NumPy allows one). Dims after the last item stay as they are.
+ `n` may be 0 (a new view of t); kinds and values may then be NULL.
+ @param out    receives the new view (a new reference), NULL on failure.
+ @param t      the tensor indexed (borrowed).
+ @param n      number of index items, >= 0.
+ @param kinds  n item kinds.
+ @param values 3*n numbers.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n < 0, an unknown kind, a bool
+         value other than 0/1, more integers and slices than t has dims, a slice
+         step of 0, too many dims); TENSOR_E_BOUNDS (an integer out of range);
+         TENSOR_E_OVERFLOW (offset arithmetic); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_index(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        n: i64,
+        kinds: *const i32,
+        values: *const i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
     /** If t is contiguous, *out is t with one more reference; else a new contiguous,
  writable copy.
+ @param out receives t itself (one more reference) or a new tensor.
+ @param t the input tensor.
  @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  @since 0.1*/
     pub fn tensor_contiguous(
@@ -658,8 +765,10 @@ unsafe extern "C" {
     pub fn tensor_clone(out: *mut *mut tensor_t, t: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /** dst[...] = src: broadcasts src to dst's shape and converts dtype (see the
- README's conversion rules); correct when src and dst share memory.
+    /** dst[...] = src: broadcasts src to dst's shape and converts dtype (see
+ "Conversion rules" above); correct when src and dst share memory.
+ @param dst the destination (written in place).
+ @param src the source (read; may share memory with dst).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (src cannot broadcast
          to dst, including src with more dims); TENSOR_E_READONLY (dst read-only);
          TENSOR_E_OVERLAP (dst has internal overlap, e.g. a zero stride);
@@ -674,6 +783,9 @@ unsafe extern "C" {
  TENSOR_COPY_IF_NEEDED shares when the dtype matches (then *out may be t with one
  more reference), TENSOR_COPY_ALWAYS always copies, TENSOR_COPY_NEVER fails with
  TENSOR_E_COPY when a copy is needed. Copies are new contiguous, writable tensors.
+ @param out receives t itself (one more reference) or a new tensor.
+ @param t the input tensor.
+ @param copy TENSOR_COPY_IF_NEEDED, TENSOR_COPY_ALWAYS or TENSOR_COPY_NEVER.
  @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype or mode); TENSOR_E_COPY;
          TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  @since 0.1*/
@@ -686,6 +798,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** Sets every element of dst to `value`, converted as a copy from a float64 scalar.
+ @param dst the destination (written in place).
+ @param value converted as a float64 source.
  @return as tensor_copy.
  @since 0.1*/
     pub fn tensor_fill(dst: *mut tensor_t, value: f64) -> tensor_status_t;
@@ -705,6 +819,8 @@ unsafe extern "C" {
  at element [0,...,0] with byte_offset 0; shape and strides are always filled
  (negative and zero strides as they are) and owned by the result; flags has
  DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
+ @param out receives the managed tensor; its deleter must be called once.
+ @param t the tensor to export.
  @param flags reserved, must be 0.
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, non-zero flags); TENSOR_E_NOMEM.
  @since 0.1*/
@@ -718,6 +834,8 @@ unsafe extern "C" {
     /** As tensor_to_dlpack, as a pre-1.0 DLManagedTensor for older consumers (such
  as PyTorch 1.13 and NumPy 1.x). That format cannot say "read-only", so a
  read-only tensor is refused (as NumPy refuses to export read-only arrays).
+ @param out receives the managed tensor; its deleter must be called once.
+ @param t the tensor to export.
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t); TENSOR_E_READONLY (t is
          read-only); TENSOR_E_NOMEM.
  @since 0.1*/
@@ -739,6 +857,8 @@ unsafe extern "C" {
  element access fails with TENSOR_E_DEVICE.
  Accepted dtypes: kDLInt 8/16/32/64, kDLUInt 8/16/32/64, kDLFloat 16/32/64,
  kDLBfloat 16, kDLComplex 64/128, kDLBool 8, all with lanes 1.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param m the producer's managed tensor; taken over only on success.
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/m, ndim outside [0, 64], NULL
          shape with ndim > 0, negative size, NULL data with elements);
          TENSOR_E_UNSUPPORTED (m->version.major != 1); TENSOR_E_DTYPE (lanes
@@ -753,6 +873,8 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** As tensor_from_dlpack for a pre-1.0 DLManagedTensor (no version, no flags:
  the result is writable).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param m the producer's managed tensor; taken over only on success.
  @return as tensor_from_dlpack, without TENSOR_E_UNSUPPORTED.
  @since 0.1*/
     pub fn tensor_from_dlpack_legacy(
@@ -768,6 +890,7 @@ unsafe extern "C" {
  the library is unloaded. While one copy uses the workers, a concurrent copy
  from another thread runs on its own thread only. The setting is process-wide;
  results are identical for every n.
+ @param n the thread count (>= 1).
  @return TENSOR_OK; TENSOR_E_INVALID if n < 1.
  Thread-safe. @since 0.1*/
     pub fn tensor_set_num_threads(n: i32) -> tensor_status_t;
@@ -777,4 +900,52 @@ unsafe extern "C" {
  thread only) until a program sets it.
  Thread-safe. @since 0.1*/
     pub fn tensor_get_num_threads() -> i32;
+}
+unsafe extern "C" {
+    /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
+ `data` is the address of element [0,...,0] (so tensor_data() == data); `strides`
+ are in elements, may be negative or zero, and NULL means contiguous. The new
+ storage covers exactly the bytes the view addresses, so later views stay
+ bounds-checked. `release(ctx)` runs once when the last view is gone; never on
+ failure. No alignment is required.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param data address of element [0,...,0] (may be NULL only without elements).
+ @param strides ndim strides in elements, or NULL for contiguous.
+ @param release called as release(ctx) once the last view is gone; may be NULL.
+ @param flags 0 or TENSOR_READONLY.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out, unknown dtype or flags, ndim
+         outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
+         elements); TENSOR_E_OVERFLOW (element count, extents or addresses
+         overflow); TENSOR_E_NOMEM.
+ @since 0.1 (experimental)*/
+    pub fn tensor_from_blob(
+        out: *mut *mut tensor_t,
+        data: *mut ::std::os::raw::c_void,
+        dtype: tensor_dtype_t,
+        ndim: i64,
+        sizes: *const i64,
+        strides: *const i64,
+        flags: u32,
+        release: tensor_release_fn,
+        ctx: *mut ::std::os::raw::c_void,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
+ (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
+ would; neither buffer needs alignment. For reading or writing single
+ elements without making tensors (e.g. any element as a float64).
+ @param dst, dst_dtype where to write count elements, and their dtype.
+ @param src, src_dtype what to read, and its dtype.
+ @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
+         with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
+         TENSOR_E_OVERLAP (the two byte ranges overlap).
+ @since 0.1 (experimental)*/
+    pub fn tensor_convert(
+        dst: *mut ::std::os::raw::c_void,
+        dst_dtype: tensor_dtype_t,
+        src: *const ::std::os::raw::c_void,
+        src_dtype: tensor_dtype_t,
+        count: i64,
+    ) -> tensor_status_t;
 }

@@ -74,9 +74,40 @@ impl DType {
         name.to_str().expect("dtype names are ASCII")
     }
 
+    /// The kind of dtype, in PyTorch's promotion order.
+    pub fn kind(self) -> Kind {
+        // SAFETY: a plain query.
+        match unsafe { sys::tensor_dtype_kind(self.code()) } {
+            sys::TENSOR_KIND_BOOL => Kind::Bool,
+            sys::TENSOR_KIND_INT => Kind::Int,
+            sys::TENSOR_KIND_FLOAT => Kind::Float,
+            sys::TENSOR_KIND_COMPLEX => Kind::Complex,
+            other => unreachable!("the library gave kind {other} for a known dtype"),
+        }
+    }
+
+    /// `torch.dtype.is_signed`: the signed integers and every float and complex dtype.
+    pub fn is_signed(self) -> bool {
+        // SAFETY: a plain query.
+        unsafe { sys::tensor_dtype_is_signed(self.code()) != 0 }
+    }
+
     pub(crate) fn from_raw(code: i32) -> DType {
         DType::from_code(code).expect("the library returned an unknown dtype")
     }
+}
+
+/// Kinds of dtype (the C `TENSOR_KIND_*` values), in PyTorch's type-promotion order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(i32)]
+pub enum Kind {
+    Bool = sys::TENSOR_KIND_BOOL,
+    /// Signed and unsigned integers.
+    Int = sys::TENSOR_KIND_INT,
+    /// float16, bfloat16, float32, float64.
+    Float = sys::TENSOR_KIND_FLOAT,
+    /// complex64, complex128.
+    Complex = sys::TENSOR_KIND_COMPLEX,
 }
 
 impl fmt::Display for DType {

@@ -9,7 +9,7 @@ use ctensor_sys as sys;
 use crate::borrow::{self, Access, Borrow, Span};
 use crate::dtype::{expect_dtype, Element};
 use crate::error::{Error, Result, Status};
-use crate::tensor::Tensor;
+use crate::tensor::{Index, Tensor};
 
 /// Element offsets (in elements, from element `[0, ..., 0]`) in C order.
 #[derive(Debug, Clone)]
@@ -193,10 +193,8 @@ impl Tensor {
                 format!("get: {} indices for a tensor with {} dims", index.len(), self.ndim()),
             ));
         }
-        let mut element = self.clone();
-        for &i in index {
-            element = element.select(0, i)?;
-        }
+        let items: Vec<Index> = index.iter().map(|&i| Index::Int(i)).collect();
+        let element = self.index(&items)?;
         element.expect_cpu("get")?;
         let _read = element.borrow("get", Access::Shared)?;
         // SAFETY: a 0-dim CPU view addresses one element inside its storage.

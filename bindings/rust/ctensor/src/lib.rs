@@ -64,13 +64,13 @@ mod array;
 
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
-pub use dtype::{DType, Element};
+pub use dtype::{DType, Element, Kind};
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{CopyMode, Tensor};
+pub use tensor::{CopyMode, Index, Tensor};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};

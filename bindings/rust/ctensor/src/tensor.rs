@@ -45,6 +45,48 @@ pub enum CopyMode {
     Never,
 }
 
+/// One item of [`Tensor::index`]: NumPy/PyTorch basic indexing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Index {
+    /// An integer (negative counts from the end); removes the dim.
+    Int(i64),
+    /// `start:stop:step` as [`Tensor::slice`] takes them (`None`: an open end).
+    Slice { start: Option<i64>, stop: Option<i64>, step: i64 },
+    /// `None` / `np.newaxis`: a new dim of size 1.
+    NewAxis,
+    /// `...`: the dims that no integer or slice names.
+    Ellipsis,
+    /// `True` (a new dim of size 1) or `False` (a new dim of size 0).
+    Bool(bool),
+}
+
+impl Index {
+    /// `..` (a whole dim).
+    pub const FULL: Index = Index::Slice { start: None, stop: None, step: 1 };
+
+    /// The C kind and three values.
+    fn encode(self) -> (i32, [i64; 3]) {
+        match self {
+            Index::Int(i) => (sys::TENSOR_INDEX_INT, [i, 0, 0]),
+            Index::Slice { start, stop, step } => {
+                let (start, stop) = slice_bounds(start, stop, step);
+                (sys::TENSOR_INDEX_SLICE, [start, stop, step])
+            }
+            Index::NewAxis => (sys::TENSOR_INDEX_NEWAXIS, [0; 3]),
+            Index::Ellipsis => (sys::TENSOR_INDEX_ELLIPSIS, [0; 3]),
+            Index::Bool(b) => (sys::TENSOR_INDEX_BOOL, [i64::from(b), 0, 0]),
+        }
+    }
+}
+
+/// A slice's bounds with `None` as the C open ends: the bound past which
+/// clamping reaches the first or last element in the step's direction.
+fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
+    let (open_start, open_stop) =
+        if step < 0 { (sys::TENSOR_SLICE_END, i64::MIN) } else { (i64::MIN, sys::TENSOR_SLICE_END) };
+    (start.unwrap_or(open_start), stop.unwrap_or(open_stop))
+}
+
 fn ndim_of(sizes: &[i64]) -> i64 {
     sizes.len() as i64
 }
@@ -310,12 +352,39 @@ impl Tensor {
     /// # Ok::<(), ctensor::Error>(())
     /// ```
     pub fn slice(&self, dim: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> Result<Tensor> {
-        // The C open ends: the bound past which clamping reaches the first or last element.
-        let (open_start, open_stop) =
-            if step < 0 { (sys::TENSOR_SLICE_END, i64::MIN) } else { (i64::MIN, sys::TENSOR_SLICE_END) };
-        let (start, stop) = (start.unwrap_or(open_start), stop.unwrap_or(open_stop));
+        let (start, stop) = slice_bounds(start, stop, step);
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_slice(out, self.as_raw(), dim, start, stop, step) })
+    }
+
+    /// `t[items]` with NumPy/PyTorch basic indexing, in one view (as the chain of
+    /// `select`, `slice` and `unsqueeze` would give, errors included).
+    ///
+    /// ```
+    /// use ctensor::{Index, Tensor};
+    /// let t = Tensor::from_slice(&(0..24).collect::<Vec<i32>>(), &[2, 3, 4])?;
+    /// // t[-1, ..., None, 1::2], as PyTorch 1.13 lays it out
+    /// let v = t.index(&[
+    ///     Index::Int(-1),
+    ///     Index::Ellipsis,
+    ///     Index::NewAxis,
+    ///     Index::Slice { start: Some(1), stop: None, step: 2 },
+    /// ])?;
+    /// assert_eq!((v.sizes(), v.strides()), (&[3, 1, 2][..], &[4, 4, 2][..]));
+    /// assert_eq!(v.to_vec::<i32>()?, [13, 15, 17, 19, 21, 23]);
+    /// // negative steps too: t[0, 0, ::-1]
+    /// let r = t.index(&[Index::Int(0), Index::Int(0), Index::Slice { start: None, stop: None, step: -1 }])?;
+    /// assert_eq!(r.to_vec::<i32>()?, [3, 2, 1, 0]);
+    /// assert_eq!(t.index(&[Index::FULL, Index::Int(3)]).unwrap_err().status, ctensor::Status::Bounds);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn index(&self, items: &[Index]) -> Result<Tensor> {
+        let (kinds, values): (Vec<i32>, Vec<[i64; 3]>) = items.iter().map(|item| item.encode()).unzip();
+        let values: Vec<i64> = values.concat();
+        // SAFETY: kinds has n entries and values 3n.
+        Tensor::make(|out| unsafe {
+            sys::tensor_index(out, self.as_raw(), kinds.len() as i64, kinds.as_ptr(), values.as_ptr())
+        })
     }
 
     /// `t.select(dim, index)`, removing `dim`; a negative index counts from the end.

@@ -2,7 +2,7 @@
 
 use std::thread;
 
-use ctensor::{sys, DType, DlpackTensor, Error, Status, Storage, Tensor};
+use ctensor::{sys, DType, DlpackTensor, Error, Index, Status, Storage, Tensor};
 
 fn matrix() -> Tensor {
     Tensor::from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap()
@@ -18,6 +18,13 @@ fn index_out_of_range_is_the_library_bounds_error() {
     assert_eq!(t.get::<f32>(&[0, 3]).unwrap_err().status, Status::Bounds);
     assert_eq!(t.get::<f32>(&[0]).unwrap_err().status, Status::Invalid);
     assert_eq!(t.narrow(1, 2, 2).unwrap_err().status, Status::Bounds);
+    let err = t.index(&[Index::Ellipsis, Index::Int(-4)]).unwrap_err();
+    assert_eq!(err.status, Status::Bounds);
+    assert!(!err.message.is_empty());
+    assert_eq!(t.index(&[Index::Int(0); 3]).unwrap_err().status, Status::Invalid);
+    let zero_step = Index::Slice { start: None, stop: None, step: 0 };
+    assert_eq!(t.index(&[zero_step]).unwrap_err().status, Status::Invalid);
+    assert_eq!(t.index(&[Index::Bool(false), Index::NewAxis]).unwrap().sizes(), [0, 1, 2, 3]);
     assert_eq!(t.transpose(0, 2).unwrap_err().status, Status::Invalid);
     let err = t.as_strided(&[2, 3], Some(&[3, 1]), 1).unwrap_err();
     assert_eq!(err.status, Status::Bounds);

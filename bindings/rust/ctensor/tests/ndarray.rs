@@ -2,7 +2,7 @@
 //! random view chains checked against ndarray's own slicing.
 #![cfg(feature = "ndarray")]
 
-use ctensor::{DType, Status, Tensor};
+use ctensor::{DType, Index, Status, Tensor};
 use ndarray::{s, Array, ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder, Slice};
 use proptest::prelude::*;
 
@@ -73,21 +73,23 @@ fn mutable_views_write_in_place_and_refuse_overlap() {
 /// One step of a view chain, resolved against the current shape so it is always valid.
 #[derive(Debug, Clone)]
 enum Op {
-    Slice { dim: usize, start: usize, len: usize, step: usize },
+    /// Through `slice`, or through `index` with `..` for the dims before.
+    Slice { dim: usize, start: usize, len: usize, step: usize, via_index: bool },
     Reverse { dim: usize, step: usize },
     Transpose(usize, usize),
-    Select { dim: usize, index: usize },
+    Select { dim: usize, index: usize, via_index: bool },
     Unsqueeze(usize),
     Permute(u64),
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        (any::<usize>(), any::<usize>(), any::<usize>(), 1usize..4)
-            .prop_map(|(dim, start, len, step)| Op::Slice { dim, start, len, step }),
+        (any::<usize>(), any::<usize>(), any::<usize>(), 1usize..4, any::<bool>())
+            .prop_map(|(dim, start, len, step, via_index)| Op::Slice { dim, start, len, step, via_index }),
         (any::<usize>(), 1usize..4).prop_map(|(dim, step)| Op::Reverse { dim, step }),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Op::Transpose(a, b)),
-        (any::<usize>(), any::<usize>()).prop_map(|(dim, index)| Op::Select { dim, index }),
+        (any::<usize>(), any::<usize>(), any::<bool>())
+            .prop_map(|(dim, index, via_index)| Op::Select { dim, index, via_index }),
         any::<usize>().prop_map(Op::Unsqueeze),
         any::<u64>().prop_map(Op::Permute),
     ]
@@ -98,13 +100,18 @@ fn apply<'a>(t: &Tensor, a: ArrayViewD<'a, i32>, op: &Op) -> Option<(Tensor, Arr
     let ndim = t.ndim();
     let mut a = a;
     let t = match *op {
-        Op::Slice { dim, start, len, step } if ndim > 0 => {
+        Op::Slice { dim, start, len, step, via_index } if ndim > 0 => {
             let d = dim % ndim;
             let n = t.sizes()[d] as usize;
             let start = start % (n + 1);
             let stop = start + len % (n - start + 1);
             a.slice_axis_inplace(Axis(d), Slice::new(start as isize, Some(stop as isize), step as isize));
-            t.slice(d as i64, Some(start as i64), Some(stop as i64), step as i64).unwrap()
+            let (start, stop, step) = (Some(start as i64), Some(stop as i64), step as i64);
+            if via_index {
+                t.index(&leading(d, Index::Slice { start, stop, step })).unwrap()
+            } else {
+                t.slice(d as i64, start, stop, step).unwrap()
+            }
         }
         Op::Reverse { dim, step } if ndim > 0 => {
             let d = dim % ndim;
@@ -116,11 +123,15 @@ fn apply<'a>(t: &Tensor, a: ArrayViewD<'a, i32>, op: &Op) -> Option<(Tensor, Arr
             a.swap_axes(x, y);
             t.transpose(x as i64, y as i64).unwrap()
         }
-        Op::Select { dim, index } if ndim > 0 && t.sizes()[dim % ndim] > 0 => {
+        Op::Select { dim, index, via_index } if ndim > 0 && t.sizes()[dim % ndim] > 0 => {
             let d = dim % ndim;
             let i = index % t.sizes()[d] as usize;
             a = a.index_axis_move(Axis(d), i);
-            t.select(d as i64, i as i64).unwrap()
+            if via_index {
+                t.index(&leading(d, Index::Int(i as i64))).unwrap()
+            } else {
+                t.select(d as i64, i as i64).unwrap()
+            }
         }
         Op::Unsqueeze(pos) if ndim < 6 => {
             let p = pos % (ndim + 1);
@@ -142,6 +153,13 @@ fn apply<'a>(t: &Tensor, a: ArrayViewD<'a, i32>, op: &Op) -> Option<(Tensor, Arr
         _ => return None,
     };
     Some((t, a))
+}
+
+/// `[.., .., item]` with `dim` full slices before the item.
+fn leading(dim: usize, item: Index) -> Vec<Index> {
+    let mut items = vec![Index::FULL; dim];
+    items.push(item);
+    items
 }
 
 fn base_shape() -> impl Strategy<Value = Vec<usize>> {
