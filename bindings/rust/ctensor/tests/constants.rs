@@ -164,5 +164,6 @@ fn limits_and_version() {
     assert_eq!(sys::TENSOR_ALL_DIMS, i64::MIN);
     assert_eq!(sys::TENSOR_READONLY, 1);
     assert_eq!(sys::DLPACK_FLAG_BITMASK_READ_ONLY, 1);
-    assert_eq!(ctensor::version(), "0.1.0");
+    let header = format!("{}.{}.{}", sys::CTENSOR_VERSION_MAJOR, sys::CTENSOR_VERSION_MINOR, sys::CTENSOR_VERSION_PATCH);
+    assert_eq!(ctensor::version(), header);
 }
