@@ -6,7 +6,9 @@
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
 #   4. the Python binding's tests (bindings/python/tests), if present,
 #   5. the Julia binding's static check against the header (no Julia needed),
-#   6. the Go binding's go vet, go test -race, go test with cgocheck2 (every
+#   6. the Rust workspace's tests (bindings/rust: cargo test --all-features, which
+#      includes the check that the checked-in bindings match include/), if present,
+#   7. the Go binding's go vet, go test -race, go test with cgocheck2 (every
 #      pointer passed to C checked) and a 20 s fuzz run (bindings/go).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -77,6 +79,18 @@ if [ -d bindings/julia ]; then
     failed_steps+=("julia static")
 fi
 
+if [ -f bindings/rust/Cargo.toml ]; then
+  step "Rust binding tests (cargo test --workspace --all-features)"
+  # rustup's cargo, also when CI's PATH lacks ~/.cargo/bin; a missing cargo fails the step.
+  [ -x "${HOME:-}/.cargo/bin/cargo" ] && PATH="$HOME/.cargo/bin:$PATH"
+  (cd bindings/rust &&
+    PKG_CONFIG_PATH="$root/$builddir/meson-uninstalled" \
+    LD_LIBRARY_PATH="$root/$builddir/src${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    CARGO_TARGET_DIR="$root/$builddir/cargo-target" \
+    cargo test --locked --workspace --all-features 2>&1) |
+    "$python" scripts/junit.py cargo "$reports/rust.xml" || failed_steps+=("rust binding")
+fi
+
 if [ -f bindings/go/go.mod ]; then
   step "Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
   go=$(command -v go || echo /usr/local/go/bin/go)
@@ -124,8 +138,8 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "julia static": "julia_static", "go vet": "go-vet",
-         "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
+         "python binding": "python", "julia static": "julia_static", "rust binding": "rust",
+         "go vet": "go-vet", "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)
