@@ -949,3 +949,156 @@ unsafe extern "C" {
         count: i64,
     ) -> tensor_status_t;
 }
+unsafe extern "C" {
+    /** Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
+ dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
+ `offset` > 0 is above the main diagonal, < 0 below; an empty diagonal keeps t's
+ storage offset, as PyTorch's.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, fewer than 2 dims, a dim
+         out of range, dim1 == dim2); TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_diagonal(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        offset: i64,
+        dim1: i64,
+        dim2: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
+ count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
+ last dim of `size` walks one window. A 0-dim tensor gives a 1-d result.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, dim out of range, size < 0,
+         step <= 0, 64 dims already); TENSOR_E_SHAPE (size > size(dim));
+         TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_unfold(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        size: i64,
+        step: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.movedim(t, source, destination): dims source[i] move to destination[i]
+ (n of each, distinct after wrapping); the other dims keep their order. Also
+ moveaxis; swapdims/swapaxes are tensor_transpose.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n out of range, a dim out of
+         range or repeated); TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_movedim(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        n: i64,
+        source: *const i64,
+        destination: *const i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
+ -1, inferred), as a view (tensor_view's rules for the strides).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n <= 0, a size < -1, a dim
+         out of range, a 0-dim t, more than 64 dims); TENSOR_E_SHAPE (the sizes do
+         not multiply up to size(dim), several -1); TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_unflatten(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        n: i64,
+        sizes: *const i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
+ new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
+ [1, 1] or [1, 1, 1], a 1-d (n) as (1, n) or (1, n, 1), a 2-d (m, n) as (m, n, 1).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, min_dims not 1, 2 or 3);
+         TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_atleast(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        min_dims: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
+ several new references, snprintf-style: the number of pieces goes to *count,
+ and the pieces to out[0 .. *count) when `capacity` holds them (out[*count ..
+ capacity) is set to NULL). `out` NULL with capacity 0 asks only for the count.
+  - tensor_split: pieces of split_size elements, the last one shorter (split_size
+    0 only for a dim of size 0, which gives one empty piece);
+  - tensor_split_with_sizes: n pieces of sizes[i], which must sum to size(dim);
+  - tensor_chunk: pieces of ceil(size(dim) / chunks), so possibly fewer than
+    `chunks` (a dim of size 0 gives `chunks` empty pieces);
+  - tensor_tensor_split: exactly `sections` pieces, the first size(dim) % sections
+    of them one longer (np.array_split);
+  - tensor_tensor_split_indices: n + 1 pieces cut at indices[i] (clamped and
+    wrapped as slice bounds; a cut before the previous one gives an empty piece).
+ @param out      capacity handles to fill, or NULL with capacity 0.
+ @param capacity how many handles out holds.
+ @param count    receives the number of pieces (also when capacity is too small).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL count or t, out NULL with capacity > 0,
+         capacity too small, a 0-dim t, dim out of range, split_size < 0, or 0 for a
+         non-empty dim, chunks or sections <= 0, a negative size, n < 0);
+         TENSOR_E_SHAPE (split sizes that do not sum to size(dim)); TENSOR_E_NOMEM.
+         On failure out[0 .. capacity) is NULL.
+ @since 0.2 (experimental)*/
+    pub fn tensor_split(
+        out: *mut *mut tensor_t,
+        capacity: i64,
+        count: *mut i64,
+        t: *const tensor_t,
+        split_size: i64,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// See tensor_split. @since 0.2 (experimental)
+    pub fn tensor_split_with_sizes(
+        out: *mut *mut tensor_t,
+        capacity: i64,
+        count: *mut i64,
+        t: *const tensor_t,
+        n: i64,
+        sizes: *const i64,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// See tensor_split. @since 0.2 (experimental)
+    pub fn tensor_chunk(
+        out: *mut *mut tensor_t,
+        capacity: i64,
+        count: *mut i64,
+        t: *const tensor_t,
+        chunks: i64,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// See tensor_split. @since 0.2 (experimental)
+    pub fn tensor_tensor_split(
+        out: *mut *mut tensor_t,
+        capacity: i64,
+        count: *mut i64,
+        t: *const tensor_t,
+        sections: i64,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// See tensor_split. @since 0.2 (experimental)
+    pub fn tensor_tensor_split_indices(
+        out: *mut *mut tensor_t,
+        capacity: i64,
+        count: *mut i64,
+        t: *const tensor_t,
+        n: i64,
+        indices: *const i64,
+        dim: i64,
+    ) -> tensor_status_t;
+}
