@@ -38,6 +38,17 @@ inline int64_t head_elements(const char* dst, size_t item, int64_t n, bool strea
   return head < n ? head : n;
 }
 
+// Streaming stores that only write (no loads between them) stall at every new
+// 4 KiB page: a fill into 4 KiB pages measured 1.27x memcpy against 0.83x in
+// huge pages. Touching the page two ahead once per page starts its address
+// translation early (0.83x in either kind). `step` is the bytes stored per call;
+// prefetches never fault, so the page may lie past the end.
+CTENSOR_AVX2 inline void prime_page_ahead(const char* dst, int64_t step) {
+  constexpr uintptr_t kPage = 4096;
+  if ((reinterpret_cast<uintptr_t>(dst) & (kPage - 1)) < static_cast<uintptr_t>(step))
+    _mm_prefetch(dst + 2 * kPage, _MM_HINT_T1);
+}
+
 // Contiguous source, contiguous destination: a streaming memcpy.
 CTENSOR_AVX2 void copy_contiguous(char* dst, const char* src, size_t item, int64_t n, bool stream) {
   const int64_t head = head_elements(dst, item, n, stream);
@@ -62,7 +73,13 @@ CTENSOR_AVX2 void fill(char* dst, const char* value, size_t item, int64_t n, boo
   int64_t j = 0;
   for (; j < head; ++j) std::memcpy(dst + j * item, value, item);
   const int64_t per = 32 / static_cast<int64_t>(item);
-  for (; j + per <= n; j += per) store32(dst + j * item, v, stream);
+  if (stream) {
+    for (; j + per <= n; j += per) {
+      prime_page_ahead(dst + j * item, 32);
+      store32(dst + j * item, v, true);
+    }
+  }
+  for (; j + per <= n; j += per) store32(dst + j * item, v, false);
   for (; j < n; ++j) std::memcpy(dst + j * item, value, item);
 }
 
