@@ -229,6 +229,11 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
 constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 4096, kInnerBlockBytes = 256,
                   kShortSourceBlockBytes = 256;
 constexpr int64_t kLongStripBytes = int64_t{64} << 10;
+// How far ahead along each source row the transposes that read long rows
+// prefetch (picked with bench/ab_copies against no prefetch, all four page
+// mixes: [4096,4096].t() 4-8% faster with 256 B, [256]^3.permute(1,2,0)
+// 15-25% with 512 B; 128 B to 1 KiB were tried for both).
+constexpr int64_t kBlockPrefetchBytes = 256, kStripPrefetchBytes = 512;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
@@ -275,7 +280,8 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
 
 // The register blocks of [o_begin, o_end) x [i_begin, i_end), `o` outermost.
 // `prefetch` (bytes, 0 for none): also fetch the source lines that far ahead
-// into L2, one per source row and line.
+// into L2, one per source row and line (a whole next block when the source
+// rows are short, a few lines further along them when they are long).
 CTENSOR_AVX2 void transpose_range(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
                                   int64_t o_begin, int64_t o_end, int64_t i_begin, int64_t i_end, bool stream,
                                   int64_t prefetch) {
@@ -305,26 +311,29 @@ CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src,
     // are long enough to stream from memory ([256]^3.permute(1,2,0): 1.3-1.7x
     // -> 1.05-1.2x of memcpy), which halves the passes over the destination.
     // Shorter source rows (NCHW->NHWC's 12 KiB) do better with one.
-    const int64_t step_i = (end_o * bytes >= kLongStripBytes ? 128 : 64) / bytes;
+    const bool long_strip = end_o * bytes >= kLongStripBytes;
+    const int64_t step_i = (long_strip ? 128 : 64) / bytes;
     for (int64_t i = 0; i < end_i; i += step_i)
-      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream, 0);
+      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream,
+                      long_strip ? kStripPrefetchBytes : 0);
     return;
   }
   // When source rows are short (a block's source is one dense run, as in
   // [256]^3.permute(2,0,1)), blocks are 256 B of columns and each prefetches
   // the next one's source: the column-wise reads of a block otherwise start
   // each line cold (c1 went from 1.2-1.35x to 0.95-1.1x of memcpy). Long
-  // source rows ([4096,4096].t()) lose with the prefetch (those rows are far
-  // apart) and do best with blocks of 4 KiB of rows by 128 B of columns
-  // (1.05-1.15x against 1.2-1.35x for 1 KiB by 256 B).
+  // source rows ([4096,4096].t()) lose with that prefetch (those rows are far
+  // apart) but gain from one a few lines along each row, and do best with
+  // blocks of 4 KiB of rows by 256 B of columns (see kInnerBlockBytes).
   const bool short_source = s_inner <= kShortRowBytes;
   const int64_t block_o = kOuterBlockBytes / bytes;
   const int64_t block_i = (short_source ? kShortSourceBlockBytes : kInnerBlockBytes) / bytes;
-  const int64_t ahead = short_source ? block_i * s_inner : 0;
+  const int64_t ahead = short_source ? block_i * s_inner : kBlockPrefetchBytes;
   for (int64_t ob = 0; ob < end_o; ob += block_o)
     for (int64_t ib = 0; ib < end_i; ib += block_i)
       transpose_range(item, dst, d_outer, src, s_inner, ob, std::min(end_o, ob + block_o), ib,
-                      std::min(end_i, ib + block_i), stream, ib + 2 * block_i <= end_i ? ahead : 0);
+                      std::min(end_i, ib + block_i), stream,
+                      short_source && ib + 2 * block_i > end_i ? 0 : ahead);
 }
 
 }  // namespace
