@@ -44,13 +44,15 @@
 //
 // Threads: for_each splits the outermost kept (not reduced) dim into up to num_threads()
 // chunks (engine/parallel.hpp) when the work is large enough (Split); the
-// loop must then be safe to run concurrently on disjoint chunks. Every loop
-// call gets the same dims, so results are the same for every thread count.
-// serial_for_each never uses threads.
+// loop must then be safe to run concurrently on disjoint chunks. A reduced
+// dim is never split, so each output element sees the same sequence of loop
+// steps, and the same result, for every thread count. serial_for_each never
+// uses threads.
 //
 // Operand data is char* for outputs and inputs alike (as PyTorch's loops);
-// kernels must never write through an input's pointer. Overlap between
-// outputs and inputs is the caller's to check: the iterator visits elements in
+// kernels must never write through an input's pointer. Writability, devices,
+// dtypes and overlap between outputs and inputs are the caller's to check
+// (engine/copy.cpp shows the copy's rules): the iterator visits elements in
 // whatever order its dims give.
 #pragma once
 
