@@ -1,17 +1,22 @@
-/* Copy-engine benchmark: cases a-g (docs/performance.md lists them) as new results and into existing
- * outputs, memcpy of the same traffic in the same run, 1 and 2 threads, and the
- * small-op overhead of creating and releasing views.
+/* Copy-engine benchmark: cases a-g as new results and into existing outputs,
+ * for each mix of page kinds (source and output in huge pages or in 4 KiB
+ * pages), memcpy of the same traffic between the same kinds of pages in the
+ * same run, 1 and 2 threads, and the small-op overhead of creating and
+ * releasing views.
  *
- * usage: bench_copies [case-name-filter]
+ * usage: bench_copies [filter]   (a substring of the row's name, e.g. "b." or "4K->H")
  * Prints median milliseconds, GB/s (bytes read + written per second) and the
- * ratio to memcpy of the same traffic. Uses only the public header. */
+ * ratio to memcpy of the same traffic: CPU time of the calling thread for one
+ * thread, wall-clock time for two. Uses only the public header. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
+#include "copy_cases.h"
 #include "ctensor.h"
 
 #define MiB (1024.0 * 1024.0)
@@ -23,9 +28,14 @@ static void check(tensor_status_t st, const char *what) {
   }
 }
 
+/* One-thread figures are CPU time of the calling thread, which a busy machine's
+ * scheduler does not inflate (a memory stall is still charged); two-thread
+ * figures need wall-clock time. */
+static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
+
 static double now_s(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(bench_clock, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -103,19 +113,25 @@ static void run_memcpy(void *arg) {
 }
 
 /* memcpy moving (read + write) / 2 bytes each way: the same bytes over the bus,
- * between buffers that are already faulted in. */
-static memcpy_case memcpy_for_traffic(double traffic_bytes) {
-  memcpy_case m = {NULL, NULL, (size_t)(traffic_bytes / 2) / 64 * 64, 1};
-  m.dst = aligned_alloc(4096, (m.n + 4095) / 4096 * 4096);
-  m.src = aligned_alloc(4096, (m.n + 4095) / 4096 * 4096);
-  memset(m.dst, 1, m.n);
-  memset(m.src, 2, m.n);
-  return m;
+ * between buffers of the case's page kinds that are already faulted in. */
+typedef struct {
+  memcpy_case run;
+  mapping dst, src;
+} memcpy_buffers;
+
+static memcpy_buffers memcpy_for_traffic(double traffic_bytes, page_kind src_kind, page_kind dst_kind) {
+  memcpy_buffers b;
+  const size_t n = (size_t)(traffic_bytes / 2) / 64 * 64;
+  b.dst = map_pages(n, dst_kind);
+  b.src = map_pages(n, src_kind);
+  b.run = (memcpy_case){b.dst.p, b.src.p, n, 1};
+  memset(b.run.dst, 1, n);
+  memset(b.run.src, 2, n);
+  return b;
 }
 
 /* ---- the copy cases --------------------------------------------------------- */
 
-typedef enum { NEW_CLONE, NEW_CONTIGUOUS, NEW_TO } new_kind;
 
 typedef struct {
   const char *name;
@@ -142,187 +158,95 @@ static void run_into(void *arg) {
   check(tensor_copy(c->dst, c->src), "copy");
 }
 
-/* A base tensor of `numel` elements filled with a constant. */
-static tensor_t *base(int64_t numel, tensor_dtype_t dtype) {
-  tensor_t *t = NULL;
-  check(tensor_empty(&t, 1, &numel, dtype), "empty");
-  check(tensor_fill(t, 1.5), "fill");
-  return t;
-}
-
-/* 4 KiB-page memory, as NumPy's arrays usually get: an anonymous mapping with
- * transparent huge pages turned off, wrapped with tensor_from_buffer. */
-typedef struct {
-  void *p;
-  size_t n;
-} mapping;
-
-static void unmap(void *ctx) {
+static void unmap_tensor_memory(void *ctx) {
   mapping *m = ctx;
-  munmap(m->p, m->n);
+  unmap_pages(*m);
   free(m);
 }
 
-static tensor_t *small_pages(int64_t numel, tensor_dtype_t dtype) {
-  mapping *m = malloc(sizeof *m);
-  m->n = (size_t)numel * tensor_dtype_size(dtype);
-  m->p = mmap(NULL, m->n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m->p == MAP_FAILED) {
-    perror("mmap");
-    exit(1);
-  }
-#ifdef MADV_NOHUGEPAGE
-  madvise(m->p, m->n, MADV_NOHUGEPAGE);
-#endif
+/* `numel` elements filled with a constant: the library's own storage
+ * (huge pages from 1 MiB on) or a 4 KiB-page mapping wrapped with
+ * tensor_from_buffer, as a NumPy array would be. */
+static tensor_t *base(int64_t numel, tensor_dtype_t dtype, page_kind kind) {
   tensor_t *t = NULL;
-  check(tensor_from_buffer(&t, m->p, m->n, dtype, numel, 0, 0, unmap, m), "from_buffer");
+  if (kind == HUGE_PAGES) {
+    check(tensor_empty(&t, 1, &numel, dtype), "empty");
+  } else {
+    mapping *m = malloc(sizeof *m);
+    const size_t n = (size_t)numel * tensor_dtype_size(dtype);
+    *m = map_pages(n, SMALL_PAGES);
+    check(tensor_from_buffer(&t, m->p, n, dtype, numel, 0, 0, unmap_tensor_memory, m), "from_buffer");
+  }
   check(tensor_fill(t, 1.5), "fill");
   return t;
 }
 
-static copy_case make_case(const char *name, tensor_t *b, int64_t ndim, const int64_t *sizes,
-                           const int64_t *strides, tensor_dtype_t dtype, new_kind kind, double read_bytes) {
-  copy_case c = {name, NULL, NULL, dtype, kind, read_bytes, 0};
-  check(tensor_as_strided(&c.src, b, ndim, sizes, strides, 0), name);
-  check(tensor_empty(&c.dst, ndim, sizes, dtype), name);
-  c.write_bytes = (double)tensor_numel(c.dst) * (double)tensor_dtype_size(dtype);
+static copy_case make_case(const case_shape *k, page_kind src_kind, page_kind dst_kind) {
+  copy_case c = {k->name, NULL, NULL, k->out_dtype, k->kind, k->read_bytes, 0};
+  tensor_t *b = base(k->numel, k->dtype, src_kind);
+  const int contiguous = k->ndim == 1 && k->strides[0] == 0;
+  check(tensor_as_strided(&c.src, b, k->ndim, k->sizes, contiguous ? NULL : k->strides, 0), k->name);
   tensor_release(b);
-  return c;
-}
-
-/* The same with the output also in 4 KiB pages ("into" only; "new" allocates). */
-static copy_case make_case_4k(const char *name, int64_t numel, int64_t ndim, const int64_t *sizes,
-                              const int64_t *strides, double read_bytes) {
-  copy_case c = make_case(name, small_pages(numel, TENSOR_FLOAT32), ndim, sizes, strides, TENSOR_FLOAT32,
-                          NEW_CONTIGUOUS, read_bytes);
-  tensor_t *flat = small_pages(numel, TENSOR_FLOAT32);
-  tensor_release(c.dst);
-  check(tensor_as_strided(&c.dst, flat, ndim, sizes, NULL, 0), name);
+  int64_t out_numel = 1;
+  for (int64_t d = 0; d < k->ndim; ++d) out_numel *= k->sizes[d];
+  tensor_t *flat = base(out_numel, k->out_dtype, dst_kind);
+  check(tensor_as_strided(&c.dst, flat, k->ndim, k->sizes, NULL, 0), k->name);
   tensor_release(flat);
+  c.write_bytes = (double)out_numel * (double)tensor_dtype_size(k->out_dtype);
   return c;
 }
 
-#define N_CASES 13
-
-static void build_case(int i, copy_case *c) {
-  const int64_t M64 = (int64_t)64 << 20;
-  switch (i) {
-    case 0: {
-      const int64_t s[] = {M64};
-      *c = make_case("a. 1-D copy 64Mi", base(M64, TENSOR_FLOAT32), 1, s, NULL, TENSOR_FLOAT32, NEW_CLONE,
-                     4.0 * M64);
-      break;
-    }
-    case 1: {
-      const int64_t s[] = {4096, 4096}, st[] = {1, 4096};
-      *c = make_case("b. [4096,4096].t()", base(4096 * 4096, TENSOR_FLOAT32), 2, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * 4096 * 4096);
-      break;
-    }
-    case 2: {
-      const int64_t s[] = {256, 256, 256}, st[] = {1, 65536, 256};
-      *c = make_case("c1. [256]^3 permute(2,0,1)", base(1 << 24, TENSOR_FLOAT32), 3, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * (1 << 24));
-      break;
-    }
-    case 3: {
-      const int64_t s[] = {256, 256, 256}, st[] = {256, 1, 65536};
-      *c = make_case("c2. [256]^3 permute(1,2,0)", base(1 << 24, TENSOR_FLOAT32), 3, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * (1 << 24));
-      break;
-    }
-    case 4: {
-      const int64_t s[] = {32, 56, 56, 64}, st[] = {200704, 56, 1, 3136};
-      *c = make_case("d. NCHW->NHWC [32,64,56,56]", base(32 * 64 * 56 * 56, TENSOR_FLOAT32), 4, s, st,
-                     TENSOR_FLOAT32, NEW_CONTIGUOUS, 4.0 * 32 * 64 * 56 * 56);
-      break;
-    }
-    case 5: {
-      const int64_t s[] = {8192, 4096}, st[] = {8192, 2};
-      *c = make_case("e1. [8192,8192][:, ::2]", base(8192 * 8192, TENSOR_FLOAT32), 2, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * 8192 * 8192);
-      break;
-    }
-    case 6: {
-      const int64_t s[] = {4096, 2731}, st[] = {16384, 3};
-      *c = make_case("e2. [8192,8192][::2, ::3]", base(8192 * 8192, TENSOR_FLOAT32), 2, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * 4096 * 8192);
-      break;
-    }
-    case 7: {
-      const int64_t s[] = {4096, 4096}, st[] = {1, 0};
-      *c = make_case("f. [4096,1] expand [4096,4096]", base(4096, TENSOR_FLOAT32), 2, s, st, TENSOR_FLOAT32,
-                     NEW_CONTIGUOUS, 4.0 * 4096);
-      break;
-    }
-    case 8: {
-      const int64_t s[] = {M64};
-      *c = make_case("g1. float32->float16 64Mi", base(M64, TENSOR_FLOAT32), 1, s, NULL, TENSOR_FLOAT16, NEW_TO,
-                     4.0 * M64);
-      break;
-    }
-    case 9: {
-      const int64_t s[] = {M64};
-      *c = make_case("g2. float32->bfloat16 64Mi", base(M64, TENSOR_FLOAT32), 1, s, NULL, TENSOR_BFLOAT16,
-                     NEW_TO, 4.0 * M64);
-      break;
-    }
-    case 11: {
-      const int64_t s[] = {4096, 4096}, st[] = {1, 4096};
-      *c = make_case_4k("b4k. [4096,4096].t() 4K pages", 4096 * 4096, 2, s, st, 4.0 * 4096 * 4096);
-      break;
-    }
-    case 12: {
-      const int64_t s[] = {256, 256, 256}, st[] = {256, 1, 65536};
-      *c = make_case_4k("c2_4k. permute(1,2,0) 4K pages", 1 << 24, 3, s, st, 4.0 * (1 << 24));
-      break;
-    }
-    default: {
-      const int64_t s[] = {M64};
-      *c = make_case("g3. int32->float64 64Mi", base(M64, TENSOR_INT32), 1, s, NULL, TENSOR_FLOAT64, NEW_TO,
-                     4.0 * M64);
-      break;
-    }
-  }
-}
 
 static void bench_copies(const char *filter) {
-  printf("Copies: median ms; GB/s counts bytes read + written; x = ratio to memcpy of the same traffic\n");
-  printf("%-31s %8s | %8s %6s %6s | %8s %6s | %8s %8s %8s %5s %5s\n", "case", "memcpy", "into", "GB/s",
+  printf("Copies: median ms (1 thread: CPU time of the thread; 2T: wall clock); GB/s counts bytes read +\n"
+         "written; x = ratio to memcpy of the same traffic\n"
+         "between the same page kinds (source->output: H huge pages, 4K 4 KiB pages); \"new\" makes the\n"
+         "library's own output, so it is shown on ->H rows only\n");
+  printf("%-37s %8s | %8s %6s %6s | %8s %6s | %8s %8s %8s %5s %5s\n", "case", "memcpy", "into", "GB/s",
          "x", "new", "x", "memcpy2T", "into2T", "new2T", "sp.in", "sp.nw");
   for (int i = 0; i < N_CASES; ++i) {
-    copy_case c;
-    build_case(i, &c);
-    if (filter && !strstr(c.name, filter)) {
+    for (int mix = 0; mix < N_MIXES; ++mix) {
+      const page_kind src_kind = mixes[mix][0], dst_kind = mixes[mix][1];
+      char name[64];
+      case_name(name, sizeof name, i, mix);
+      if (filter && !strstr(name, filter)) continue;
+      copy_case c = make_case(&cases[i], src_kind, dst_kind);
+      const int with_new = dst_kind == HUGE_PAGES;
+      const double traffic = c.read_bytes + c.write_bytes;
+      double mem[2], into[2], fresh[2] = {0, 0};
+      memcpy_buffers m = memcpy_for_traffic(traffic, src_kind, dst_kind);
+      bench_fn fns[] = {run_memcpy, run_into, run_new};
+      void *args[] = {&m.run, &c, &c};
+      for (int t = 0; t < 2; ++t) {
+        check(tensor_set_num_threads(t + 1), "set_num_threads");
+        m.run.threads = t + 1;
+        bench_clock = t == 0 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+        double medians[3];
+        time_medians(with_new ? 3 : 2, fns, args, medians);
+        mem[t] = medians[0];
+        into[t] = medians[1];
+        if (with_new) fresh[t] = medians[2];
+      }
+      unmap_pages(m.dst);
+      unmap_pages(m.src);
+      printf("%-37s %8.2f | %8.2f %6.1f %6.2f |", name, 1e3 * mem[0], 1e3 * into[0], traffic / into[0] / 1e9,
+             into[0] / mem[0]);
+      if (with_new)
+        printf(" %8.2f %6.2f |", 1e3 * fresh[0], fresh[0] / mem[0]);
+      else
+        printf(" %8s %6s |", "-", "-");
+      printf(" %8.2f %8.2f", 1e3 * mem[1], 1e3 * into[1]);
+      if (with_new)
+        printf(" %8.2f %5.2f %5.2f\n", 1e3 * fresh[1], into[0] / into[1], fresh[0] / fresh[1]);
+      else
+        printf(" %8s %5.2f %5s\n", "-", into[0] / into[1], "-");
+      fflush(stdout);
       tensor_release(c.src);
       tensor_release(c.dst);
-      continue;
     }
-    const double traffic = c.read_bytes + c.write_bytes;
-    double mem[2], into[2], fresh[2];
-    memcpy_case m = memcpy_for_traffic(traffic);
-    bench_fn fns[] = {run_memcpy, run_into, run_new};
-    void *args[] = {&m, &c, &c};
-    for (int t = 0; t < 2; ++t) {
-      check(tensor_set_num_threads(t + 1), "set_num_threads");
-      m.threads = t + 1;
-      double medians[3];
-      time_medians(3, fns, args, medians);
-      mem[t] = medians[0];
-      into[t] = medians[1];
-      fresh[t] = medians[2];
-    }
-    free(m.dst);
-    free(m.src);
-    printf("%-31s %8.2f | %8.2f %6.1f %6.2f | %8.2f %6.2f | %8.2f %8.2f %8.2f %5.2f %5.2f\n", c.name,
-           1e3 * mem[0], 1e3 * into[0], traffic / into[0] / 1e9, into[0] / mem[0], 1e3 * fresh[0],
-           fresh[0] / mem[0], 1e3 * mem[1], 1e3 * into[1], 1e3 * fresh[1], into[0] / into[1],
-           fresh[0] / fresh[1]);
-    fflush(stdout);
-    tensor_release(c.src);
-    tensor_release(c.dst);
   }
   check(tensor_set_num_threads(1), "set_num_threads");
+  bench_clock = CLOCK_THREAD_CPUTIME_ID;
 }
 
 /* ---- small ops ---------------------------------------------------------------- */

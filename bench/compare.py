@@ -1,6 +1,5 @@
 #!/usr/bin/python3
-"""Copy engine side by side: NumPy, PyTorch and ctensor on the copy cases a-g
-(docs/performance.md lists them).
+"""Copy engine side by side: NumPy, PyTorch and ctensor on the copy cases a-g.
 
 Runs every case through the three libraries in one process, round-robin with a
 memcpy of the same traffic, and prints median milliseconds and ratios; writes a

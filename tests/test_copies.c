@@ -732,7 +732,7 @@ START_TEST(fill_strided_destination) {
 END_TEST
 
 /* Outputs of 8 MiB and more are written with streaming stores: a transpose,
- * a gather, a fill and a cast that large, checked against the reference. */
+ * gathers, a fill and a cast that large, checked against the reference. */
 START_TEST(large_outputs_stream) {
   const int64_t rows = 1030, cols = 1100; /* not multiples of the tiles */
   tensor_storage_t *s = patterned_storage(TENSOR_FLOAT64, rows * cols, 14);
@@ -744,6 +744,12 @@ START_TEST(large_outputs_stream) {
   tensor_t *g32 = view_of(gs, TENSOR_FLOAT32, 1, g_sizes, g_strides, 1);
   check_copy_to_fresh(g32, TENSOR_FLOAT32); /* 9 MiB gathered with stride 2 */
   tensor_storage_release(gs);
+  tensor_storage_t *gs3 = patterned_storage(TENSOR_FLOAT32, (int64_t)27 << 20 >> 2, 16);
+  const int64_t g3_sizes[] = {((int64_t)9 << 20 >> 2) - 1}, g3_strides[] = {3};
+  tensor_t *g3 = view_of(gs3, TENSOR_FLOAT32, 1, g3_sizes, g3_strides, 5);
+  check_copy_to_fresh(g3, TENSOR_FLOAT32); /* 9 MiB gathered with stride 3, to the source's last element */
+  tensor_release(g3);
+  tensor_storage_release(gs3);
   const int64_t wide[] = {rows * cols * 2 - 5};
   tensor_t *f32 = view_of(s, TENSOR_FLOAT32, 1, wide, NULL, 3);
   tensor_t *big = NULL;

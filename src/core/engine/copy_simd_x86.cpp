@@ -38,6 +38,17 @@ inline int64_t head_elements(const char* dst, size_t item, int64_t n, bool strea
   return head < n ? head : n;
 }
 
+// Streaming stores that only write (no loads between them) stall at every new
+// 4 KiB page: a fill into 4 KiB pages measured 1.27x memcpy against 0.83x in
+// huge pages. Touching the page two ahead once per page starts its address
+// translation early (0.83x in either kind). `step` is the bytes stored per call;
+// prefetches never fault, so the page may lie past the end.
+CTENSOR_AVX2 inline void prime_page_ahead(const char* dst, int64_t step) {
+  constexpr uintptr_t kPage = 4096;
+  if ((reinterpret_cast<uintptr_t>(dst) & (kPage - 1)) < static_cast<uintptr_t>(step))
+    _mm_prefetch(dst + 2 * kPage, _MM_HINT_T1);
+}
+
 // Contiguous source, contiguous destination: a streaming memcpy.
 CTENSOR_AVX2 void copy_contiguous(char* dst, const char* src, size_t item, int64_t n, bool stream) {
   const int64_t head = head_elements(dst, item, n, stream);
@@ -62,7 +73,13 @@ CTENSOR_AVX2 void fill(char* dst, const char* value, size_t item, int64_t n, boo
   int64_t j = 0;
   for (; j < head; ++j) std::memcpy(dst + j * item, value, item);
   const int64_t per = 32 / static_cast<int64_t>(item);
-  for (; j + per <= n; j += per) store32(dst + j * item, v, stream);
+  if (stream) {
+    for (; j + per <= n; j += per) {
+      prime_page_ahead(dst + j * item, 32);
+      store32(dst + j * item, v, true);
+    }
+  }
+  for (; j + per <= n; j += per) store32(dst + j * item, v, false);
   for (; j < n; ++j) std::memcpy(dst + j * item, value, item);
 }
 
@@ -81,6 +98,25 @@ CTENSOR_AVX2 void gather4_stride2(char* dst, const char* src, int64_t n, bool st
     store32(dst + 4 * j, ordered, stream);
   }
   for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+}
+
+// 4-byte elements three apart ([:, ::3]): three loads, two blends that leave
+// every third element in place and one permute that puts them in order.
+CTENSOR_AVX2 void gather4_stride3(char* dst, const char* src, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
+  const __m256i order = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+  // As in gather4_stride2: the loads read two elements past the 8th pick.
+  for (; j + 8 < n; j += 8) {
+    const float* s = reinterpret_cast<const float*>(src + 12 * j);
+    const __m256 a = _mm256_loadu_ps(s), b = _mm256_loadu_ps(s + 8), c = _mm256_loadu_ps(s + 16);
+    // lanes 0, 3, 6 from a; 1, 4, 7 from b; 2, 5 from c
+    const __m256 ab = _mm256_blend_ps(a, b, 0x92);
+    const __m256 abc = _mm256_blend_ps(ab, c, 0x24);
+    store32(dst + 4 * j, _mm256_castps_si256(_mm256_permutevar8x32_ps(abc, order)), stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
 }
 
 CTENSOR_AVX2 inline int32_t load4(const char* p) {
@@ -193,6 +229,17 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
 constexpr int64_t kShortRowBytes = 1024, kOuterBlockBytes = 4096, kInnerBlockBytes = 256,
                   kShortSourceBlockBytes = 256;
 constexpr int64_t kLongStripBytes = int64_t{64} << 10;
+// How far ahead along each source row the transposes that read long rows
+// prefetch (picked with bench/ab_copies against no prefetch, all four page
+// mixes: [4096,4096].t() 4-8% faster with 256 B, [256]^3.permute(1,2,0)
+// 15-25% with 512 B; 128 B to 1 KiB were tried for both).
+constexpr int64_t kBlockPrefetchBytes = 256, kStripPrefetchBytes = 512;
+// A long strip writes 128 B into every destination row of at most 1 KiB, so
+// in 4 KiB pages it enters a new page every few rows; touching the pages 64
+// rows ahead starts their address translation early, as the fills do
+// ([256]^3.permute(1,2,0) into 4 KiB pages: 0.62-0.67 of the time without,
+// when that case ran at 2.2-2.6x memcpy; huge pages unchanged within noise).
+constexpr int64_t kPrimeRowsAhead = 64;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
@@ -239,25 +286,41 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
 
 // The register blocks of [o_begin, o_end) x [i_begin, i_end), `o` outermost.
 // `prefetch` (bytes, 0 for none): also fetch the source lines that far ahead
-// into L2, one per source row and line.
+// into L2, one per source row and line (a whole next block when the source
+// rows are short, a few lines further along them when they are long).
+// `prime_output`: touch the destination rows kPrimeRowsAhead ahead, once per
+// 4 KiB page, for the long strips (see tile()). `whole_lines`: each register
+// block is followed at once by the one beside it along `o`, which reads the
+// other halves of the same source lines: source rows a power of two apart
+// share a few cache sets, and a line left for the next pass over the block
+// has been evicted by then ([4096,4096].t() and [256]^3.permute(2,0,1)
+// 0.78-0.89 of the time with single blocks; strips, which come back to the
+// line sooner, measured 1.0-1.09 and keep single blocks).
 CTENSOR_AVX2 void transpose_range(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
                                   int64_t o_begin, int64_t o_end, int64_t i_begin, int64_t i_end, bool stream,
-                                  int64_t prefetch) {
+                                  int64_t prefetch, bool prime_output, bool whole_lines) {
   const auto bytes = static_cast<int64_t>(item);
-  const int64_t step_o = 32 / bytes, step_i = 64 / bytes;
-  for (int64_t o = o_begin; o < o_end; o += step_o)
-    for (int64_t i = i_begin; i < i_end; i += step_i) {
-      char* d = dst + o * d_outer + i * bytes;
-      const char* s = src + i * s_inner + o * bytes;
-      if (prefetch != 0 && ((o * bytes) & 63) == 0)
-        for (int64_t k = 0; k < step_i; ++k) _mm_prefetch(s + prefetch + k * s_inner, _MM_HINT_T1);
-      if (item == 2)
-        transpose_16x32(d, d_outer, s, s_inner, stream);
-      else if (item == 4)
-        transpose_8x16(d, d_outer, s, s_inner, stream);
-      else
-        transpose_4x8(d, d_outer, s, s_inner, stream);
-    }
+  const int64_t step_o = 32 / bytes, step_i = 64 / bytes, group_o = whole_lines ? 2 * step_o : step_o;
+  for (int64_t o0 = o_begin; o0 < o_end; o0 += group_o)
+    for (int64_t i = i_begin; i < i_end; i += step_i)
+      for (int64_t o = o0; o < std::min(o_end, o0 + group_o); o += step_o) {
+        char* d = dst + o * d_outer + i * bytes;
+        const char* s = src + i * s_inner + o * bytes;
+        if (prefetch != 0 && ((o * bytes) & 63) == 0)
+          for (int64_t k = 0; k < step_i; ++k) _mm_prefetch(s + prefetch + k * s_inner, _MM_HINT_T1);
+        if (prime_output && i == i_begin)
+          for (int64_t k = 0; k < step_o; ++k) {
+            const char* ahead = d + (kPrimeRowsAhead + k) * d_outer;
+            if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer))
+              _mm_prefetch(ahead, _MM_HINT_T1);  // the row that enters a new page
+          }
+        if (item == 2)
+          transpose_16x32(d, d_outer, s, s_inner, stream);
+        else if (item == 4)
+          transpose_8x16(d, d_outer, s, s_inner, stream);
+        else
+          transpose_4x8(d, d_outer, s, s_inner, stream);
+      }
 }
 
 // Whole register blocks of an n_outer x n_inner transpose; `end_*` bound them.
@@ -269,26 +332,29 @@ CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src,
     // are long enough to stream from memory ([256]^3.permute(1,2,0): 1.3-1.7x
     // -> 1.05-1.2x of memcpy), which halves the passes over the destination.
     // Shorter source rows (NCHW->NHWC's 12 KiB) do better with one.
-    const int64_t step_i = (end_o * bytes >= kLongStripBytes ? 128 : 64) / bytes;
+    const bool long_strip = end_o * bytes >= kLongStripBytes;
+    const int64_t step_i = (long_strip ? 128 : 64) / bytes;
     for (int64_t i = 0; i < end_i; i += step_i)
-      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream, 0);
+      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream,
+                      long_strip ? kStripPrefetchBytes : 0, long_strip, false);
     return;
   }
   // When source rows are short (a block's source is one dense run, as in
   // [256]^3.permute(2,0,1)), blocks are 256 B of columns and each prefetches
   // the next one's source: the column-wise reads of a block otherwise start
   // each line cold (c1 went from 1.2-1.35x to 0.95-1.1x of memcpy). Long
-  // source rows ([4096,4096].t()) lose with the prefetch (those rows are far
-  // apart) and do best with blocks of 4 KiB of rows by 128 B of columns
-  // (1.05-1.15x against 1.2-1.35x for 1 KiB by 256 B).
+  // source rows ([4096,4096].t()) lose with that prefetch (those rows are far
+  // apart) but gain from one a few lines along each row, and do best with
+  // blocks of 4 KiB of rows by 256 B of columns (see kInnerBlockBytes).
   const bool short_source = s_inner <= kShortRowBytes;
   const int64_t block_o = kOuterBlockBytes / bytes;
   const int64_t block_i = (short_source ? kShortSourceBlockBytes : kInnerBlockBytes) / bytes;
-  const int64_t ahead = short_source ? block_i * s_inner : 0;
+  const int64_t ahead = short_source ? block_i * s_inner : kBlockPrefetchBytes;
   for (int64_t ob = 0; ob < end_o; ob += block_o)
     for (int64_t ib = 0; ib < end_i; ib += block_i)
       transpose_range(item, dst, d_outer, src, s_inner, ob, std::min(end_o, ob + block_o), ib,
-                      std::min(end_i, ib + block_i), stream, ib + 2 * block_i <= end_i ? ahead : 0);
+                      std::min(end_i, ib + block_i), stream,
+                      short_source && ib + 2 * block_i > end_i ? 0 : ahead, false, true);
 }
 
 }  // namespace
@@ -306,6 +372,8 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
     fill(dst, src, item, n, stream);
   } else if (item == 4 && ss == 8) {
     gather4_stride2(dst, src, n, stream);
+  } else if (item == 4 && ss == 12) {
+    gather4_stride3(dst, src, n, stream);
   } else if (item == 4) {
     gather4(dst, src, ss, n, stream);
   } else if (item == 8) {

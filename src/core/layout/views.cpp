@@ -162,32 +162,24 @@ Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t*
   Layout l;
   l.ndim = ndim;
   l.offset = t.storage_offset();
-  // PyTorch's inferExpandGeometry, from the last dim; a new leading dim of
-  // size 1 gets the stride that would make it contiguous with the next one.
-  for (int64_t i = ndim - 1; i >= 0; --i) {
+  // -1 keeps the tensor's size; in a new leading dim it is refused below.
+  for (int64_t i = 0; i < ndim; ++i) {
     const int64_t d = n - ndim + i;  // the matching dim of t, < 0 for new ones
-    int64_t size = 1;
-    int64_t stride = 0;
-    if (d >= 0) {
-      size = t.size(d);
-      stride = t.stride(d);
-    } else if (n > 0) {  // PyTorch gives a 0-dim tensor's new dims stride 0
-      stride = detail::wrapping_mul(l.sizes[i + 1], l.strides[i + 1]);  // kept only at size 1
-    }
-    int64_t target = sizes[i];
-    if (target == -1) {
-      if (d < 0) fail(Status::Shape, op, ": -1 is not allowed in new leading dim ", i, " of ", DimList{sizes, ndim});
-      target = size;
-    }
-    if (size != target) {
-      if (size != 1)
-        fail(Status::Shape, op, ": size ", target, " at dim ", i, " does not match the existing size ",
-             size, " (sizes ", DimList{sizes, ndim}, ", tensor sizes ", DimList{t.sizes(), n}, ")");
-      size = target;
-      stride = 0;
-    }
-    l.sizes[i] = size;
-    l.strides[i] = stride;
+    l.sizes[i] = sizes[i] == -1 && d >= 0 ? t.size(d) : sizes[i];
+  }
+  const int64_t bad = broadcast_strides(n, t.sizes(), t.strides(), ndim, l.sizes, l.strides);
+  if (bad >= 0) {
+    const int64_t i = bad + ndim - n;
+    fail(Status::Shape, op, ": size ", l.sizes[i], " at dim ", i, " does not match the existing size ",
+         t.size(bad), " (sizes ", DimList{sizes, ndim}, ", tensor sizes ", DimList{t.sizes(), n}, ")");
+  }
+  // PyTorch's inferExpandGeometry, from the last new dim: a new leading dim of
+  // size 1 gets the stride that would make it contiguous with the next one (a
+  // 0-dim tensor's new dims keep stride 0).
+  for (int64_t i = ndim - n - 1; i >= 0; --i) {
+    if (sizes[i] == -1)
+      fail(Status::Shape, op, ": -1 is not allowed in new leading dim ", i, " of ", DimList{sizes, ndim});
+    if (n > 0 && l.sizes[i] == 1) l.strides[i] = detail::wrapping_mul(l.sizes[i + 1], l.strides[i + 1]);
   }
   checked_numel(op, l.ndim, l.sizes);
   return detail::alias(t, l);
