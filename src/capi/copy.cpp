@@ -33,12 +33,8 @@ tensor_status_t tensor_fill(tensor_t* dst, double value) {
   return capi::guarded("fill", [&](const char* op) { core::fill(op, capi::arg(dst, op, "dst"), value); });
 }
 
-// The thread count's check stays here until the engine's set_num_threads takes an op.
 tensor_status_t tensor_set_num_threads(int32_t n) {
-  return capi::guarded("set_num_threads", [&](const char* op) {
-    if (n < 1) core::fail(core::Status::Invalid, op, ": n is ", n, ", expected at least 1");
-    core::set_num_threads(n);
-  });
+  return capi::guarded("set_num_threads", [&](const char* op) { core::set_num_threads(op, n); });
 }
 
 int32_t tensor_get_num_threads(void) { return core::num_threads(); }

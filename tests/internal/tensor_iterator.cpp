@@ -171,7 +171,7 @@ void reductions(std::mt19937& rng) {
 // Large iterators split over two threads give the same results; a reduction
 // splits only its kept dims.
 void threads(std::mt19937& rng) {
-  set_num_threads(2);
+  set_num_threads("test", 2);
   View in({64, 96, 128}, {2, 0, 1});  // 3 MiB: split over both threads
   in.randomize(rng);
   View out({64, 96, 128}, {0, 1, 2});
@@ -207,7 +207,7 @@ void threads(std::mt19937& rng) {
   View want({64, 1, 128}, {0, 1, 2});
   for_index(in.sizes, 3, [&](const int64_t* i) { want.at(i, 3) += in.at(i, 3); });
   check(want.buffer == sum.buffer, "reduction split over threads");
-  set_num_threads(1);
+  set_num_threads("test", 1);
 }
 
 void empty_and_errors() {

@@ -31,7 +31,7 @@ void broadcast_source_strides(const char* op, const Tensor& dst, const Tensor& s
          src.size(bad), " at source dim ", bad, " vs ", dst.size(bad + nd - ns), ")");
 }
 
-// API.md's rule: sorted by |stride|, each dim of size > 1 must step past the span
+// tensor_copy's rule (ctensor.h): sorted by |stride|, each dim of size > 1 must step past the span
 // of all smaller ones; zero strides and interleavings are refused.
 void require_no_internal_overlap(const char* op, const Tensor& t) {
   struct Dim {
@@ -95,7 +95,7 @@ void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_stride
 void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
   int64_t strides[kMaxDims];
   if (dst.numel() == 0) {
-    // API.md: an empty destination always succeeds (nothing is written: no read-only,
+    // An empty destination always succeeds (nothing is written: no read-only,
     // device or overlap check), but src must still broadcast to it, as in torch's copy_.
     broadcast_source_strides(op, dst, src, strides);
     return;

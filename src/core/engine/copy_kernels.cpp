@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "engine/copy_simd.hpp"
+#include "memory/unaligned.hpp"
 
 namespace ctensor::core {
 
@@ -12,18 +13,6 @@ namespace {
 struct Bytes16 {
   uint64_t lo, hi;
 };
-
-// Loads and stores through memcpy: elements of foreign buffers may be misaligned.
-template <typename T>
-inline T load(const char* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <typename T>
-inline void store(char* p, T v) noexcept {
-  std::memcpy(p, &v, sizeof(T));
-}
 
 template <typename T>
 void run_typed(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) noexcept {

@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "error.hpp"
+
 namespace ctensor::core {
 
 namespace {
@@ -103,7 +105,10 @@ Pool& pool() {
 
 int32_t num_threads() noexcept { return g_num_threads.load(std::memory_order_relaxed); }
 
-void set_num_threads(int32_t n) noexcept { g_num_threads.store(n, std::memory_order_relaxed); }
+void set_num_threads(const char* op, int32_t n) {
+  if (n < 1) fail(Status::Invalid, op, ": n is ", n, ", expected at least 1");
+  g_num_threads.store(n, std::memory_order_relaxed);
+}
 
 void parallel_run(int32_t parts, const std::function<void(int32_t)>& part) {
   if (parts <= 1) {

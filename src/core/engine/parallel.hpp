@@ -9,8 +9,8 @@ namespace ctensor::core {
 // The number of threads a large copy may use (the caller's thread included).
 // Defaults to 1: copies stay on the calling thread unless a program opts in.
 int32_t num_threads() noexcept;
-// n >= 1; the caller validates. Workers are started lazily on first use.
-void set_num_threads(int32_t n) noexcept;
+// Sets it; n < 1 is Error(Invalid) naming `op`. Workers start lazily on first use.
+void set_num_threads(const char* op, int32_t n);
 
 // Runs part(i) for i in [0, parts), spreading parts over the pool; the calling
 // thread runs part 0 and waits for the rest. parts must not exceed num_threads().
