@@ -79,9 +79,10 @@ typedef int32_t tensor_status_t;
 #define TENSOR_E_OVERLAP 9       /**< write destination may have internal overlap */
 #define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
 #define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
-#define TENSOR_E_IO 12           /**< operating-system I/O error */
-#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure */
+#define TENSOR_E_IO 12           /**< operating-system I/O error (reserved: no function returns it yet) */
+#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure (reserved: no function returns it yet) */
 #define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
+#define TENSOR_E_INTERNAL 15     /**< a bug inside ctensor (an unexpected internal failure); the message says where */
 
 /**
  * The message of the last failed call on this thread, e.g.

@@ -64,6 +64,7 @@ STATUS = {
     "TENSOR_E_SHAPE": 4, "TENSOR_E_STRIDE": 5, "TENSOR_E_DTYPE": 6, "TENSOR_E_OVERFLOW": 7,
     "TENSOR_E_READONLY": 8, "TENSOR_E_OVERLAP": 9, "TENSOR_E_DEVICE": 10, "TENSOR_E_COPY": 11,
     "TENSOR_E_IO": 12, "TENSOR_E_FORMAT": 13, "TENSOR_E_UNSUPPORTED": 14,
+    "TENSOR_E_INTERNAL": 15,
 }
 
 # ctensor dtype value -> NumPy dtype (None where NumPy has no equivalent).

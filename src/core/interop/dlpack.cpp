@@ -1,6 +1,8 @@
 #include "interop/dlpack.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "error.hpp"
 #include "layout/shape.hpp"
@@ -28,6 +30,84 @@ constexpr Mapping kMappings[] = {
     {dtype::UInt16, {kDLUInt, 16}},       {dtype::UInt32, {kDLUInt, 32}},
     {dtype::UInt64, {kDLUInt, 64}},
 };
+
+// What an exported managed tensor owns; reached from the struct via manager_ctx.
+template <typename Managed>
+struct Export {
+  Managed managed{};
+  Ref<Tensor> tensor;
+  std::unique_ptr<int64_t[]> dims;  // shape then strides
+
+  static void deleter(Managed* self) noexcept { delete static_cast<Export*>(self->manager_ctx); }
+};
+
+template <typename Managed>
+Managed* export_tensor(Tensor& t) {
+  auto e = std::make_unique<Export<Managed>>();
+  const int64_t n = t.ndim();
+  e->dims = std::make_unique<int64_t[]>(static_cast<size_t>(2 * n + 1));  // +1: never NULL
+  std::copy(t.sizes(), t.sizes() + n, e->dims.get());
+  std::copy(t.strides(), t.strides() + n, e->dims.get() + n);
+  e->tensor = Ref<Tensor>::share(&t);
+
+  const Device device = t.storage()->device();
+  const DLPackType type = dlpack_type(t.dtype());
+  DLTensor& dl = e->managed.dl_tensor;
+  dl.data = t.data();  // as PyTorch: element [0,...,0] with byte_offset 0
+  dl.device.device_type = static_cast<DLDeviceType>(device.type);
+  dl.device.device_id = device.id;
+  dl.ndim = static_cast<int32_t>(n);
+  dl.dtype.code = type.code;
+  dl.dtype.bits = type.bits;
+  dl.dtype.lanes = 1;
+  dl.shape = e->dims.get();
+  dl.strides = e->dims.get() + n;
+  dl.byte_offset = 0;
+  e->managed.manager_ctx = e.get();
+  e->managed.deleter = &Export<Managed>::deleter;
+  return &e.release()->managed;
+}
+
+// Storage release callback of an imported managed tensor.
+template <typename Managed>
+void call_deleter(void* ctx) {
+  auto* m = static_cast<Managed*>(ctx);
+  if (m->deleter) m->deleter(m);
+}
+
+// Builds the tensor; takes ownership of m only once nothing can fail any more.
+template <typename Managed>
+Ref<Tensor> import_tensor(const char* op, Managed* m, bool readonly) {
+  const DLTensor& dl = m->dl_tensor;
+  const int64_t ndim = dl.ndim;
+  check_sizes(op, ndim, dl.shape);
+  if (dl.dtype.lanes != 1)
+    fail(Status::DType, op, ": dtype lanes ", dl.dtype.lanes, " (vector types) are not supported");
+  const std::optional<DType> dtype = dtype_from_dlpack(dl.dtype.code, dl.dtype.bits);
+  if (!dtype)
+    fail(Status::DType, op, ": DLPack dtype code ", int{dl.dtype.code}, " with ", int{dl.dtype.bits},
+         " bits has no ctensor dtype");
+  const int64_t numel = checked_numel(op, ndim, dl.shape);
+  if (numel > 0 && !dl.data) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
+
+  int64_t compact[kMaxDims];
+  const int64_t* strides = dl.strides;
+  if (!strides) {
+    contiguous_strides(ndim, dl.shape, compact);
+    strides = compact;
+  }
+  const ByteWindow w = addressed_bytes(op, reinterpret_cast<uintptr_t>(dl.data), dl.byte_offset, ndim,
+                                       dl.shape, strides, dtype_size(*dtype));
+  const Device device{static_cast<int32_t>(dl.device.device_type), dl.device.device_id};
+  auto storage = Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, &call_deleter<Managed>, m,
+                               device);
+  try {
+    return Tensor::make(storage, *dtype, ndim, dl.shape, strides, w.storage_offset);
+  } catch (...) {
+    storage->forget_release();  // on failure the caller keeps m
+    throw;
+  }
+}
 
 }  // namespace
 
@@ -66,6 +146,34 @@ ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset,
          ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
          ", strides ", DimList{strides, ndim}, ")");
   return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
+}
+
+DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags) {
+  if (flags != 0) fail(Status::Invalid, op, ": flags ", flags, " are reserved and must be 0");
+  DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(t);
+  m->version.major = DLPACK_MAJOR_VERSION;
+  m->version.minor = DLPACK_MINOR_VERSION;
+  m->flags = t.readonly() ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  return m;
+}
+
+DLManagedTensor* export_dlpack_legacy(const char* op, Tensor& t) {
+  if (t.readonly())
+    fail(Status::ReadOnly, op, ": the tensor is read-only and legacy DLPack cannot say so; use tensor_to_dlpack");
+  return export_tensor<DLManagedTensor>(t);
+}
+
+Ref<Tensor> import_dlpack(const char* op, DLManagedTensorVersioned* m) {
+  if (!m) fail(Status::Invalid, op, ": managed tensor is NULL");
+  if (m->version.major != DLPACK_MAJOR_VERSION)
+    fail(Status::Unsupported, op, ": DLPack version ", m->version.major, ".", m->version.minor,
+         " is not supported (major version must be ", DLPACK_MAJOR_VERSION, ")");
+  return import_tensor(op, m, (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0);
+}
+
+Ref<Tensor> import_dlpack_legacy(const char* op, DLManagedTensor* m) {
+  if (!m) fail(Status::Invalid, op, ": managed tensor is NULL");
+  return import_tensor(op, m, false);
 }
 
 }  // namespace ctensor::core

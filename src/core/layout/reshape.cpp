@@ -1,10 +1,12 @@
 // view, reshape and flatten: new shapes over the same elements, following
-// PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp).
+// PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp); and
+// the other operations that give the input itself where they can, else a copy.
 #include <algorithm>
 
 #include "engine/copy.hpp"
 #include "layout/view_layout.hpp"
 #include "layout/views.hpp"
+#include "ctensor.h"
 
 namespace ctensor::core {
 
@@ -146,6 +148,23 @@ Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t 
   l.sizes[start] = checked_numel(op, end - start + 1, t.sizes() + start);
   std::copy(t.sizes() + end + 1, t.sizes() + n, l.sizes + start + 1);
   return reshape(op, t, l.ndim, l.sizes);
+}
+
+Ref<Tensor> contiguous(const char* op, Tensor& t) {
+  if (t.is_contiguous()) return Ref<Tensor>::share(&t);
+  return contiguous_copy(op, t, t.dtype());
+}
+
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode) {
+  require_known_dtype(dtype, op);
+  if (copy_mode != TENSOR_COPY_IF_NEEDED && copy_mode != TENSOR_COPY_ALWAYS && copy_mode != TENSOR_COPY_NEVER)
+    fail(Status::Invalid, op, ": unknown copy mode ", copy_mode,
+         " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
+  if (copy_mode != TENSOR_COPY_ALWAYS && dtype == t.dtype()) return Ref<Tensor>::share(&t);
+  if (copy_mode == TENSOR_COPY_NEVER)
+    fail(Status::Copy, op, ": converting ", dtype_info(t.dtype())->name, " to ", dtype_info(dtype)->name,
+         " needs a copy but the copy mode is TENSOR_COPY_NEVER");
+  return contiguous_copy(op, t, dtype);
 }
 
 }  // namespace ctensor::core

@@ -37,19 +37,6 @@ void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
   }
 }
 
-bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides) {
-  int64_t expected = 1;
-  for (int64_t i = ndim - 1; i >= 0; --i) {
-    if (sizes[i] == 0) return true;
-  }
-  for (int64_t i = ndim - 1; i >= 0; --i) {
-    if (sizes[i] == 1) continue;
-    if (strides[i] != expected) return false;
-    expected *= sizes[i];
-  }
-  return true;
-}
-
 int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
   const int64_t range = ndim > 0 ? ndim : 1;
   if (dim < -range || dim >= range)

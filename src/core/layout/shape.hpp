@@ -32,9 +32,6 @@ int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes);
 // Writes C-order strides for sizes (PyTorch's: size-0/1 dims count as 1).
 void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides);
 
-// PyTorch's is_contiguous: size-1 dims are ignored; an empty tensor is contiguous.
-bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides);
-
 // Wraps a possibly negative dim into [0, ndim); a 0-dim tensor accepts -1 and 0
 // (as PyTorch's wrap_scalar). Error(Invalid) otherwise.
 int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim);

@@ -27,6 +27,13 @@ Ref<Tensor> reshape(const char* op, const Tensor& t, int64_t ndim, const int64_t
 // torch.flatten(t, start_dim, end_dim) through reshape; 0-dim gives [1].
 Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim);
 
+// t itself if contiguous, else a contiguous copy.
+Ref<Tensor> contiguous(const char* op, Tensor& t);
+
+// tensor_to: t converted to `dtype` under a public TENSOR_COPY_* mode; t itself
+// when no copy is needed or wanted. Throws Invalid (unknown dtype or mode), Copy.
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode);
+
 Ref<Tensor> transpose(const char* op, const Tensor& t, int64_t dim0, int64_t dim1);
 
 // Result dim i is t's dim dims[i]; ndim must equal t's, dims distinct.
