@@ -8,7 +8,9 @@
 #   5. ASan+UBSan (./build-asan): the Check suites, the internal and stress
 #      tests, the differential and the Python binding's tests (the runtime
 #      preloaded into Python),
-#   6. TSan (./build-tsan): the eight-thread stress test.
+#   6. TSan (./build-tsan): the eight-thread stress test,
+#   7. the libFuzzer targets under ASan+UBSan (./build-fuzz, fuzz/run.sh),
+#      $CTENSOR_FUZZ_SECONDS (default 60) seconds each.
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -128,6 +130,9 @@ else
   failed_steps+=("tsan")
 fi
 
+step "fuzz targets, ${CTENSOR_FUZZ_SECONDS:-60} s each (build-fuzz)"
+REPORT="$reports/fuzz.xml" bash fuzz/run.sh "${CTENSOR_FUZZ_SECONDS:-60}" || failed_steps+=("fuzz")
+
 step "summary"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
@@ -152,7 +157,7 @@ for xml in sorted(reports.glob("*.xml")):
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
          "python binding": "python", "asan": "asan", "asan differential": "asan-differential",
-         "asan python": "asan-python", "tsan": "tsan"}
+         "asan python": "asan-python", "tsan": "tsan", "fuzz": "fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)
