@@ -9,7 +9,10 @@
 #      tests, the differential and the Python binding's tests (the runtime
 #      preloaded into Python),
 #   6. TSan (./build-tsan): the eight-thread stress test,
-#   7. the libFuzzer targets under ASan+UBSan (./build-fuzz, fuzz/run.sh),
+#   7. the allocation-failure loop (./build-fault, -Dfault_injection=true):
+#      every Check suite with each call failing at each of its allocations,
+#      on a warm thread and on a fresh one,
+#   8. the libFuzzer targets under ASan+UBSan (./build-fuzz, fuzz/run.sh),
 #      $CTENSOR_FUZZ_SECONDS (default 60) seconds each.
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -130,6 +133,15 @@ else
   failed_steps+=("tsan")
 fi
 
+step "allocation-failure loop (build-fault)"
+if sanitizer_build build-fault -Dbuildtype=debugoptimized -Dfault_injection=true &&
+   meson compile -C build-fault >/dev/null; then
+  meson_test_report build-fault fault-loop --suite fault-loop --suite fault || failed_steps+=("fault loop")
+else
+  echo "fault-injection build failed"
+  failed_steps+=("fault loop")
+fi
+
 step "fuzz targets, ${CTENSOR_FUZZ_SECONDS:-60} s each (build-fuzz)"
 REPORT="$reports/fuzz.xml" bash fuzz/run.sh "${CTENSOR_FUZZ_SECONDS:-60}" || failed_steps+=("fuzz")
 
@@ -157,7 +169,8 @@ for xml in sorted(reports.glob("*.xml")):
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
          "python binding": "python", "asan": "asan", "asan differential": "asan-differential",
-         "asan python": "asan-python", "tsan": "tsan", "fuzz": "fuzz"}
+         "asan python": "asan-python", "tsan": "tsan", "fault loop": "fault-loop",
+         "fuzz": "fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

@@ -34,14 +34,25 @@ static struct {
 } mappings[kMaxMappings];
 static long n_mappings;
 
-void failalloc_arm(long n) {
+void failalloc_arm_more(long n) {
   pthread_mutex_lock(&lock);
   armed = 1;
   fail_at = n;
   counted = 0;
-  fired = overflowed = 0;
+  fired = 0;
+  pthread_mutex_unlock(&lock);
+}
+
+void failalloc_forget(void) {
+  pthread_mutex_lock(&lock);
+  overflowed = 0;
   n_blocks = n_mappings = 0;
   pthread_mutex_unlock(&lock);
+}
+
+void failalloc_arm(long n) {
+  failalloc_forget();
+  failalloc_arm_more(n);
 }
 
 long failalloc_disarm(void) {

@@ -13,6 +13,11 @@
 /* Starts counting: the nth allocation from now fails (n >= 1), only that one.
    Forgets what earlier arms tracked. */
 void failalloc_arm(long n);
+/* As failalloc_arm, but what earlier arms tracked stays tracked (for a leak
+   check over several calls). */
+void failalloc_arm_more(long n);
+/* Forgets every tracked block and mapping. */
+void failalloc_forget(void);
 /* Stops counting; returns how many allocations were made while armed. */
 long failalloc_disarm(void);
 /* 1 if the armed failure has happened. */
