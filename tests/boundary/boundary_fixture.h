@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctensor.h"
 
@@ -18,13 +19,18 @@ static struct {
   tensor_storage_t *s;  /* a 24-byte storage */
   int64_t sizes[2], strides[2], dims[2];
   _Alignas(64) unsigned char buffer[64];
-} fx = {NULL, NULL, {2, 3}, {3, 1}, {1, 0}, {0}};
+  const tensor_t *tensors[1];  /* {t} */
+  const char *names[1];        /* {"a"} */
+} fx = {NULL, NULL, {2, 3}, {3, 1}, {1, 0}, {0}, {NULL}, {"a"}};
 
 static tensor_t *out_tensor;
 static tensor_storage_t *out_storage;
 static DLManagedTensorVersioned *out_managed;
 static DLManagedTensor *out_legacy;
 static int32_t out_i32;
+static int64_t out_i64;
+static double out_f64;
+static tensor_dtype_t out_dtype;
 static int failures, cases, valid_calls;
 
 static void reset_outputs(void) {

@@ -40,9 +40,40 @@ VALID = {
     "double": ("1.0", "value"),
     "tensor_dtype_t": ("TENSOR_FLOAT32", "value"),
     "tensor_status_t": ("TENSOR_OK", "value"),
+    "uint64_t": ("0", "value"),
+    "tensor_op_t": ("0", "value"),
+    "tensor_dtype_t *": ("&out_dtype", "in"),
+    "double *": ("&out_f64", "in"),
+    "int64_t *": ("&out_i64", "in"),
+    "const tensor_t * const *": ("fx.tensors", "in"),
+    "const char * const *": ("fx.names", "in"),
+    "tensor_safetensors_t **": ("&out_safetensors", "out:safetensors"),
+    "const tensor_safetensors_t *": ("fx_safetensors()", "in"),
+    "tensor_safetensors_t *": ("fx_safetensors()", "in"),
 }
+# Code a type's rule needs, emitted only when the header uses the type (so the
+# generated test compiles against headers with and without it).
+EXTRA = {
+    "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
+    "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
+/* An open file holding the fixture tensor as "a". */
+static tensor_safetensors_t *fx_safetensors(void) {
+  if (!fx_st) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ctensor-boundary-%d.safetensors", (int)getpid());
+    const tensor_t *tensors[1] = {fx.t};
+    if (tensor_safetensors_save(path, 1, fx.names, tensors, 0, fx.names, fx.names) != TENSOR_OK ||
+        tensor_safetensors_open(&fx_st, path, 0) != TENSOR_OK)
+      abort();
+    remove(path);
+  }
+  return fx_st;
+}""",
+}
+# How a result of each out kind is released (beyond the fixture's own kinds).
+RELEASE = {"safetensors": "tensor_safetensors_release"}
 ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims"}
-VALUES = {"ndim": "2", "n": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
+VALUES = {"ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
           "count": "-1", "copy": "TENSOR_COPY_ALWAYS"}
 BAD_NDIMS = ["-1", "65", "INT64_MAX", "INT64_MIN"]
 BAD_DTYPES = ["-1", "8", "12", "16", "26", "30", "INT32_MIN", "INT32_MAX"]
@@ -93,6 +124,9 @@ def emit_call(out, fn, ret, params, args, expect, what):
     released), 'invalid' or 'zero'."""
     out.append("  {")
     out.append("    reset_outputs();")
+    extra_outs = [VALID[t][0].lstrip("&") for t, _ in params if VALID[t][1].split(":")[-1] in RELEASE]
+    for var in extra_outs:
+        out.append(f"    {var} = UNTOUCHED;")
     managed = [i for i, (t, _) in enumerate(params) if VALID[t][1].startswith("in:")]
     for i in managed:
         out.append(f"    void *arg{i} = {args[i]};")
@@ -114,6 +148,8 @@ def emit_call(out, fn, ret, params, args, expect, what):
             if VALID[t][1].startswith("out:") and args[i] != "NULL":
                 var = VALID[t][0].lstrip("&")
                 out.append(f'    if ({var} != NULL) fail_case({label}, "*out not NULL after the failure");')
+    elif expect == "ok" and status and any(n == "path" for _, n in params):
+        out.append(f'    if (st == TENSOR_E_INVALID) fail_case({label}, "valid arguments refused");')
     elif expect == "ok" and status:
         out.append(f'    if (st != TENSOR_OK) fail_case({label}, tensor_status_name(st));')
     elif expect == "none" and status:
@@ -134,6 +170,11 @@ def emit_call(out, fn, ret, params, args, expect, what):
     if expect == "ok":
         out.append("    ++valid_calls;")
     out.append("    release_outputs();")
+    for t, _ in params:
+        kind = VALID[t][1].split(":")[-1]
+        if VALID[t][1].startswith("out:") and kind in RELEASE:
+            var = VALID[t][0].lstrip("&")
+            out.append(f"    if ({var} != UNTOUCHED) {RELEASE[kind]}({var});")
     out.append("  }")
 
 
@@ -142,8 +183,14 @@ def main(header, output):
     functions = list(declarations(header))
     if not functions:
         sys.exit("gen_boundary.py: no CTENSOR_API declarations found")
+    used = {t for _, _, params, _ in functions for t, _ in params}
+    if "tensor_safetensors_t *" in used:
+        used.add("const tensor_safetensors_t *")
+    out.extend(code for t, code in EXTRA.items() if t in used)
+    cleanup = "  tensor_safetensors_release(fx_st);" if "const tensor_safetensors_t *" in used else ""
+    out.append(f"static void release_extras(void) {{\n{cleanup}\n}}")
     for fn, ret, params, doc in functions:
-        if fn in ("tensor_release", "tensor_storage_release", "tensor_retain", "tensor_storage_retain"):
+        if fn.endswith("_release") or fn.endswith("_retain"):
             # Take and drop a reference: NULL is the only boundary value.
             out.append(f"static void test_{fn}(void) {{")
             out.append(f"  {fn}(NULL);")
