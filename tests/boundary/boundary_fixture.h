@@ -28,9 +28,6 @@ static tensor_storage_t *out_storage;
 static DLManagedTensorVersioned *out_managed;
 static DLManagedTensor *out_legacy;
 static int32_t out_i32;
-static int64_t out_i64;
-static double out_f64;
-static tensor_dtype_t out_dtype;
 static int failures, cases, valid_calls;
 
 static void reset_outputs(void) {

@@ -54,6 +54,9 @@ VALID = {
 # Code a type's rule needs, emitted only when the header uses the type (so the
 # generated test compiles against headers with and without it).
 EXTRA = {
+    "tensor_dtype_t *": "static tensor_dtype_t out_dtype;",
+    "double *": "static double out_f64;",
+    "int64_t *": "static int64_t out_i64;",
     "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
     "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
 /* An open file holding the fixture tensor as "a". */
