@@ -90,7 +90,11 @@ typedef int32_t tensor_status_t;
  * "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
  * Returns "" if no call has failed on this thread. The string is owned by the
  * library and stays valid until the next failing call on the same thread.
- * Thread-safe (thread-local). @since 0.1
+ * It is always the last failed call's own message; when memory runs out while
+ * that message is built or kept, it is the fixed text "out of memory while
+ * formatting the message" or "out of memory while storing the message" (the
+ * status is still the call's own). Never allocates. Thread-safe (thread-local).
+ * @since 0.1
  */
 CTENSOR_API const char *tensor_last_error(void);
 

@@ -9,7 +9,16 @@
 #   6. the Rust workspace's tests (bindings/rust: cargo test --all-features, which
 #      includes the check that the checked-in bindings match include/), if present,
 #   7. the Go binding's go vet, go test -race, go test with cgocheck2 (every
-#      pointer passed to C checked) and a 20 s fuzz run (bindings/go).
+#      pointer passed to C checked) and a 20 s fuzz run (bindings/go),
+#   8. ASan+UBSan (./build-asan): the Check suites, the internal and stress
+#      tests, the differential and the Python binding's tests (the runtime
+#      preloaded into Python),
+#   9. TSan (./build-tsan): the eight-thread stress test,
+#  10. the allocation-failure loop (./build-fault, -Dfault_injection=true):
+#      every Check suite with each call failing at each of its allocations,
+#      on a warm thread and on a fresh one,
+#  11. the libFuzzer targets under ASan+UBSan (./build-fuzz, fuzz/run.sh),
+#      $CTENSOR_FUZZ_SECONDS (default 60) seconds each.
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -115,6 +124,74 @@ if [ -f bindings/go/go.mod ]; then
   gotest go-fuzz -run '^$' -fuzz '^FuzzViewChain$' -fuzztime 20s . || failed_steps+=("go fuzz")
 fi
 
+# A sanitizer build in its own directory: configure once, reconfigure later.
+sanitizer_build() {
+  local dir=$1
+  shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    rm -rf "$dir"
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+# Runs `meson test` in $1 with the remaining arguments; the junit report goes to $reports/$2.xml.
+meson_test_report() {
+  local dir=$1 report=$2
+  shift 2
+  rm -f "$dir/meson-logs/testlog.junit.xml"
+  meson test -C "$dir" --no-rebuild --print-errorlogs "$@"
+  local rc=$?
+  cp "$dir/meson-logs/testlog.junit.xml" "$reports/$report.xml" 2>/dev/null
+  return $rc
+}
+
+step "ASan+UBSan (build-asan)"
+asan_args=(-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
+           -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all)
+[[ " ${setup_args[*]} " == *" -Dpython=true "* ]] && asan_args+=(-Dpython=true)
+if sanitizer_build build-asan "${asan_args[@]}" && meson compile -C build-asan >/dev/null; then
+  meson_test_report build-asan asan --suite check --suite internal --suite stress || failed_steps+=("asan")
+  # Python is not built with ASan: its runtime (and libstdc++, whose throw it
+  # intercepts) is preloaded; CPython's own exit-time leaks are not ours.
+  asan_preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
+  if compgen -G "tests/differential/test_*.py" >/dev/null; then
+    CTENSOR_LIB="$root/build-asan/src/libctensor.so" LD_PRELOAD="$asan_preload" ASAN_OPTIONS=detect_leaks=0 \
+      "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/asan-differential.xml" tests/differential ||
+      failed_steps+=("asan differential")
+  fi
+  if [ -d bindings/python/tests ] && [ -d build-asan/bindings/python ]; then
+    CTENSOR_LIB="$root/build-asan/src/libctensor.so" CTENSOR_PYTHON_BUILD="$root/build-asan/bindings/python" \
+      LD_PRELOAD="$asan_preload" ASAN_OPTIONS=detect_leaks=0 \
+      "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/asan-python.xml" bindings/python/tests ||
+      failed_steps+=("asan python")
+  fi
+else
+  echo "ASan build failed"
+  failed_steps+=("asan")
+fi
+
+step "TSan stress test (build-tsan)"
+if sanitizer_build build-tsan -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false &&
+   meson compile -C build-tsan tests/test_stress >/dev/null; then
+  TSAN_OPTIONS=halt_on_error=1 meson_test_report build-tsan tsan --suite stress || failed_steps+=("tsan")
+else
+  echo "TSan build failed"
+  failed_steps+=("tsan")
+fi
+
+step "allocation-failure loop (build-fault)"
+if sanitizer_build build-fault -Dbuildtype=debugoptimized -Dfault_injection=true &&
+   meson compile -C build-fault >/dev/null; then
+  meson_test_report build-fault fault-loop --suite fault-loop --suite fault || failed_steps+=("fault loop")
+else
+  echo "fault-injection build failed"
+  failed_steps+=("fault loop")
+fi
+
+step "fuzz targets, ${CTENSOR_FUZZ_SECONDS:-60} s each (build-fuzz)"
+REPORT="$reports/fuzz.xml" bash fuzz/run.sh "${CTENSOR_FUZZ_SECONDS:-60}" || failed_steps+=("fuzz")
+
 step "summary"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
@@ -139,7 +216,10 @@ for xml in sorted(reports.glob("*.xml")):
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
          "python binding": "python", "julia static": "julia_static", "rust binding": "rust",
-         "go vet": "go-vet", "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz"}
+         "go vet": "go-vet", "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz",
+         "asan": "asan", "asan differential": "asan-differential",
+         "asan python": "asan-python", "tsan": "tsan", "fault loop": "fault-loop",
+         "fuzz": "fuzz"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

@@ -9,7 +9,9 @@
 
 #include "ctensor.h"
 
-/* Asserts a call returned TENSOR_OK, printing the library's message if not. */
+/* Asserts a call returned TENSOR_OK, printing the library's message if not.
+   The allocation-failure loop (fault/fault_loop.h) evaluates `call` once per
+   run: its arguments must have no side effects. */
 #define ck_ok(call)                                                                   \
   do {                                                                                \
     tensor_status_t ck_ok_status_ = (call);                                           \
@@ -59,5 +61,9 @@ static inline int run_suite(Suite *s) {
   srunner_free(sr);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+#ifdef CTENSOR_FAULT_LOOP
+#include "fault/fault_loop.h"
+#endif
 
 #endif

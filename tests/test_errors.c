@@ -122,7 +122,9 @@ START_TEST(success_leaves_message_unchanged) {
   tensor_release(c);
   tensor_release(t);
   tensor_storage_release(s);
+#ifndef CTENSOR_FAULT_LOOP /* there every ck_ok first fails, as often as it allocates */
   ck_assert_str_eq(tensor_last_error(), before);
+#endif
 }
 END_TEST
 

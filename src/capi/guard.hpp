@@ -4,7 +4,6 @@
 #pragma once
 
 #include <new>
-#include <string>
 #include <utility>
 
 #include "error.hpp"
@@ -14,8 +13,15 @@
 
 namespace ctensor::capi {
 
-// Records `message` as this thread's last error and returns `status`.
+// Records a copy of `message` as this thread's last error and returns `status`.
+// Never fails: if the copy cannot be stored, the message is a fixed text saying so.
 tensor_status_t record_error(core::Status status, const char* message) noexcept;
+// As record_error with "op: what" or "op: what: detail", formatted without
+// allocating (cut at 511 characters).
+tensor_status_t record_error(core::Status status, const char* op, const char* what,
+                             const char* detail = nullptr) noexcept;
+// Records a static string, which needs no copy.
+tensor_status_t record_fixed_error(core::Status status, const char* fixed) noexcept;
 // This thread's last error message ("" if none).
 const char* last_error_text() noexcept;
 
@@ -53,15 +59,11 @@ tensor_status_t guarded(const char* op, Body&& body) noexcept {
   } catch (const core::Error& e) {
     return record_error(e.status(), e.what());
   } catch (const std::bad_alloc&) {
-    return record_error(core::Status::NoMem, "out of memory");
+    return record_error(core::Status::NoMem, op, "out of memory");
   } catch (const std::exception& e) {
-    try {
-      return record_error(core::Status::Internal, (std::string(op) + ": internal error: " + e.what()).c_str());
-    } catch (...) {
-      return record_error(core::Status::Internal, e.what());
-    }
+    return record_error(core::Status::Internal, op, "internal error", e.what());
   } catch (...) {
-    return record_error(core::Status::Internal, "unknown internal error");
+    return record_error(core::Status::Internal, op, "unknown internal error");
   }
 }
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <sstream>
-#include <stdexcept>
+#include <exception>
 #include <string>
 #include <utility>
 
@@ -36,14 +36,24 @@ enum class Status : int32_t {
 #undef CTENSOR_STATUS_ENUM
 };
 
-class Error : public std::runtime_error {
+// What a message becomes when formatting it runs out of memory: the status
+// stays the call's own, the text is this fixed one.
+inline constexpr const char kFormatFailed[] = "out of memory while formatting the message";
+
+// Constructing, moving and reading an Error never allocates (a message copied
+// into a std::runtime_error would, turning an invalid call into NOMEM).
+class Error : public std::exception {
  public:
-  Error(Status status, std::string message)
-      : std::runtime_error(std::move(message)), status_(status) {}
+  Error(Status status, std::string message) noexcept : status_(status), message_(std::move(message)) {}
+  // `fixed` is a static string.
+  Error(Status status, const char* fixed) noexcept : status_(status), fixed_(fixed) {}
   Status status() const noexcept { return status_; }
+  const char* what() const noexcept override { return fixed_ ? fixed_ : message_.c_str(); }
 
  private:
   Status status_;
+  std::string message_;
+  const char* fixed_ = nullptr;
 };
 
 // A list of int64 values, printed as "[2, 3]" inside messages.
@@ -58,12 +68,21 @@ inline std::ostream& operator<<(std::ostream& os, DimList d) {
   return os << ']';
 }
 
-// Throws Error(status, concatenation of parts).
+// Throws Error(status, concatenation of parts), or Error(status, kFormatFailed)
+// if memory runs out on the way (a stream would otherwise swallow bad_alloc
+// and give a message cut short).
 template <typename... Parts>
 [[noreturn]] void fail(Status status, const Parts&... parts) {
-  std::ostringstream os;
-  (os << ... << parts);
-  throw Error(status, os.str());
+  std::string message;
+  try {
+    std::ostringstream os;
+    os.exceptions(std::ios::badbit | std::ios::failbit);
+    (os << ... << parts);
+    message = os.str();
+  } catch (...) {
+    throw Error(status, kFormatFailed);
+  }
+  throw Error(status, std::move(message));
 }
 
 }  // namespace ctensor::core

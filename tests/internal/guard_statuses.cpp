@@ -27,8 +27,8 @@ void expect(tensor_status_t got, tensor_status_t want, const char* message) {
 int main() {
   expect(capi::guarded("op1", [](const char*) { throw std::logic_error("broken invariant"); }), TENSOR_E_INTERNAL,
          "op1: internal error: broken invariant");
-  expect(capi::guarded("op2", [](const char*) { throw 42; }), TENSOR_E_INTERNAL, "unknown internal error");
-  expect(capi::guarded("op3", [](const char*) { throw std::bad_alloc(); }), TENSOR_E_NOMEM, "out of memory");
+  expect(capi::guarded("op2", [](const char*) { throw 42; }), TENSOR_E_INTERNAL, "op2: unknown internal error");
+  expect(capi::guarded("op3", [](const char*) { throw std::bad_alloc(); }), TENSOR_E_NOMEM, "op3: out of memory");
   expect(capi::guarded("op4", [](const char* op) { core::fail(core::Status::Shape, op, ": mine"); }),
          TENSOR_E_SHAPE, "op4: mine");
   expect(capi::guarded("op5", [](const char*) {}), TENSOR_OK, "op4: mine");  // success keeps the message

@@ -80,7 +80,8 @@ class Pool {
     }
   }
 
-  static thread_local bool t_inside_pool;
+  // Initial-exec: reading it never allocates (see layout/tensor.cpp's free list).
+  static thread_local bool t_inside_pool __attribute__((tls_model("initial-exec")));
   static bool forked_child_;  // set in a child of fork(): the workers are not there
 
   std::mutex busy_;
@@ -93,7 +94,7 @@ class Pool {
   uint64_t generation_ = 0;
 };
 
-thread_local bool Pool::t_inside_pool = false;
+thread_local bool Pool::t_inside_pool __attribute__((tls_model("initial-exec"))) = false;
 bool Pool::forked_child_ = false;
 
 Pool& pool() {

@@ -1,57 +1,85 @@
 #include "layout/tensor.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "error.hpp"
 #include "layout/shape.hpp"
 
 namespace ctensor::core {
 
+#ifndef CTENSOR_NO_CACHES
 namespace {
 
-// Freed Tensor blocks kept for reuse by this thread: plain data, so that the
-// fast path needs no guard; FreeListOwner returns the blocks to the heap when
-// the thread ends (registered on the first block kept).
+// Freed Tensor blocks kept for reuse by this thread, linked through their first
+// word. Initial-exec TLS of plain data: touching it never allocates, not even
+// on a thread's first call or when the library was dlopen()ed (dynamic TLS is
+// allocated on first access and aborts the process when that fails). The
+// blocks go back to the heap at thread exit through a pthread key, set when
+// the thread keeps its first block; if setting it fails, blocks are not kept.
+struct FreeBlock {
+  FreeBlock* next;
+};
 struct FreeList {
   static constexpr int kMax = 64;
-  void* slot[kMax];
+  FreeBlock* head;
   int count;
   bool registered;
   bool closed;  // the thread is ending: no more blocks are kept
 };
-thread_local FreeList free_list;
+thread_local FreeList free_list __attribute__((tls_model("initial-exec")));
 
-struct FreeListOwner {
-  int touched = 0;
-  ~FreeListOwner() {
-    FreeList& f = free_list;
-    f.closed = true;
-    while (f.count > 0) ::operator delete(f.slot[--f.count]);
+void drain_free_list(void*) noexcept {
+  FreeList& f = free_list;
+  f.closed = true;
+  while (FreeBlock* b = f.head) {
+    f.head = b->next;
+    ::operator delete(b);
   }
-};
-thread_local FreeListOwner free_list_owner;
+  f.count = 0;
+}
+
+// Created on first use; if no key is to be had, no thread keeps blocks.
+bool register_thread_exit(FreeList& f) noexcept {
+  static pthread_key_t key;
+  static const bool have_key = pthread_key_create(&key, drain_free_list) == 0;
+  return have_key && pthread_setspecific(key, &f) == 0;
+}
 
 }  // namespace
 
 void* Tensor::operator new(size_t size) {
   FreeList& f = free_list;
-  if (size == sizeof(Tensor) && f.count > 0) return f.slot[--f.count];
+  if (size == sizeof(Tensor) && f.head) {
+    FreeBlock* b = f.head;
+    f.head = b->next;
+    --f.count;
+    return b;
+  }
   return ::operator new(size);
 }
 
 void Tensor::operator delete(void* p) noexcept {
   FreeList& f = free_list;
   if (f.count < FreeList::kMax && !f.closed) {
-    if (!f.registered) {
-      f.registered = true;
-      free_list_owner.touched = 1;  // constructs it, so that its destructor runs
+    if (!f.registered) f.registered = register_thread_exit(f);
+    if (f.registered) {
+      f.head = ::new (p) FreeBlock{f.head};
+      ++f.count;
+      return;
     }
-    f.slot[f.count++] = p;
-    return;
   }
   ::operator delete(p);
 }
+#else
+// Sanitizer and allocation-failure builds: every Tensor is its own heap block,
+// so use after release and double release are seen.
+void* Tensor::operator new(size_t size) { return ::operator new(size); }
+void Tensor::operator delete(void* p) noexcept { ::operator delete(p); }
+#endif
 
 Tensor::Tensor(Ref<Storage> storage, DType dtype, int64_t ndim, int64_t offset) noexcept
     : storage_(std::move(storage)),

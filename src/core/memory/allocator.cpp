@@ -39,6 +39,10 @@ void* map_block(size_t size) {
   return p;
 }
 
+#ifdef CTENSOR_NO_CACHES
+// Sanitizer and allocation-failure builds: every block is unmapped when freed.
+size_t cache_limit_from_env() { return 0; }
+#else
 size_t cache_limit_from_env() {
   const char* env = std::getenv("CTENSOR_ALLOC_CACHE_BYTES");
   if (!env || !*env) return kDefaultCacheBytes;
@@ -46,6 +50,7 @@ size_t cache_limit_from_env() {
   const unsigned long long v = std::strtoull(env, &end, 10);
   return *end == '\0' ? static_cast<size_t>(v) : kDefaultCacheBytes;
 }
+#endif
 
 // Freed large blocks, oldest first, holding at most `limit_` bytes and
 // kMaxBlocks blocks. Fixed storage: giving back memory never allocates.

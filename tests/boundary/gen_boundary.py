@@ -1,0 +1,273 @@
+#!/usr/bin/python3
+"""Generates the boundary test from the public header: for every CTENSOR_API
+function, a call with valid arguments, then one call per pointer parameter with
+that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
+must not crash), `ndim` out of range, unknown dtypes, unknown flag bits and copy
+modes (TENSOR_E_INVALID; 0 or NULL from functions without a status).
+A pointer may be NULL where its doc comment says so ("`p` NULL means ...",
+"accepts NULL", "may be NULL"), and callbacks and their contexts are opaque.
+A parameter type without a rule below stops the build, so a new function is
+covered as soon as it is declared, or its new type gets a rule.
+
+usage: gen_boundary.py INCLUDE/ctensor.h OUTPUT.c
+"""
+import re
+import sys
+
+# type -> (C expression of a valid value, kind)
+#   kind: "out:<release>" a result the test releases, "in" an input, "opaque"
+VALID = {
+    "tensor_t **": ("&out_tensor", "out:tensor"),
+    "tensor_storage_t **": ("&out_storage", "out:storage"),
+    "DLManagedTensorVersioned **": ("&out_managed", "out:managed"),
+    "DLManagedTensor **": ("&out_legacy", "out:legacy"),
+    "const tensor_t *": ("fx.t", "in"),
+    "tensor_t *": ("fx.t", "in"),
+    "tensor_storage_t *": ("fx.s", "in"),
+    "const tensor_storage_t *": ("fx.s", "in"),
+    "DLManagedTensorVersioned *": ("fresh_managed()", "in:managed"),
+    "DLManagedTensor *": ("fresh_legacy()", "in:legacy"),
+    "const int64_t *": (None, "in"),  # by name below
+    "void *": ("fx.buffer", "in"),
+    "const void *": ("fx.buffer", "in"),
+    "int32_t *": ("&out_i32", "in"),
+    "const char *": ('"/nonexistent/ctensor-boundary"', "in"),
+    "tensor_release_fn": ("NULL", "opaque"),
+    "int64_t": ("0", "value"),
+    "int32_t": ("1", "value"),
+    "uint32_t": ("0", "value"),
+    "size_t": ("24", "value"),
+    "double": ("1.0", "value"),
+    "tensor_dtype_t": ("TENSOR_FLOAT32", "value"),
+    "tensor_status_t": ("TENSOR_OK", "value"),
+    "uint64_t": ("0", "value"),
+    "tensor_op_t": ("0", "value"),
+    "tensor_dtype_t *": ("&out_dtype", "in"),
+    "double *": ("&out_f64", "in"),
+    "int64_t *": ("&out_i64", "in"),
+    "const tensor_t * const *": ("fx.tensors", "in"),
+    "const char * const *": ("fx.names", "in"),
+    "tensor_safetensors_t **": ("&out_safetensors", "out:safetensors"),
+    "const tensor_safetensors_t *": ("fx_safetensors()", "in"),
+    "tensor_safetensors_t *": ("fx_safetensors()", "in"),
+}
+# Code a type's rule needs, emitted only when the header uses the type (so the
+# generated test compiles against headers with and without it).
+EXTRA = {
+    "int32_t fd": """#include <sys/mman.h>
+static int fx_descriptor = -1;
+/* A 24-byte memory file, as tensor_storage_new_shared makes. */
+static int fx_fd(void) {
+  if (fx_descriptor < 0) {
+    fx_descriptor = memfd_create("ctensor-boundary", MFD_CLOEXEC);
+    if (fx_descriptor < 0 || ftruncate(fx_descriptor, 24) != 0) abort();
+  }
+  return fx_descriptor;
+}""",
+    "tensor_dtype_t *": "static tensor_dtype_t out_dtype;",
+    "double *": "static double out_f64;",
+    "int64_t *": "static int64_t out_i64;",
+    "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
+    "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
+/* An open file holding the fixture tensor as "a". */
+static tensor_safetensors_t *fx_safetensors(void) {
+  if (!fx_st) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ctensor-boundary-%d.safetensors", (int)getpid());
+    const tensor_t *tensors[1] = {fx.t};
+    if (tensor_safetensors_save(path, 1, fx.names, tensors, 0, fx.names, fx.names) != TENSOR_OK ||
+        tensor_safetensors_open(&fx_st, path, 0) != TENSOR_OK)
+      abort();
+    remove(path);
+  }
+  return fx_st;
+}""",
+}
+# How a result of each out kind is released (beyond the fixture's own kinds).
+RELEASE = {"safetensors": "tensor_safetensors_release"}
+ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims"}
+VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
+          "count": "-1", "copy": "TENSOR_COPY_ALWAYS"}
+# Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).
+STRINGS = {"name": '"a"', "key": '"k"'}
+BAD_NDIMS = ["-1", "65", "INT64_MAX", "INT64_MIN"]
+BAD_DTYPES = ["-1", "8", "12", "16", "26", "30", "INT32_MIN", "INT32_MAX"]
+BAD_FLAGS = ["0x80000000u", "0xFFFFFFFFu"]
+BAD_COPY_MODES = ["-1", "3", "INT32_MAX"]
+
+
+def declarations(header):
+    text = open(header).read()
+    pattern = re.compile(r"/\*\*((?:(?!\*/).)*)\*/\s*CTENSOR_API\s+([^;(]*?)\b(\w+)\s*\(([^)]*)\)\s*;", re.S)
+    for m in pattern.finditer(text):
+        doc, ret, name, params = m.group(1), " ".join(m.group(2).split()), m.group(3), m.group(4)
+        ps = []
+        for p in params.split(","):
+            p = " ".join(p.split())
+            if p in ("void", ""):
+                continue
+            pm = re.match(r"(.*?)(\w+)$", p)
+            ptype = " ".join(pm.group(1).replace("*", " * ").split()).replace("* *", "**")
+            ptype = re.sub(r" \*", " *", ptype)
+            ps.append((ptype.strip(), pm.group(2)))
+        yield name, ret, ps, " ".join(doc.split())
+
+
+def null_allowed(doc, pname, ptype):
+    if VALID[ptype][1] == "opaque" or pname == "ctx":
+        return True
+    if re.search(r"\baccepts NULL\b", doc) or re.search(r"\bEither out pointer may be NULL\b", doc):
+        return True
+    return bool(re.search(rf"`{pname}` (NULL means|may be NULL(?! only))", doc) or
+                re.search(rf"NULL {pname} means", doc))
+
+
+def valid_flags(fn, doc, docs):
+    """0 unless the doc's "@param flags" names the flags to pass (or refers to
+    another function's, "as tensor_x"): then the first flag it names."""
+    m = re.search(r"@param flags (.*?)(?:@|$)", doc)
+    text = m.group(1) if m else ""
+    if not text or re.match(r"(0\b|reserved)", text):
+        return "0"
+    ref = re.match(r"as (tensor_\w+)", text)
+    if ref and ref.group(1) in docs and ref.group(1) != fn:
+        return valid_flags(ref.group(1), docs[ref.group(1)], docs)
+    flag = re.search(r"\bTENSOR_[A-Z_]+\b", text)
+    return flag.group(0) if flag else "0"
+
+
+def valid_value(fn, ptype, pname):
+    if ptype not in VALID:
+        sys.exit(f"gen_boundary.py: no rule for parameter type '{ptype}' ({fn}'s {pname}); add one")
+    if ptype == "const int64_t *":
+        if pname not in ARRAYS:
+            sys.exit(f"gen_boundary.py: no array rule for {fn}'s {pname}; add one")
+        return ARRAYS[pname]
+    if ptype == "const char *" and pname in STRINGS:
+        return STRINGS[pname]
+    if VALID[ptype][1] == "value":
+        return VALUES.get(pname, VALID[ptype][0])
+    return VALID[ptype][0]
+
+
+def emit_call(out, fn, ret, params, args, expect, what):
+    """One call; `expect` is 'ok' (the valid call: anything but a crash, results
+    released), 'invalid' or 'zero'."""
+    out.append("  {")
+    out.append("    reset_outputs();")
+    extra_outs = [VALID[t][0].lstrip("&") for t, _ in params if VALID[t][1].split(":")[-1] in RELEASE]
+    for var in extra_outs:
+        out.append(f"    {var} = UNTOUCHED;")
+    managed = [i for i, (t, _) in enumerate(params) if VALID[t][1].startswith("in:")]
+    for i in managed:
+        out.append(f"    void *arg{i} = {args[i]};")
+        args = list(args)
+        args[i] = f"arg{i}"
+    call = f"{fn}({', '.join(args)})"
+    status = ret == "tensor_status_t"
+    if status:
+        out.append(f"    const tensor_status_t st = {call};")
+    elif ret == "void":
+        out.append(f"    {call};")
+    else:
+        out.append(f"    {ret} const r = {call};")
+    label = f'"{fn}: {what}"'
+    if expect == "invalid" and status:
+        op = fn.removeprefix("tensor_")
+        out.append(f'    expect_invalid(st, {label}, "{op}");')
+        for i, (t, _) in enumerate(params):
+            if VALID[t][1].startswith("out:") and args[i] != "NULL":
+                var = VALID[t][0].lstrip("&")
+                out.append(f'    if ({var} != NULL) fail_case({label}, "*out not NULL after the failure");')
+    elif expect == "ok" and status and any(n == "path" for _, n in params):
+        out.append(f'    if (st == TENSOR_E_INVALID) fail_case({label}, "valid arguments refused");')
+    elif expect == "ok" and status:
+        out.append(f'    if (st != TENSOR_OK) fail_case({label}, tensor_status_name(st));')
+    elif expect == "none" and status:
+        out.append("    (void)st;")
+    elif expect == "zero" and ret != "void":
+        zero = "NULL" if "*" in ret else "0"
+        out.append(f"    if (r != {zero}) fail_case({label}, \"did not give {zero}\");")
+    elif ret not in ("void", "tensor_status_t"):
+        out.append("    (void)r;")
+    if status:
+        ok = "st == TENSOR_OK" if expect == "ok" else "0"
+    else:
+        ok = "1"
+    for i in managed:
+        kind = VALID[params[i][0]][1].split(":")[1]
+        # Taken over only by a successful import; otherwise the test deletes it.
+        out.append(f"    if (!({ok})) delete_{kind}(arg{i});")
+    if expect == "ok":
+        out.append("    ++valid_calls;")
+    out.append("    release_outputs();")
+    for t, _ in params:
+        kind = VALID[t][1].split(":")[-1]
+        if VALID[t][1].startswith("out:") and kind in RELEASE:
+            var = VALID[t][0].lstrip("&")
+            out.append(f"    if ({var} != UNTOUCHED) {RELEASE[kind]}({var});")
+    out.append("  }")
+
+
+def main(header, output):
+    out = []
+    functions = list(declarations(header))
+    if not functions:
+        sys.exit("gen_boundary.py: no CTENSOR_API declarations found")
+    used = {t for _, _, params, _ in functions for t, _ in params}
+    used |= {f"{t} {n}" for _, _, params, _ in functions for t, n in params}
+    if "tensor_safetensors_t *" in used:
+        used.add("const tensor_safetensors_t *")
+    out.extend(code for t, code in EXTRA.items() if t in used)
+    cleanup = "  tensor_safetensors_release(fx_st);\n" if "const tensor_safetensors_t *" in used else ""
+    cleanup += "  close(fx_descriptor);\n" if "int32_t fd" in used else ""
+    out.append(f"static void release_extras(void) {{\n{cleanup}}}")
+    docs = {fn: doc for fn, _, _, doc in functions}
+    for fn, ret, params, doc in functions:
+        if fn.endswith("_release") or fn.endswith("_retain"):
+            # Take and drop a reference: NULL is the only boundary value.
+            out.append(f"static void test_{fn}(void) {{")
+            out.append(f"  {fn}(NULL);")
+            out.append("}")
+            continue
+        out.append(f"static void test_{fn}(void) {{")
+        valid = [valid_flags(fn, doc, docs) if (t, n) == ("uint32_t", "flags") else valid_value(fn, t, n)
+                 for t, n in params]
+        emit_call(out, fn, ret, params, valid, "ok", "valid arguments")
+        expect_bad = "invalid" if ret == "tensor_status_t" else "zero"
+        for i, (t, n) in enumerate(params):
+            if "*" in t and not null_allowed(doc, n, t):
+                args = list(valid)
+                args[i] = "NULL"
+                emit_call(out, fn, ret, params, args, "invalid" if ret == "tensor_status_t" else "none",
+                          f"NULL {n}")
+            bad = []
+            if t == "int64_t" and n == "ndim":
+                bad = BAD_NDIMS
+            elif t == "tensor_dtype_t":
+                bad = BAD_DTYPES
+            elif t == "uint32_t" and n == "flags":
+                bad = BAD_FLAGS
+            elif t == "int32_t" and n == "copy":
+                bad = BAD_COPY_MODES
+            for value in bad:
+                args = list(valid)
+                args[i] = value
+                emit_call(out, fn, ret, params, args, expect_bad, f"{n} = {value}")
+        out.append("}")
+    out.append("static void (*const all_tests[])(void) = {")
+    out.extend(f"    test_{fn}," for fn, *_ in functions)
+    out.append("};")
+    out.append(f"static const int n_functions = {len(functions)};")
+    with open(output, "w") as f:
+        f.write("/* Generated by tests/boundary/gen_boundary.py from include/ctensor.h. */\n")
+        f.write("#define _GNU_SOURCE\n")
+        f.write('#include "boundary_fixture.h"\n\n')
+        f.write("\n".join(out) + "\n\n")
+        f.write('#include "boundary_main.h"\n')
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
