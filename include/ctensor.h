@@ -718,8 +718,8 @@ CTENSOR_API int32_t tensor_get_num_threads(void);
 
 /**
  * at::from_blob: a tensor viewing caller memory of any strides, without copying.
- * `data` is the address of element [0,...,0] (so tensor_data() == data); `strides`
- * are in elements, may be negative or zero, and NULL means contiguous. The new
+ * `data` is the address of element [0,...,0] (so tensor_data() == data); strides
+ * are in elements and may be negative or zero; `strides` NULL means contiguous. The new
  * storage covers exactly the bytes the view addresses, so later views stay
  * bounds-checked. `release(ctx)` runs once when the last view is gone; never on
  * failure. No alignment is required.
@@ -845,7 +845,7 @@ CTENSOR_API tensor_status_t tensor_chunk(tensor_t **out, int64_t capacity, int64
 /** See tensor_split. @since 0.2 (experimental) */
 CTENSOR_API tensor_status_t tensor_tensor_split(tensor_t **out, int64_t capacity, int64_t *count,
                                                 const tensor_t *t, int64_t sections, int64_t dim);
-/** See tensor_split. @since 0.2 (experimental) */
+/** See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental) */
 CTENSOR_API tensor_status_t tensor_tensor_split_indices(tensor_t **out, int64_t capacity, int64_t *count,
                                                         const tensor_t *t, int64_t n, const int64_t *indices,
                                                         int64_t dim);

@@ -98,11 +98,12 @@ template <typename Make>
 tensor_status_t produce_many(tensor_t** out, int64_t capacity, int64_t* count, const char* op,
                              Make&& make) noexcept {
   return guarded(op, [&](const char* name) {
+    if (out)
+      for (int64_t i = 0; i < capacity; ++i) out[i] = nullptr;
     if (!count) core::fail(core::Status::Invalid, name, ": count is NULL");
     *count = 0;
     if (capacity < 0) core::fail(core::Status::Invalid, name, ": negative capacity ", capacity);
     if (!out && capacity > 0) core::fail(core::Status::Invalid, name, ": out is NULL with capacity ", capacity);
-    for (int64_t i = 0; i < capacity; ++i) out[i] = nullptr;
     auto pieces = make(name);
     const auto n = static_cast<int64_t>(pieces.size());
     *count = n;

@@ -167,7 +167,7 @@ tensor_status_t tensor_tensor_split(tensor_t** out, int64_t capacity, int64_t* c
 
 tensor_status_t tensor_tensor_split_indices(tensor_t** out, int64_t capacity, int64_t* count, const tensor_t* t,
                                             int64_t n, const int64_t* indices, int64_t dim) {
-  return capi::produce_many(out, capacity, count, "tensor_split", [&](const char* op) {
+  return capi::produce_many(out, capacity, count, "tensor_split_indices", [&](const char* op) {
     return core::tensor_split_indices(op, capi::arg(t, op), n, indices, dim);
   });
 }

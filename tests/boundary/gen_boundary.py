@@ -28,8 +28,9 @@ VALID = {
     "DLManagedTensorVersioned *": ("fresh_managed()", "in:managed"),
     "DLManagedTensor *": ("fresh_legacy()", "in:legacy"),
     "const int64_t *": (None, "in"),  # by name below
+    "const int32_t *": ("fx_index_kinds", "in"),
     "void *": ("fx.buffer", "in"),
-    "const void *": ("fx.buffer", "in"),
+    "const void *": ("fx.buffer + 32", "in"),  # apart from "void *": tensor_convert refuses overlap
     "int32_t *": ("&out_i32", "in"),
     "const char *": ('"/nonexistent/ctensor-boundary"', "in"),
     "tensor_release_fn": ("NULL", "opaque"),
@@ -65,6 +66,9 @@ static int fx_fd(void) {
   return fx_descriptor;
 }""",
     "tensor_dtype_t *": "static tensor_dtype_t out_dtype;",
+    # tensor_index's two arrays: one item, the integer 0 (fx.t[0])
+    "const int32_t *": """static const int32_t fx_index_kinds[1] = {TENSOR_INDEX_INT};
+static const int64_t fx_index_values[3] = {0, 0, 0};""",
     "double *": "static double out_f64;",
     "int64_t *": "static int64_t out_i64;",
     "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
@@ -85,9 +89,16 @@ static tensor_safetensors_t *fx_safetensors(void) {
 }
 # How a result of each out kind is released (beyond the fixture's own kinds).
 RELEASE = {"safetensors": "tensor_safetensors_release"}
-ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims"}
+ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims", "values": "fx_index_values",
+          "source": "fx.dims", "destination": "fx.dims", "indices": "fx.dims"}
 VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
-          "count": "-1", "copy": "TENSOR_COPY_ALWAYS"}
+          "count": "-1", "copy": "TENSOR_COPY_ALWAYS",
+          # the splits fill one handle (out is &out_tensor): valid calls make one piece
+          "capacity": "1", "split_size": "8", "chunks": "1", "sections": "1", "min_dims": "2"}
+# Values for one function's parameter, where the name's own value does not fit.
+FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1"}
+# What a function without a status gives for bad arguments, where it is not 0/NULL.
+BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).
 STRINGS = {"name": '"a"', "key": '"k"'}
 BAD_NDIMS = ["-1", "65", "INT64_MAX", "INT64_MIN"]
@@ -146,7 +157,7 @@ def valid_value(fn, ptype, pname):
     if ptype == "const char *" and pname in STRINGS:
         return STRINGS[pname]
     if VALID[ptype][1] == "value":
-        return VALUES.get(pname, VALID[ptype][0])
+        return FN_VALUES.get((fn, pname), VALUES.get(pname, VALID[ptype][0]))
     return VALID[ptype][0]
 
 
@@ -186,7 +197,7 @@ def emit_call(out, fn, ret, params, args, expect, what):
     elif expect == "none" and status:
         out.append("    (void)st;")
     elif expect == "zero" and ret != "void":
-        zero = "NULL" if "*" in ret else "0"
+        zero = BAD_RESULTS.get(fn, "NULL" if "*" in ret else "0")
         out.append(f"    if (r != {zero}) fail_case({label}, \"did not give {zero}\");")
     elif ret not in ("void", "tensor_status_t"):
         out.append("    (void)r;")
