@@ -260,7 +260,11 @@ unsafe extern "C" {
  "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
  Returns "" if no call has failed on this thread. The string is owned by the
  library and stays valid until the next failing call on the same thread.
- Thread-safe (thread-local). @since 0.1*/
+ It is always the last failed call's own message; when memory runs out while
+ that message is built or kept, it is the fixed text "out of memory while
+ formatting the message" or "out of memory while storing the message" (the
+ status is still the call's own). Never allocates. Thread-safe (thread-local).
+ @since 0.1*/
     pub fn tensor_last_error() -> *const ::std::os::raw::c_char;
 }
 unsafe extern "C" {
@@ -903,8 +907,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
- `data` is the address of element [0,...,0] (so tensor_data() == data); `strides`
- are in elements, may be negative or zero, and NULL means contiguous. The new
+ `data` is the address of element [0,...,0] (so tensor_data() == data); strides
+ are in elements and may be negative or zero; `strides` NULL means contiguous. The new
  storage covers exactly the bytes the view addresses, so later views stay
  bounds-checked. `release(ctx)` runs once when the last view is gone; never on
  failure. No alignment is required.
@@ -1091,7 +1095,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// See tensor_split. @since 0.2 (experimental)
+    /// See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental)
     pub fn tensor_tensor_split_indices(
         out: *mut *mut tensor_t,
         capacity: i64,
