@@ -648,7 +648,7 @@ CTENSOR_API tensor_status_t tensor_load_npy(tensor_t **out, const char *path, ui
 
 /**
  * Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
- * np.save writes (format 1.0, 2.0 for headers over 64 KiB; padded to 64 bytes), to
+ * np.save writes (format 1.0, padded to 64 bytes), to
  * exactly `path` (no ".npy" is appended). The file is written to a temporary file
  * beside it, flushed and renamed over `path`: readers never see a partial file, and
  * on failure `path` is unchanged and the temporary removed.

@@ -304,21 +304,16 @@ void save_npy(const Tensor& t, const char* path) {
     const size_t digits = std::to_string(t.size(0)).size();
     dict.append(digits < kGrowthDigits ? kGrowthDigits - digits : 0, ' ');
   }
-  const size_t prefix_v1 = kMagicLen + 2 + 2;
+  // Format 1.0 always suffices: 64 dims of 19 digits stay far below its 64 KiB.
+  const size_t prefix = kMagicLen + 2 + 2;
   const size_t hlen = dict.size() + 1;  // the closing newline
-  bool v2 = false;
-  size_t pad = kAlign - (prefix_v1 + hlen) % kAlign;
-  if (hlen + pad > 65535) {
-    v2 = true;
-    pad = kAlign - (prefix_v1 + 2 + hlen) % kAlign;
-  }
-  dict.append(pad, ' ');
+  dict.append(kAlign - (prefix + hlen) % kAlign, ' ');
   dict += '\n';
   std::string header(kMagic, kMagicLen);
-  header += static_cast<char>(v2 ? 2 : 1);
+  header += '\x01';
   header += '\0';
-  const uint64_t len = dict.size();
-  for (int i = 0; i < (v2 ? 4 : 2); ++i) header += static_cast<char>((len >> (8 * i)) & 0xFF);
+  header += static_cast<char>(dict.size() & 0xFF);
+  header += static_cast<char>(dict.size() >> 8);
   header += dict;
 
   AtomicFile out(kSave, path);
