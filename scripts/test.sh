@@ -4,7 +4,9 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python binding's tests (bindings/python/tests), if present.
+#   4. the Python binding's tests (bindings/python/tests), if present,
+#   5. the safetensors interoperability tests (tests/safetensors) in a virtual
+#      environment with the pinned `safetensors` package (scripts/safetensors-venv.sh).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -68,6 +70,18 @@ if [ -d bindings/python/tests ]; then
     failed_steps+=("python binding")
 fi
 
+if [ -d tests/safetensors ]; then
+  step "safetensors interoperability (reference package in $builddir/venv-safetensors)"
+  if bash scripts/safetensors-venv.sh "$builddir/venv-safetensors"; then
+    CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD="$root/$builddir/bindings/python" \
+      "$builddir/venv-safetensors/bin/python" -m pytest -q -p no:cacheprovider \
+      --junitxml="$reports/safetensors.xml" tests/safetensors || failed_steps+=("safetensors")
+  else
+    echo "could not make the safetensors virtual environment"
+    failed_steps+=("safetensors")
+  fi
+fi
+
 step "summary"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
@@ -91,7 +105,7 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python"}
+         "python binding": "python", "safetensors": "safetensors"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)
