@@ -77,7 +77,8 @@ typedef struct {
   PyObject_HEAD
   tensor_safetensors_t *st;
   int numpy;          /* framework "numpy": get_tensor returns NumPy arrays */
-  PyObject *metadata; /* dict, or None without "__metadata__" */
+  PyObject *path;     /* bytes, for reading the metadata when asked */
+  PyObject *metadata; /* dict, None without "__metadata__", or NULL until read */
 } SafeOpenObject;
 
 static PyTypeObject SafeOpenType;
@@ -133,16 +134,14 @@ static SafeOpenObject *open_file(PyTypeObject *type, PyObject *path, int numpy) 
   status = tensor_safetensors_open(&st, PyBytes_AS_STRING(path), TENSOR_LOAD_WRITABLE);
   Py_END_ALLOW_THREADS
   if (status != TENSOR_OK) return (SafeOpenObject *)raise_for_path(status, PyBytes_AS_STRING(path));
-  PyObject *metadata = read_metadata(PyBytes_AS_STRING(path));
-  SafeOpenObject *self = metadata ? (SafeOpenObject *)type->tp_alloc(type, 0) : NULL;
+  SafeOpenObject *self = (SafeOpenObject *)type->tp_alloc(type, 0);
   if (!self) {
-    Py_XDECREF(metadata);
     tensor_safetensors_release(st);
     return NULL;
   }
   self->st = st;
   self->numpy = numpy;
-  self->metadata = metadata;
+  self->path = Py_NewRef(path);
   return self;
 }
 
@@ -163,6 +162,7 @@ static PyObject *safe_open_new(PyTypeObject *type, PyObject *args, PyObject *kwa
 static void safe_open_dealloc(PyObject *obj) {
   SafeOpenObject *self = (SafeOpenObject *)obj;
   tensor_safetensors_release(self->st);
+  Py_XDECREF(self->path);
   Py_XDECREF(self->metadata);
   Py_TYPE(obj)->tp_free(obj);
 }
@@ -223,6 +223,8 @@ static PyObject *safe_open_metadata(PyObject *obj, PyObject *noargs) {
   (void)noargs;
   SafeOpenObject *self = (SafeOpenObject *)obj;
   if (check_open(self) < 0) return NULL;
+  /* Read on first use, so that opening costs no JSON parse in Python. */
+  if (!self->metadata && !(self->metadata = read_metadata(PyBytes_AS_STRING(self->path)))) return NULL;
   return PyDict_Check(self->metadata) ? PyDict_Copy(self->metadata) : Py_NewRef(self->metadata);
 }
 

@@ -76,19 +76,32 @@ class Parser {
 
   void object(Json& v, int depth) {
     v.kind = Json::Kind::Object;
+    v.members.reserve(4);  // a tensor's three fields without reallocation
     ++pos_;
     skip_space();
     if (eat('}')) return;
-    std::unordered_set<std::string> seen;
+    // Small objects (a tensor's fields) are checked for duplicates by a scan;
+    // a hash set takes over for large ones (a header's tensor names).
+    constexpr size_t kScanLimit = 8;
+    std::unordered_set<std::string> seen;  // copies: members move as the vector grows
     for (;;) {
       skip_space();
       if (pos_ >= s_.size() || s_[pos_] != '"') error("expected a string key");
       std::string key = string();
-      if (!seen.insert(key).second) error(("duplicate key \"" + key + "\"").c_str());
+      bool duplicate = false;
+      if (v.members.size() < kScanLimit) {
+        for (const auto& m : v.members) duplicate = duplicate || m.first == key;
+      } else {
+        if (seen.empty())
+          for (const auto& m : v.members) seen.insert(m.first);
+        duplicate = seen.count(key) != 0;
+      }
+      if (duplicate) error(("duplicate key \"" + key + "\"").c_str());
       skip_space();
       if (!eat(':')) error("expected ':'");
       Json member = value(depth + 1);
       v.members.emplace_back(std::move(key), std::move(member));
+      if (!seen.empty()) seen.insert(v.members.back().first);
       skip_space();
       if (eat('}')) return;
       if (!eat(',')) error("expected ',' or '}'");
@@ -97,6 +110,7 @@ class Parser {
 
   void array(Json& v, int depth) {
     v.kind = Json::Kind::Array;
+    v.items.reserve(4);
     ++pos_;
     skip_space();
     if (eat(']')) return;
