@@ -264,7 +264,7 @@ Ref<Tensor> load_npy(const char* path, uint32_t flags) {
     if (big_endian) byte_swap(static_cast<char*>(storage->data()), numel, dt);
   } else {
     storage = map_descriptor(kLoad, file, data_offset, static_cast<size_t>(nbytes),
-                             load_map_mode(flags), false);
+                             load_map_mode(flags), nullptr);
   }
   std::vector<int64_t> strides;
   if (h.fortran) {

@@ -149,7 +149,7 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, uint32_t flags)
     st->data_ = read_into_storage(kOpen, file, data_start, static_cast<size_t>(cursor), "the data");
   else
     st->data_ = map_descriptor(kOpen, file, data_start, static_cast<size_t>(cursor),
-                               load_map_mode(flags), false);
+                               load_map_mode(flags), nullptr);
   return st;
 }
 

@@ -103,7 +103,7 @@ void File::read_at(const char* op, void* buf, size_t n, uint64_t offset, const c
 }
 
 Ref<Storage> map_descriptor(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                            MapMode mode, bool keep_fd) {
+                            MapMode mode, File* keep) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const uint64_t start = offset - offset % page;
   const size_t delta = static_cast<size_t>(offset - start);
@@ -112,21 +112,13 @@ Ref<Storage> map_descriptor(const char* op, const File& file, uint64_t offset, s
   m->length = nbytes + delta;
   const int prot = mode == MapMode::Read ? PROT_READ : PROT_READ | PROT_WRITE;
   const int kind = mode == MapMode::Private ? MAP_PRIVATE : MAP_SHARED;
-  void* base = mmap(nullptr, m->length, prot, kind, file.fd(), static_cast<off_t>(start));
+  void* base = nbytes ? mmap(nullptr, m->length, prot, kind, file.fd(), static_cast<off_t>(start)) : nullptr;
   if (base == MAP_FAILED)
     fail(errno == ENOMEM ? Status::NoMem : Status::IO, op, ": mmap of ", nbytes, " bytes at offset ",
          offset, ": ", system_error_text(errno));
   m->base = base;
-  if (keep_fd) {
-    const int fd = fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) {
-      const int err = errno;
-      munmap(base, m->length);
-      fail(Status::IO, op, ": cannot duplicate descriptor: ", system_error_text(err));
-    }
-    m->fd = fd;
-  }
-  return adopt_mapping(std::move(m), static_cast<char*>(base) + delta, nbytes,
+  if (keep) m->fd = keep->release();
+  return adopt_mapping(std::move(m), base ? static_cast<char*>(base) + delta : nullptr, nbytes,
                        mode == MapMode::Read);
 }
 
@@ -143,7 +135,7 @@ Ref<Storage> map_file(const char* op, const char* path, uint64_t offset, uint64_
     fail(Status::Bounds, op, ": bytes [", offset, ", ", offset, " + ", nbytes, ") pass the end of '",
          path, "' (", size, " bytes)");
   if (nbytes > SIZE_MAX) fail(Status::Overflow, op, ": ", nbytes, " bytes do not fit in size_t");
-  return map_descriptor(op, file, offset, static_cast<size_t>(nbytes), mode, false);
+  return map_descriptor(op, file, offset, static_cast<size_t>(nbytes), mode, nullptr);
 }
 
 Ref<Storage> new_shared(size_t nbytes) {
@@ -158,28 +150,18 @@ Ref<Storage> new_shared(size_t nbytes) {
   // Nobody (receivers of the descriptor included) can shrink it under a mapping.
   if (fcntl(file.fd(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL) != 0)
     fail(Status::IO, op, ": sealing the shared memory: ", system_error_text(errno));
-  if (nbytes == 0) {
-    auto m = std::make_unique<Mapping>();
-    m->fd = file.release();
-    return adopt_mapping(std::move(m), nullptr, 0, false);
-  }
-  return map_descriptor(op, file, 0, nbytes, MapMode::Write, true);
+  return map_descriptor(op, file, 0, nbytes, MapMode::Write, &file);
 }
 
 Ref<Storage> from_descriptor(int fd, size_t nbytes, MapMode mode) {
   constexpr const char* op = "storage_from_fd";
   if (fd < 0) fail(Status::Invalid, op, ": fd ", fd, " is negative");
-  const File file(duplicate_fd(op, fd));
+  File file(duplicate_fd(op, fd));
   const uint64_t size = file.size(op);
   if (nbytes == 0) nbytes = static_cast<size_t>(size);
   if (nbytes > size)
     fail(Status::Bounds, op, ": ", nbytes, " bytes asked but descriptor ", fd, " has ", size);
-  if (nbytes == 0) {
-    auto m = std::make_unique<Mapping>();
-    m->fd = duplicate_fd(op, file.fd());
-    return adopt_mapping(std::move(m), nullptr, 0, mode == MapMode::Read);
-  }
-  return map_descriptor(op, file, 0, nbytes, mode, true);
+  return map_descriptor(op, file, 0, nbytes, mode, &file);
 }
 
 int storage_fd(const Storage& s) noexcept {

@@ -52,11 +52,12 @@ class File {
   int fd_;
 };
 
-// Maps nbytes (> 0) at `offset` of `file`, which the caller has checked lie inside
-// it. The storage is read-only for MapMode::Read. With `keep_fd` the storage takes
-// a duplicate of the descriptor (storage_fd reports it) and closes it when released.
+// Maps nbytes at `offset` of `file`, which the caller has checked lie inside it
+// (nbytes 0: an empty storage, nothing mapped). The storage is read-only for
+// MapMode::Read. With `keep` (normally &file) the storage takes over that
+// descriptor (storage_fd reports it) and closes it when released.
 Ref<Storage> map_descriptor(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                            MapMode mode, bool keep_fd);
+                            MapMode mode, File* keep);
 
 // tensor_storage_map_file: [offset, offset + nbytes) of the file at path (nbytes 0:
 // to the end). Error(Bounds) when that range is empty or passes the end of the file.
