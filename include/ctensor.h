@@ -711,6 +711,189 @@ CTENSOR_API tensor_status_t tensor_set_num_threads(int32_t n);
 CTENSOR_API int32_t tensor_get_num_threads(void);
 
 /* ------------------------------------------------------------------------- */
+/* Files and shared memory (docs/files.md). Paths are UTF-8 (bytes passed to  */
+/* the operating system as they are). Every descriptor ctensor opens is       */
+/* close-on-exec and is closed with the last reference to its storage.        */
+/* ------------------------------------------------------------------------- */
+
+/** tensor_storage_map_file / tensor_storage_from_fd flags (exactly one; TENSOR_MAP_READ may
+    accompany the others). */
+#define TENSOR_MAP_READ 1u    /**< read-only, shared: the storage is read-only */
+#define TENSOR_MAP_WRITE 2u   /**< read-write, shared: writes reach the file (and every other mapping) */
+#define TENSOR_MAP_PRIVATE 4u /**< read-write, copy-on-write: writes stay in this process */
+
+/** Load flags of tensor_load_npy and tensor_safetensors_open (0: map read-only, zero-copy). */
+#define TENSOR_LOAD_COPY 1u     /**< read into owned, writable memory; the file is not kept mapped */
+#define TENSOR_LOAD_WRITABLE 2u /**< map copy-on-write: zero-copy, writable, writes never reach the file */
+
+/**
+ * Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end
+ * of the file) as a storage, without reading it. `offset` need not be page-aligned.
+ * The range is checked against the file's size now, so no page past its end is
+ * ever mapped; the file is unmapped when the last reference goes. A file that
+ * another process truncates while mapped still raises SIGBUS on access, as with
+ * any mapping: ctensor's own writers replace files by renaming instead.
+ * The storage is not fd-backed (tensor_storage_fd gives -1): no descriptor is held.
+ * @param flags TENSOR_MAP_READ (read-only storage), TENSOR_MAP_WRITE (opens the file
+ *        read-write) or TENSOR_MAP_PRIVATE.
+ * @param out receives a new reference.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, bad flags); TENSOR_E_IO (cannot
+ *         open or map the file, with the system's reason; not a regular file);
+ *         TENSOR_E_BOUNDS (offset past the end, the range passes the end, or it is
+ *         empty, e.g. an empty file); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_storage_map_file(tensor_storage_t **out, const char *path,
+                                                    uint64_t offset, uint64_t nbytes,
+                                                    uint32_t flags);
+
+/**
+ * A zero-filled, writable storage of `nbytes` bytes (0 allowed) in anonymous shared
+ * memory (Linux memfd_create), for sharing between processes: pass
+ * tensor_storage_fd() to another process (fork, or a Unix socket's SCM_RIGHTS) and
+ * map it there with tensor_storage_from_fd. The memory is sealed against shrinking,
+ * so no holder of the descriptor can make another's mapping fault.
+ * @param out receives a new reference (fd-backed).
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_IO (memfd_create, ftruncate,
+ *         sealing or mmap failed); TENSOR_E_NOMEM; TENSOR_E_OVERFLOW (nbytes > INT64_MAX).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_storage_new_shared(tensor_storage_t **out, size_t nbytes);
+
+/**
+ * The descriptor behind an fd-backed storage (from tensor_storage_new_shared or
+ * tensor_storage_from_fd), or -1 for any other storage and for NULL. Borrowed: it is
+ * closed with the storage's last reference; dup() it to keep it longer. @since 0.2
+ */
+CTENSOR_API int32_t tensor_storage_fd(const tensor_storage_t *s);
+
+/**
+ * Maps the first `nbytes` bytes (0: all of them) of the file or shared memory behind
+ * descriptor `fd`. The descriptor is duplicated (close-on-exec): the caller keeps and
+ * closes its own; the storage is fd-backed and closes its duplicate with its last
+ * reference. An empty descriptor with nbytes 0 gives an empty storage.
+ * @param flags as tensor_storage_map_file (TENSOR_MAP_WRITE needs a writable descriptor).
+ * @param out receives a new reference.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, fd < 0, bad flags); TENSOR_E_IO (fd
+ *         not open, not a regular file or memfd, mmap refused); TENSOR_E_BOUNDS (nbytes
+ *         more than the descriptor's size); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_storage_from_fd(tensor_storage_t **out, int32_t fd,
+                                                   size_t nbytes, uint32_t flags);
+
+/**
+ * Loads a NumPy .npy file (format versions 1.0, 2.0 and 3.0). Dtypes: '|b1', '|u1',
+ * '|i1', '<i2' .. '<i8', '<u2' .. '<u8', '<f2', '<f4', '<f8', '<c8', '<c16' ('=' and
+ * '>' orders too). Fortran-order arrays become strided (column-major) views, not
+ * copies. With flags 0 the data is mapped read-only (zero-copy; the tensor is
+ * read-only); TENSOR_LOAD_WRITABLE maps it copy-on-write; TENSOR_LOAD_COPY reads it
+ * into owned memory. Big-endian data, and data whose offset in the file is not a
+ * multiple of its element size (files from NumPy older than 1.9 may be), is read
+ * into owned memory (byte-swapped) whatever the flags. Bytes after the array are
+ * ignored, as NumPy does.
+ * @param out receives a new reference (contiguous for C order).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, unknown flags); TENSOR_E_IO;
+ *         TENSOR_E_FORMAT (no magic, unknown version, header longer than NumPy's
+ *         limit of 10000 bytes, malformed header dict, shape overflow, file shorter
+ *         than its data); TENSOR_E_DTYPE (object, string, structured or other
+ *         dtypes ctensor lacks); TENSOR_E_UNSUPPORTED (more than 64 dims);
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_load_npy(tensor_t **out, const char *path, uint32_t flags);
+
+/**
+ * Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
+ * np.save writes (format 1.0, padded to 64 bytes), to
+ * exactly `path` (no ".npy" is appended). The file is written to a temporary file
+ * beside it, flushed and renamed over `path`: readers never see a partial file, and
+ * on failure `path` is unchanged and the temporary removed.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL t/path); TENSOR_E_DTYPE (bfloat16, which
+ *         .npy cannot describe: use tensor_safetensors_save, or convert to float32);
+ *         TENSOR_E_DEVICE (not CPU memory); TENSOR_E_IO (with the system's reason, e.g.
+ *         "No space left on device"); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_save_npy(const tensor_t *t, const char *path);
+
+/** An open safetensors file: its header, and its data mapped (or read) once. */
+typedef struct tensor_safetensors tensor_safetensors_t;
+
+/**
+ * Opens a safetensors file and validates it as the reference implementation does:
+ * the header length (8 bytes, little-endian) is at most 100,000,000 and within the
+ * file; the header is UTF-8 JSON object text (trailing spaces allowed) without
+ * duplicate keys; each tensor has a known dtype ("BOOL", "U8", "I8", "I16", "U16",
+ * "F16", "BF16", "I32", "U32", "F32", "F64", "I64", "U64", "C64", "F8_E5M2",
+ * "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and data_offsets
+ * [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
+ * tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
+ * "__metadata__" maps strings to strings. No byte outside the file is ever read.
+ * The data is mapped read-only (flags 0: tensors are read-only), copy-on-write
+ * (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY), once.
+ * @param out receives the handle; release it with tensor_safetensors_release.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, unknown flags); TENSOR_E_IO;
+ *         TENSOR_E_FORMAT (any violation above, with the reason and the tensor's
+ *         name); TENSOR_E_OVERFLOW (a size product overflows); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_safetensors_open(tensor_safetensors_t **out, const char *path,
+                                                    uint32_t flags);
+
+/** Frees the handle (accepts NULL); tensors got from it stay valid (they hold the data). @since 0.2 */
+CTENSOR_API void tensor_safetensors_release(tensor_safetensors_t *st);
+
+/** Number of tensors in the file (0 for NULL). @since 0.2 */
+CTENSOR_API int64_t tensor_safetensors_count(const tensor_safetensors_t *st);
+
+/**
+ * Name of tensor `index` in [0, count), in the order of the file's header; NULL out
+ * of range or for NULL st. Borrowed: valid until tensor_safetensors_release. @since 0.2
+ */
+CTENSOR_API const char *tensor_safetensors_name(const tensor_safetensors_t *st, int64_t index);
+
+/**
+ * The tensor called `name`: a contiguous view sharing the file's one data storage
+ * (zero-copy), whose offset is in elements. A tensor whose bytes are not aligned to
+ * its element size in the file (never the case in files written by
+ * tensor_safetensors_save or the safetensors package, which align every tensor) is
+ * copied instead into its own aligned, writable storage.
+ * @param out receives a new reference.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/st/name, no such tensor);
+ *         TENSOR_E_DTYPE (an F8_* dtype, which ctensor lacks); TENSOR_E_UNSUPPORTED
+ *         (more than 64 dims); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_safetensors_get(tensor_t **out, const tensor_safetensors_t *st,
+                                                   const char *name);
+
+/**
+ * The "__metadata__" value for `key`, or NULL if absent (or NULL st/key). Borrowed:
+ * valid until tensor_safetensors_release. @since 0.2
+ */
+CTENSOR_API const char *tensor_safetensors_metadata(const tensor_safetensors_t *st,
+                                                    const char *key);
+
+/**
+ * Writes n tensors (any strides; stored in C order) named names[i], and n_meta
+ * metadata pairs, as a safetensors file, atomically as tensor_save_npy does. The
+ * layout is the reference implementation's: "__metadata__" first (omitted when
+ * n_meta is 0), tensors ordered by dtype width (widest first) then name, so each
+ * starts at a multiple of its element size; the header is padded with spaces to a
+ * multiple of 8 bytes.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL path, n or n_meta < 0, NULL arrays or
+ *         entries, duplicate names or keys, the name "__metadata__", strings that are
+ *         not UTF-8); TENSOR_E_DTYPE (complex128, which safetensors lacks);
+ *         TENSOR_E_DEVICE; TENSOR_E_IO; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_safetensors_save(const char *path, int64_t n,
+                                                    const char *const *names,
+                                                    const tensor_t *const *tensors, int64_t n_meta,
+                                                    const char *const *meta_keys,
+                                                    const char *const *meta_values);
+/* ------------------------------------------------------------------------- */
 /* Experimental (as zstd's experimental section): exported, documented and   */
 /* tested like the rest, but a 0.x minor release may still change their       */
 /* signatures or behaviour. Everything above this section is stable.          */

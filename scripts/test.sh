@@ -18,7 +18,9 @@
 #      every Check suite with each call failing at each of its allocations,
 #      on a warm thread and on a fresh one,
 #  11. the libFuzzer targets under ASan+UBSan (./build-fuzz, fuzz/run.sh),
-#      $CTENSOR_FUZZ_SECONDS (default 60) seconds each.
+#      $CTENSOR_FUZZ_SECONDS (default 60) seconds each,
+#  12. the safetensors interoperability tests (tests/safetensors) in a virtual
+#      environment with the pinned `safetensors` package (scripts/safetensors-venv.sh).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -219,7 +221,7 @@ names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differe
          "go vet": "go-vet", "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz",
          "asan": "asan", "asan differential": "asan-differential",
          "asan python": "asan-python", "tsan": "tsan", "fault loop": "fault-loop",
-         "fuzz": "fuzz"}
+         "fuzz": "fuzz", "safetensors": "safetensors"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

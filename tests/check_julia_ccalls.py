@@ -3,7 +3,7 @@
 Parses every `ccall((:tensor_xxx, libctensor()), Ret, (ArgTypes...), args...)` in
 bindings/julia/CTensor.jl/src and checks that the function is declared in the header
 with the same number of parameters, compatible types (Int32 <-> int32_t and the
-int32_t typedefs, Int64 <-> int64_t, UInt32 <-> uint32_t, Csize_t <-> size_t,
+int32_t typedefs, Int64 <-> int64_t, UInt32 <-> uint32_t, UInt64 <-> uint64_t, Csize_t <-> size_t,
 Cdouble <-> double, Ptr{Int64} <-> int64_t *, Ptr{UInt8} <-> char *, Ptr{Cvoid} <->
 pointers to void, opaque structs and functions, Ptr{Ptr{Cvoid}} <-> tensor_t **) and
 a compatible return type; that each raw wrapper is named after its C function
@@ -24,12 +24,12 @@ RAW_LAYER = "LibCTensor.jl"
 
 # ---------------------------------------------------------------------------------
 # C side: CTENSOR_API declarations -> (return type, [parameter types]), each type a
-# canonical value: "i32", "i64", "u32", "size", "f64", "void", or ("ptr", pointee).
+# canonical value: "i32", "i64", "u32", "u64", "size", "f64", "void", or ("ptr", pointee).
 
 C_SCALARS = {"int32_t": "i32", "tensor_status_t": "i32", "tensor_dtype_t": "i32",
-             "int64_t": "i64", "uint32_t": "u32", "size_t": "size", "double": "f64",
+             "int64_t": "i64", "uint32_t": "u32", "uint64_t": "u64", "size_t": "size", "double": "f64",
              "void": "void", "char": "char"}
-C_OPAQUE = {"tensor_t", "tensor_storage_t", "DLManagedTensor", "DLManagedTensorVersioned"}
+C_OPAQUE = {"tensor_t", "tensor_storage_t", "tensor_safetensors_t", "DLManagedTensor", "DLManagedTensorVersioned"}
 C_FUNCTION_POINTERS = {"tensor_release_fn"}
 
 
@@ -77,7 +77,7 @@ def parse_header(text):
 # ---------------------------------------------------------------------------------
 # Julia side
 
-JULIA_SCALARS = {"Int32": "i32", "Cint": "i32", "Int64": "i64", "UInt32": "u32", "Cuint": "u32",
+JULIA_SCALARS = {"Int32": "i32", "Cint": "i32", "Int64": "i64", "UInt32": "u32", "Cuint": "u32", "UInt64": "u64",
                  "Csize_t": "size", "Cdouble": "f64", "Float64": "f64", "Cvoid": "void",
                  "UInt8": "u8"}
 

@@ -273,4 +273,15 @@ PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
 
 PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);
 
+/* ---- files.c ----------------------------------------------------------- */
+
+/* load/save (.npy), load_file/save_file (safetensors), from_file, and the
+   multiprocessing reducer's helpers. */
+extern PyMethodDef ct_files_methods[];
+/* Adds safe_open and registers the reducer with multiprocessing's ForkingPickler
+   (after ct_files_methods are in the module). */
+int ct_files_init(PyObject *module);
+PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs);
+
 #endif /* CTENSOR_PY_H */

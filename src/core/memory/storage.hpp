@@ -42,6 +42,10 @@ class Storage final : public RefCounted<Storage> {
   // Drops the release callback of a storage that has not been handed out yet, so
   // that a constructor failing after wrap() leaves the caller's memory untouched.
   void forget_release() noexcept { release_ = nullptr; }
+  // The release callback and its context, so that a kind of borrowed storage
+  // (file mappings, shared memory) can recognise its own storages.
+  ReleaseFn release_fn() const noexcept { return release_; }
+  void* release_context() const noexcept { return ctx_; }
 
  private:
   Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,

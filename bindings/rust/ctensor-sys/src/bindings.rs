@@ -55,6 +55,11 @@ pub const TENSOR_INDEX_SLICE: i32 = 1;
 pub const TENSOR_INDEX_NEWAXIS: i32 = 2;
 pub const TENSOR_INDEX_ELLIPSIS: i32 = 3;
 pub const TENSOR_INDEX_BOOL: i32 = 4;
+pub const TENSOR_MAP_READ: i32 = 1;
+pub const TENSOR_MAP_WRITE: i32 = 2;
+pub const TENSOR_MAP_PRIVATE: i32 = 4;
+pub const TENSOR_LOAD_COPY: i32 = 1;
+pub const TENSOR_LOAD_WRITABLE: i32 = 2;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
@@ -904,6 +909,202 @@ unsafe extern "C" {
  thread only) until a program sets it.
  Thread-safe. @since 0.1*/
     pub fn tensor_get_num_threads() -> i32;
+}
+unsafe extern "C" {
+    /** Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end
+ of the file) as a storage, without reading it. `offset` need not be page-aligned.
+ The range is checked against the file's size now, so no page past its end is
+ ever mapped; the file is unmapped when the last reference goes. A file that
+ another process truncates while mapped still raises SIGBUS on access, as with
+ any mapping: ctensor's own writers replace files by renaming instead.
+ The storage is not fd-backed (tensor_storage_fd gives -1): no descriptor is held.
+ @param flags TENSOR_MAP_READ (read-only storage), TENSOR_MAP_WRITE (opens the file
+        read-write) or TENSOR_MAP_PRIVATE.
+ @param out receives a new reference.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, bad flags); TENSOR_E_IO (cannot
+         open or map the file, with the system's reason; not a regular file);
+         TENSOR_E_BOUNDS (offset past the end, the range passes the end, or it is
+         empty, e.g. an empty file); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_storage_map_file(
+        out: *mut *mut tensor_storage_t,
+        path: *const ::std::os::raw::c_char,
+        offset: u64,
+        nbytes: u64,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** A zero-filled, writable storage of `nbytes` bytes (0 allowed) in anonymous shared
+ memory (Linux memfd_create), for sharing between processes: pass
+ tensor_storage_fd() to another process (fork, or a Unix socket's SCM_RIGHTS) and
+ map it there with tensor_storage_from_fd. The memory is sealed against shrinking,
+ so no holder of the descriptor can make another's mapping fault.
+ @param out receives a new reference (fd-backed).
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_IO (memfd_create, ftruncate,
+         sealing or mmap failed); TENSOR_E_NOMEM; TENSOR_E_OVERFLOW (nbytes > INT64_MAX).
+ @since 0.2*/
+    pub fn tensor_storage_new_shared(
+        out: *mut *mut tensor_storage_t,
+        nbytes: usize,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** The descriptor behind an fd-backed storage (from tensor_storage_new_shared or
+ tensor_storage_from_fd), or -1 for any other storage and for NULL. Borrowed: it is
+ closed with the storage's last reference; dup() it to keep it longer. @since 0.2*/
+    pub fn tensor_storage_fd(s: *const tensor_storage_t) -> i32;
+}
+unsafe extern "C" {
+    /** Maps the first `nbytes` bytes (0: all of them) of the file or shared memory behind
+ descriptor `fd`. The descriptor is duplicated (close-on-exec): the caller keeps and
+ closes its own; the storage is fd-backed and closes its duplicate with its last
+ reference. An empty descriptor with nbytes 0 gives an empty storage.
+ @param flags as tensor_storage_map_file (TENSOR_MAP_WRITE needs a writable descriptor).
+ @param out receives a new reference.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out, fd < 0, bad flags); TENSOR_E_IO (fd
+         not open, not a regular file or memfd, mmap refused); TENSOR_E_BOUNDS (nbytes
+         more than the descriptor's size); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_storage_from_fd(
+        out: *mut *mut tensor_storage_t,
+        fd: i32,
+        nbytes: usize,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Loads a NumPy .npy file (format versions 1.0, 2.0 and 3.0). Dtypes: '|b1', '|u1',
+ '|i1', '<i2' .. '<i8', '<u2' .. '<u8', '<f2', '<f4', '<f8', '<c8', '<c16' ('=' and
+ '>' orders too). Fortran-order arrays become strided (column-major) views, not
+ copies. With flags 0 the data is mapped read-only (zero-copy; the tensor is
+ read-only); TENSOR_LOAD_WRITABLE maps it copy-on-write; TENSOR_LOAD_COPY reads it
+ into owned memory. Big-endian data, and data whose offset in the file is not a
+ multiple of its element size (files from NumPy older than 1.9 may be), is read
+ into owned memory (byte-swapped) whatever the flags. Bytes after the array are
+ ignored, as NumPy does.
+ @param out receives a new reference (contiguous for C order).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, unknown flags); TENSOR_E_IO;
+         TENSOR_E_FORMAT (no magic, unknown version, header longer than NumPy's
+         limit of 10000 bytes, malformed header dict, shape overflow, file shorter
+         than its data); TENSOR_E_DTYPE (object, string, structured or other
+         dtypes ctensor lacks); TENSOR_E_UNSUPPORTED (more than 64 dims);
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_load_npy(
+        out: *mut *mut tensor_t,
+        path: *const ::std::os::raw::c_char,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
+ np.save writes (format 1.0, padded to 64 bytes), to
+ exactly `path` (no ".npy" is appended). The file is written to a temporary file
+ beside it, flushed and renamed over `path`: readers never see a partial file, and
+ on failure `path` is unchanged and the temporary removed.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL t/path); TENSOR_E_DTYPE (bfloat16, which
+         .npy cannot describe: use tensor_safetensors_save, or convert to float32);
+         TENSOR_E_DEVICE (not CPU memory); TENSOR_E_IO (with the system's reason, e.g.
+         "No space left on device"); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_save_npy(
+        t: *const tensor_t,
+        path: *const ::std::os::raw::c_char,
+    ) -> tensor_status_t;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct tensor_safetensors {
+    _unused: [u8; 0],
+}
+/// An open safetensors file: its header, and its data mapped (or read) once.
+pub type tensor_safetensors_t = tensor_safetensors;
+unsafe extern "C" {
+    /** Opens a safetensors file and validates it as the reference implementation does:
+ the header length (8 bytes, little-endian) is at most 100,000,000 and within the
+ file; the header is UTF-8 JSON object text (trailing spaces allowed) without
+ duplicate keys; each tensor has a known dtype ("BOOL", "U8", "I8", "I16", "U16",
+ "F16", "BF16", "I32", "U32", "F32", "F64", "I64", "U64", "C64", "F8_E5M2",
+ "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and data_offsets
+ [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
+ tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
+ "__metadata__" maps strings to strings. No byte outside the file is ever read.
+ The data is mapped read-only (flags 0: tensors are read-only), copy-on-write
+ (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY), once.
+ @param out receives the handle; release it with tensor_safetensors_release.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/path, unknown flags); TENSOR_E_IO;
+         TENSOR_E_FORMAT (any violation above, with the reason and the tensor's
+         name); TENSOR_E_OVERFLOW (a size product overflows); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_safetensors_open(
+        out: *mut *mut tensor_safetensors_t,
+        path: *const ::std::os::raw::c_char,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// Frees the handle (accepts NULL); tensors got from it stay valid (they hold the data). @since 0.2
+    pub fn tensor_safetensors_release(st: *mut tensor_safetensors_t);
+}
+unsafe extern "C" {
+    /// Number of tensors in the file (0 for NULL). @since 0.2
+    pub fn tensor_safetensors_count(st: *const tensor_safetensors_t) -> i64;
+}
+unsafe extern "C" {
+    /** Name of tensor `index` in [0, count), in the order of the file's header; NULL out
+ of range or for NULL st. Borrowed: valid until tensor_safetensors_release. @since 0.2*/
+    pub fn tensor_safetensors_name(
+        st: *const tensor_safetensors_t,
+        index: i64,
+    ) -> *const ::std::os::raw::c_char;
+}
+unsafe extern "C" {
+    /** The tensor called `name`: a contiguous view sharing the file's one data storage
+ (zero-copy), whose offset is in elements. A tensor whose bytes are not aligned to
+ its element size in the file (never the case in files written by
+ tensor_safetensors_save or the safetensors package, which align every tensor) is
+ copied instead into its own aligned, writable storage.
+ @param out receives a new reference.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/st/name, no such tensor);
+         TENSOR_E_DTYPE (an F8_* dtype, which ctensor lacks); TENSOR_E_UNSUPPORTED
+         (more than 64 dims); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_safetensors_get(
+        out: *mut *mut tensor_t,
+        st: *const tensor_safetensors_t,
+        name: *const ::std::os::raw::c_char,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** The "__metadata__" value for `key`, or NULL if absent (or NULL st/key). Borrowed:
+ valid until tensor_safetensors_release. @since 0.2*/
+    pub fn tensor_safetensors_metadata(
+        st: *const tensor_safetensors_t,
+        key: *const ::std::os::raw::c_char,
+    ) -> *const ::std::os::raw::c_char;
+}
+unsafe extern "C" {
+    /** Writes n tensors (any strides; stored in C order) named names[i], and n_meta
+ metadata pairs, as a safetensors file, atomically as tensor_save_npy does. The
+ layout is the reference implementation's: "__metadata__" first (omitted when
+ n_meta is 0), tensors ordered by dtype width (widest first) then name, so each
+ starts at a multiple of its element size; the header is padded with spaces to a
+ multiple of 8 bytes.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL path, n or n_meta < 0, NULL arrays or
+         entries, duplicate names or keys, the name "__metadata__", strings that are
+         not UTF-8); TENSOR_E_DTYPE (complex128, which safetensors lacks);
+         TENSOR_E_DEVICE; TENSOR_E_IO; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_safetensors_save(
+        path: *const ::std::os::raw::c_char,
+        n: i64,
+        names: *const *const ::std::os::raw::c_char,
+        tensors: *const *const tensor_t,
+        n_meta: i64,
+        meta_keys: *const *const ::std::os::raw::c_char,
+        meta_values: *const *const ::std::os::raw::c_char,
+    ) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.

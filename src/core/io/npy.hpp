@@ -1,0 +1,16 @@
+// NumPy's .npy format, versions 1.0, 2.0 and 3.0.
+#pragma once
+
+#include <cstdint>
+
+#include "layout/tensor.hpp"
+
+namespace ctensor::core {
+
+// tensor_load_npy: see include/ctensor.h for what is accepted and refused.
+Ref<Tensor> load_npy(const char* path, uint32_t flags);
+
+// tensor_save_npy: C order, header as NumPy 1.24 writes it, atomically.
+void save_npy(const Tensor& t, const char* path);
+
+}  // namespace ctensor::core

@@ -1,0 +1,52 @@
+// The safetensors format: an 8-byte little-endian header length N, N bytes of
+// JSON {"name": {"dtype", "shape", "data_offsets": [begin, end]}, ...,
+// "__metadata__": {str: str}}, then the data, offsets counted from its start.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "layout/tensor.hpp"
+
+namespace ctensor::core {
+
+class SafeTensors {
+ public:
+  // Opens and validates a file as the reference implementation does; see
+  // tensor_safetensors_open in include/ctensor.h.
+  static std::unique_ptr<SafeTensors> open(const char* path, uint32_t flags);
+
+  int64_t count() const noexcept { return static_cast<int64_t>(entries_.size()); }
+  // Name of entry `index` in header order; nullptr out of range.
+  const char* name(int64_t index) const noexcept;
+  // A view of one tensor on the shared data storage (a copy if unaligned).
+  Ref<Tensor> get(const char* name) const;
+  // A metadata value, nullptr if absent.
+  const char* metadata(const char* key) const noexcept;
+
+ private:
+  struct Entry {
+    std::string name;
+    int code;  // index into the dtype table
+    std::vector<int64_t> shape;
+    uint64_t begin, end;
+  };
+
+  SafeTensors() = default;
+
+  Ref<Storage> data_;  // the data section (mapped or read)
+  std::vector<Entry> entries_;
+  std::unordered_map<std::string, size_t> index_;
+  std::unordered_map<std::string, std::string> metadata_;
+};
+
+// tensor_safetensors_save: n tensors and n_meta metadata pairs, atomically.
+void save_safetensors(const char* path, int64_t n, const char* const* names,
+                      const Tensor* const* tensors, int64_t n_meta, const char* const* keys,
+                      const char* const* values);
+
+}  // namespace ctensor::core
