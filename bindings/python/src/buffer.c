@@ -87,7 +87,9 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
   if (st != TENSOR_OK) { /* the callback was not taken: give the export back now */
     PyBuffer_Release(held);
     PyMem_RawFree(held);
-    return ct_raise_as(st, TENSOR_E_INVALID, PyExc_ValueError); /* torch: ValueError */
+    /* torch: ValueError; a count whose byte size overflows int64 is an OverflowError */
+    if (st == TENSOR_E_OVERFLOW) return ct_raise_as(st, TENSOR_E_OVERFLOW, PyExc_OverflowError);
+    return ct_raise_as(st, TENSOR_E_INVALID, PyExc_ValueError);
   }
   return ct_tensor_wrap(t);
 }

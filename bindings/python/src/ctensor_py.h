@@ -122,6 +122,17 @@ int ct_tensor_contains(PyObject *self, PyObject *value);
 
 PyObject *ct_tensor_get_T(PyObject *self, void *closure);
 PyObject *ct_tensor_get_mT(PyObject *self, void *closure);
+PyObject *ct_tensor_get_H(PyObject *self, void *closure);
+PyObject *ct_tensor_get_mH(PyObject *self, void *closure);
+PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_repeat(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
 PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_view(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs);

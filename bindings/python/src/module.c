@@ -27,7 +27,7 @@ static PyMethodDef forwarded[] = {
     FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"), FORWARD("split"),
     FORWARD("chunk"),      FORWARD("unbind"),  FORWARD("swapaxes"),     FORWARD("swapdims"),
     FORWARD("movedim"),    FORWARD("moveaxis"), FORWARD("tensor_split"), FORWARD("diagonal"),
-    FORWARD("unflatten"),
+    FORWARD("unflatten"),  FORWARD("ravel"),
     {NULL, NULL, 0, NULL},
 };
 
@@ -109,6 +109,7 @@ static PyMethodDef module_methods[] = {
     {"as_tensor", KW(ct_as_tensor), "as_tensor(data, dtype=None, device=None): shares tensors and NumPy arrays "
      "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
+    {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape."},
     {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)."},
     {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0."},
     {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2."},
