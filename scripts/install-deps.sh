@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential binutils meson ninja-build pkg-config check valgrind
-  python3 python3-dev python3-numpy python3-pytest python3-torch
+  python3 python3-dev python3-venv python3-numpy python3-pytest python3-torch
 )
 
 missing=()

@@ -4,7 +4,10 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python binding's tests (bindings/python/tests), if present,
+#   4. the Python package: libctensor installed into $builddir/install, then
+#      `pip install ./bindings/python` (meson-python, pinned, found through
+#      pkg-config) into the venv $builddir/venv-py (Debian's NumPy 1.24 and
+#      torch 1.13 visible), and bindings/python/tests run against that install,
 #   5. the Julia binding's static check against the header (no Julia needed).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -18,7 +21,8 @@ reports="$builddir/test-reports"
 
 bash scripts/install-deps.sh || { echo "install-deps failed"; echo "0 passed, 1 failed"; exit 1; }
 
-setup_args=(-Dbuildtype=debugoptimized)
+# Installed into the build directory: the Python package finds it there through pkg-config.
+setup_args=(-Dbuildtype=debugoptimized "--prefix=$root/$builddir/install")
 # The Python binding is built when the tree has it (bindings/python with the option).
 if grep -q "option('python'" meson_options.txt 2>/dev/null && [ -f bindings/python/meson.build ]; then
   setup_args+=(-Dpython=true)
@@ -62,11 +66,31 @@ if compgen -G "tests/differential/test_*.py" >/dev/null; then
     failed_steps+=("differential")
 fi
 
-if [ -d bindings/python/tests ]; then
-  step "Python binding tests"
-  CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD="$root/$builddir/bindings/python" \
-    "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
-    failed_steps+=("python binding")
+# The build tools meson-python runs with (PyPI, pinned), in the test venvs.
+mesonpy_pins=(meson-python==0.17.1 meson==1.6.1 ninja==1.11.1.3 pyproject-metadata==0.9.0 packaging==24.2)
+venv="$builddir/venv-py"
+# Creates the venv once, installs the pinned tools, and the package from
+# bindings/python against the libctensor `meson install` put into $builddir/install.
+install_package() {
+  meson install -C "$builddir" --no-rebuild --quiet >/dev/null || return 1
+  local pcdir
+  pcdir=$(dirname "$(find "$root/$builddir/install" -name ctensor.pc | head -n 1)")
+  { [ -x "$venv/bin/python" ] || "$python" -m venv --system-site-packages "$venv"; } &&
+    "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" &&
+    PKG_CONFIG_PATH="$pcdir" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation \
+      --force-reinstall --no-deps ./bindings/python
+}
+
+if [ -f bindings/python/pyproject.toml ]; then
+  step "Python package: pip install ./bindings/python into $venv"
+  if install_package; then
+    step "Python binding tests (the installed package, $venv)"
+    CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD=installed \
+      "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
+      failed_steps+=("python binding")
+  else
+    failed_steps+=("python package")
+  fi
 fi
 
 if [ -d bindings/julia ]; then
@@ -98,7 +122,7 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "julia static": "julia_static"}
+         "python binding": "python", "python package": "python_package", "julia static": "julia_static"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

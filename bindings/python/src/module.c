@@ -1,5 +1,8 @@
-/* The `ctensor` module: PyTorch's tensor-creation vocabulary on libctensor.
-   Each concern lives in its own file (see ctensor_py.h); this one assembles them. */
+/* The extension module ctensor._C: PyTorch's tensor-creation vocabulary on
+   libctensor; the package `ctensor` (../ctensor/__init__.py) exports it. Each
+   concern lives in its own file (see ctensor_py.h); this one assembles them.
+   Functions name `ctensor` as their module: that is where users (and pickle)
+   find them. */
 #include "ctensor_py.h"
 
 /* torch.reshape(t, ...) and friends: module functions that call the method of
@@ -131,7 +134,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "ctensor",
+    .m_name = "ctensor._C",
     .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
              "from_numpy, from_dlpack, views, printing.",
     .m_size = -1,
@@ -167,7 +170,7 @@ static int add_grad_modes(PyObject *module) {
   return 0;
 }
 
-PyMODINIT_FUNC PyInit_ctensor(void) {
+PyMODINIT_FUNC PyInit__C(void) {
   if (tensor_version_number() < CTENSOR_VERSION_NUMBER) {
     PyErr_Format(PyExc_ImportError, "ctensor: libctensor %s is older than the headers this module was built with",
                  tensor_version_string());
