@@ -271,7 +271,10 @@ tensor_storage_t *ct_storage_of(PyObject *obj);
 /* ---- pickle.c ---------------------------------------------------------- */
 
 PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *ct_storage_reduce_ex(PyObject *self, PyObject *protocol);
 PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
+PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
 
 /* ---- testing.c --------------------------------------------------------- */
 

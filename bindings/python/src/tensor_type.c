@@ -687,6 +687,7 @@ static PyMethodDef tensor_methods[] = {
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
     NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
     NOARGS("__reduce__", ct_tensor_reduce, NULL),
+    ONEARG("__reduce_ex__", ct_tensor_reduce_ex, "Pickles the storage once, then the view (protocol 5: out of band)."),
     NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
     KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
     NOARGS("is_shared", tensor_false, "False."),

@@ -271,8 +271,6 @@ def test_transposes(shape):
     c = ctensor.arange(int(np.prod(shape))).reshape(shape)
     t = torch.arange(int(np.prod(shape))).reshape(shape)
     for attr in ("T", "mT", "H", "mH"):
-        assert outcome(lambda L: getattr(c if L is ctensor else t, attr), ctensor) == \
-            outcome(lambda L: getattr(t, attr), torch) if False else True
         exp, got = outcome(lambda _: getattr(t, attr), torch), outcome(lambda _: getattr(c, attr), ctensor)
         assert got == exp, attr
         if not isinstance(exp, type):
