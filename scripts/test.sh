@@ -7,7 +7,9 @@
 #   4. the Python package: libctensor installed into $builddir/install, then
 #      `pip install ./bindings/python` (meson-python, pinned, found through
 #      pkg-config) into the venv $builddir/venv-py (Debian's NumPy 1.24 and
-#      torch 1.13 visible), and bindings/python/tests run against that install,
+#      torch 1.13 visible), and bindings/python/tests run against that install;
+#      bindings/python/tests_numpy2 likewise in the plain venv $builddir/venv-np2
+#      with NumPy 2.1 from PyPI,
 #   5. the Julia binding's static check against the header (no Julia needed).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -69,21 +71,25 @@ fi
 # The build tools meson-python runs with (PyPI, pinned), in the test venvs.
 mesonpy_pins=(meson-python==0.17.1 meson==1.6.1 ninja==1.11.1.3 pyproject-metadata==0.9.0 packaging==24.2)
 venv="$builddir/venv-py"
-# Creates the venv once, installs the pinned tools, and the package from
-# bindings/python against the libctensor `meson install` put into $builddir/install.
+# install_package VENV [VENV_ARGS...]: creates the venv once, installs the pinned
+# tools (and $extra_pins) into it, and the package from bindings/python against the
+# libctensor that `meson install` put into $builddir/install.
+extra_pins=()
 install_package() {
+  local venv=$1
+  shift
   meson install -C "$builddir" --no-rebuild --quiet >/dev/null || return 1
   local pcdir
   pcdir=$(dirname "$(find "$root/$builddir/install" -name ctensor.pc | head -n 1)")
-  { [ -x "$venv/bin/python" ] || "$python" -m venv --system-site-packages "$venv"; } &&
-    "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" &&
+  { [ -x "$venv/bin/python" ] || "$python" -m venv "$@" "$venv"; } &&
+    "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" "${extra_pins[@]}" &&
     PKG_CONFIG_PATH="$pcdir" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation \
       --force-reinstall --no-deps ./bindings/python
 }
 
 if [ -f bindings/python/pyproject.toml ]; then
   step "Python package: pip install ./bindings/python into $venv"
-  if install_package; then
+  if install_package "$venv" --system-site-packages; then
     step "Python binding tests (the installed package, $venv)"
     CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD=installed \
       "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
@@ -91,6 +97,20 @@ if [ -f bindings/python/pyproject.toml ]; then
   else
     failed_steps+=("python package")
   fi
+fi
+
+if [ -d bindings/python/tests_numpy2 ]; then
+  # A plain venv (no Debian packages, so no torch) with NumPy 2 from PyPI.
+  venv_np2="$builddir/venv-np2"
+  step "NumPy 2 tests (the installed package, $venv_np2)"
+  extra_pins=(numpy==2.1.3 pytest==8.3.4)
+  if install_package "$venv_np2"; then
+    "$venv_np2/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/numpy2.xml" bindings/python/tests_numpy2 ||
+      failed_steps+=("numpy 2")
+  else
+    failed_steps+=("numpy 2")
+  fi
+  extra_pins=()
 fi
 
 if [ -d bindings/julia ]; then
@@ -122,7 +142,7 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "python package": "python_package", "julia static": "julia_static"}
+         "python binding": "python", "python package": "python_package", "numpy 2": "numpy2", "julia static": "julia_static"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

@@ -132,6 +132,7 @@ PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs)
 PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
 PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_view(PyObject *self, PyObject *args, PyObject *kwargs);

@@ -310,3 +310,42 @@ PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args) {
   }
   return out;
 }
+
+/* __array__(dtype=None, copy=None), NumPy 2's signature (torch 1.13's takes
+   dtype only): the array sharing this tensor's memory, converted to dtype when
+   given; copy=True copies, copy=False refuses a conversion that needs one. */
+PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dtype", "copy", NULL};
+  PyObject *dtype = Py_None, *copy_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype, &copy_obj)) return NULL;
+  const int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
+  if (copy_obj != Py_None && copy < 0) return NULL;
+  PyObject *noargs = PyTuple_New(0);
+  PyObject *arr = noargs ? ct_tensor_numpy(self, noargs, NULL) : NULL;
+  Py_XDECREF(noargs);
+  if (!arr || (dtype == Py_None && copy != 1)) return arr;
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *want = numpy && dtype != Py_None ? PyObject_CallMethod(numpy, "dtype", "O", dtype) : NULL;
+  Py_XDECREF(numpy);
+  if (dtype != Py_None && !want) {
+    Py_DECREF(arr);
+    return NULL;
+  }
+  PyObject *have = want ? PyObject_GetAttrString(arr, "dtype") : NULL;
+  const int same = want ? (have ? PyObject_RichCompareBool(have, want, Py_EQ) : -1) : 1;
+  Py_XDECREF(have);
+  PyObject *r = NULL;
+  if (same < 0) {
+    r = NULL;
+  } else if (!same && copy == 0) {
+    PyErr_Format(PyExc_ValueError, "__array__(copy=False): converting %R to %R needs a copy",
+                 ct_dtype_object(tensor_dtype(SELF(self))), want);
+  } else if (!same) {
+    r = PyObject_CallMethod(arr, "astype", "O", want);
+  } else {
+    r = copy == 1 ? PyObject_CallMethod(arr, "copy", NULL) : Py_NewRef(arr);
+  }
+  Py_XDECREF(want);
+  Py_DECREF(arr);
+  return r;
+}

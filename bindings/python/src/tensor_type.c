@@ -733,6 +733,7 @@ static PyMethodDef tensor_methods[] = {
     KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
     NOARGS("ravel", ct_tensor_ravel, "reshape(-1): a view when possible."),
     KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
+    KWARGS("__array__", ct_tensor_array, "__array__(dtype=None, copy=None): a NumPy array (shared unless converted or copy=True)."),
     KWARGS("__array_wrap__", ct_tensor_array_wrap, "NumPy ufunc results as tensors (torch's __array_wrap__)."),
     KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
     KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
