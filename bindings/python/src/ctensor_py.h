@@ -211,8 +211,10 @@ extern PyBufferProcs ct_tensor_as_buffer;
 /* Holds `view` (a filled Py_buffer, moved into the heap) until ctensor releases
    the storage; the returned context is passed to ct_buffer_release. */
 Py_buffer *ct_buffer_hold(Py_buffer *view);
-/* tensor_release_fn for held buffers: takes the GIL, from any thread. */
+/* tensor_release_fn for held buffers: takes the GIL, from any thread (not
+   once the interpreter is ending: ct_buffer_init registers the atexit hook). */
 void ct_buffer_release(void *ctx);
+int ct_buffer_init(PyObject *module);
 PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- numpy.c ----------------------------------------------------------- */
