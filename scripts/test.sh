@@ -9,7 +9,7 @@
 #      pkg-config) into the venv $builddir/venv-py (Debian's NumPy 1.24 and
 #      torch 1.13 visible), and bindings/python/tests run against that install;
 #      bindings/python/tests_numpy2 likewise in the plain venv $builddir/venv-np2
-#      with NumPy 2.1 from PyPI,
+#      with NumPy 2.1 from PyPI (and the type stubs checked there with mypy),
 #   5. the Julia binding's static check against the header (no Julia needed).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -103,7 +103,8 @@ if [ -d bindings/python/tests_numpy2 ]; then
   # A plain venv (no Debian packages, so no torch) with NumPy 2 from PyPI.
   venv_np2="$builddir/venv-np2"
   step "NumPy 2 tests (the installed package, $venv_np2)"
-  extra_pins=(numpy==2.1.3 pytest==8.3.4)
+  extra_pins=(numpy==2.1.3 pytest==8.3.4 iniconfig==2.3.1 pluggy==1.7.0
+              mypy==1.13.0 mypy_extensions==1.2.0 typing_extensions==4.16.0)
   if install_package "$venv_np2"; then
     "$venv_np2/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/numpy2.xml" bindings/python/tests_numpy2 ||
       failed_steps+=("numpy 2")
