@@ -5,79 +5,6 @@
    find them. */
 #include "ctensor_py.h"
 
-/* torch.reshape(t, ...) and friends: module functions that call the method of
-   the same name on their first argument. Each gets its name as `self`. */
-static PyObject *forward(PyObject *name, PyObject *args, PyObject *kwargs) {
-  if (PyTuple_GET_SIZE(args) < 1 || !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
-    PyErr_Format(PyExc_TypeError, "%U(): argument 'input' must be Tensor", name);
-    return NULL;
-  }
-  PyObject *method = PyObject_GetAttr(PyTuple_GET_ITEM(args, 0), name);
-  if (!method) return NULL;
-  PyObject *rest = PyTuple_GetSlice(args, 1, PyTuple_GET_SIZE(args));
-  PyObject *r = rest ? PyObject_Call(method, rest, kwargs) : NULL;
-  Py_XDECREF(rest);
-  Py_DECREF(method);
-  return r;
-}
-
-#define FORWARD(name) {name, (PyCFunction)(void (*)(void))forward, METH_VARARGS | METH_KEYWORDS, "Tensor." name "(...) as a function."}
-
-static PyMethodDef forwarded[] = {
-    FORWARD("as_strided"), FORWARD("reshape"), FORWARD("transpose"),    FORWARD("permute"),
-    FORWARD("t"),          FORWARD("squeeze"), FORWARD("unsqueeze"),    FORWARD("flatten"),
-    FORWARD("narrow"),     FORWARD("select"),  FORWARD("clone"),        FORWARD("numel"),
-    FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"), FORWARD("split"),
-    FORWARD("chunk"),      FORWARD("unbind"),  FORWARD("swapaxes"),     FORWARD("swapdims"),
-    FORWARD("movedim"),    FORWARD("moveaxis"), FORWARD("tensor_split"), FORWARD("diagonal"),
-    FORWARD("unflatten"),  FORWARD("ravel"),
-    {NULL, NULL, 0, NULL},
-};
-
-/* torch.no_grad & co. as context managers and decorators that do nothing:
-   ctensor has no autograd, so code written with them runs unchanged. */
-static PyObject *grad_mode_enter(PyObject *self, PyObject *noargs) {
-  (void)self, (void)noargs;
-  Py_RETURN_NONE;
-}
-
-static PyObject *grad_mode_exit(PyObject *self, PyObject *args) {
-  (void)self, (void)args;
-  Py_RETURN_NONE; /* exceptions propagate */
-}
-
-static PyObject *grad_mode_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-  (void)self;
-  PyObject *fn;
-  if (kwargs || !PyArg_ParseTuple(args, "O:no_grad", &fn)) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "no_grad() decorates one function");
-    return NULL;
-  }
-  return Py_NewRef(fn);
-}
-
-static PyObject *grad_mode_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-  (void)args, (void)kwargs; /* set_grad_enabled(mode) and inference_mode(mode) take a flag */
-  return type->tp_alloc(type, 0);
-}
-
-static PyMethodDef grad_mode_methods[] = {
-    {"__enter__", grad_mode_enter, METH_NOARGS, NULL},
-    {"__exit__", grad_mode_exit, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject GradModeType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ctensor.no_grad",
-    .tp_basicsize = sizeof(PyObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A no-op stand-in for torch.no_grad/enable_grad/inference_mode/set_grad_enabled.",
-    .tp_new = grad_mode_new,
-    .tp_call = grad_mode_call,
-    .tp_methods = grad_mode_methods,
-};
-
 static PyObject *get_default_dtype(PyObject *module, PyObject *noargs) {
   (void)module, (void)noargs;
   return Py_NewRef(ct_dtype_object(TENSOR_FLOAT32));
@@ -142,14 +69,11 @@ static struct PyModuleDef ctensor_module = {
     .m_methods = module_methods,
 };
 
-static int add_functions(PyObject *module, PyMethodDef *defs, PyObject *(*self_of)(PyMethodDef *)) {
+static int add_functions(PyObject *module, PyMethodDef *defs) {
   PyObject *modname = PyUnicode_FromString("ctensor");
   if (!modname) return -1;
   for (PyMethodDef *def = defs; def->ml_name; def++) {
-    PyObject *self = self_of ? self_of(def) : NULL;
-    if (self_of && !self) break;
-    PyObject *fn = PyCFunction_NewEx(def, self, modname);
-    Py_XDECREF(self);
+    PyObject *fn = PyCFunction_NewEx(def, NULL, modname);
     if (!fn || PyModule_AddObject(module, def->ml_name, fn) < 0) {
       Py_XDECREF(fn);
       break;
@@ -157,18 +81,6 @@ static int add_functions(PyObject *module, PyMethodDef *defs, PyObject *(*self_o
   }
   Py_DECREF(modname);
   return PyErr_Occurred() ? -1 : 0;
-}
-
-static PyObject *name_of(PyMethodDef *def) {
-  return PyUnicode_InternFromString(def->ml_name);
-}
-
-static int add_grad_modes(PyObject *module) {
-  if (PyType_Ready(&GradModeType) < 0) return -1;
-  static const char *names[] = {"no_grad", "enable_grad", "inference_mode", "set_grad_enabled"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (PyModule_AddObjectRef(module, names[i], (PyObject *)&GradModeType) < 0) return -1;
-  return 0;
 }
 
 PyMODINIT_FUNC PyInit__C(void) {
@@ -181,8 +93,8 @@ PyMODINIT_FUNC PyInit__C(void) {
   if (!module) return NULL;
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_device_init(module) < 0 || ct_dlpack_init(module) < 0 ||
       ct_buffer_init(module) < 0 ||
-      add_functions(module, ct_factory_methods, NULL) < 0 || add_functions(module, forwarded, name_of) < 0 ||
-      PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0 || add_grad_modes(module) < 0) {
+      add_functions(module, ct_factory_methods) < 0 ||
+      PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;
   }
