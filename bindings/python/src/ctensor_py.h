@@ -88,7 +88,7 @@ typedef struct {
   PyObject *weakreflist;
 } TensorObject;
 
-extern PyTypeObject Ct_TensorType, Ct_SizeType;
+extern PyTypeObject Ct_TensorType;
 
 #define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
 
@@ -96,6 +96,9 @@ extern PyTypeObject Ct_TensorType, Ct_SizeType;
 PyObject *ct_tensor_wrap(tensor_t *t);
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
+/* Whether obj is a ctensor.Size; _set_size_type(cls) registers the class. */
+int ct_is_size(PyObject *obj);
+PyObject *ct_set_size_type(PyObject *module, PyObject *type);
 /* Fails with RuntimeError unless the tensor's memory is on the CPU. */
 int ct_check_cpu(const tensor_t *t, const char *what);
 /* Parses sizes given as ints or as one sequence (t.view(2, 3) or t.view((2, 3))).
@@ -107,7 +110,6 @@ int ct_tensor_init(PyObject *module);
 
 /* ---- size.c / values.c ------------------------------------------------ */
 
-int ct_size_init(PyObject *module);
 extern PyNumberMethods ct_tensor_as_number;
 PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_item(PyObject *self, PyObject *noargs);

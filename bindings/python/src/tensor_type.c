@@ -545,7 +545,7 @@ static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dty
     }
     return tensor_detach(first, NULL);
   }
-  const int sizes_given = n == 0 || PyObject_TypeCheck(first, &Ct_SizeType) ||
+  const int sizes_given = n == 0 || ct_is_size(first) ||
                           (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
   if (!sizes_given) {
     if (n == 1 && PySequence_Check(first)) return ct_tensor_wrap(ct_tensor_from_data(first, dtype));
@@ -795,6 +795,6 @@ PyTypeObject Ct_TensorType = {
 int ct_tensor_init(PyObject *module) {
   /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
   Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
-  if (ct_size_init(module) < 0 || PyType_Ready(&Ct_TensorType) < 0 || add_legacy_types(module) < 0) return -1;
+  if (PyType_Ready(&Ct_TensorType) < 0 || add_legacy_types(module) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
 }
