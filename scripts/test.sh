@@ -4,12 +4,13 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python package: libctensor installed into $builddir/install, then
-#      `pip install ./bindings/python` (meson-python, pinned, found through
-#      pkg-config) into the venv $builddir/venv-py (Debian's NumPy 1.24 and
-#      torch 1.13 visible), and bindings/python/tests run against that install;
-#      bindings/python/tests_numpy2 likewise in the plain venv $builddir/venv-np2
-#      with NumPy 2.1 from PyPI (and the type stubs checked there with mypy),
+#   4. the Python package, built by meson-python (pinned, from PyPI): `pip install .`
+#      (libctensor built into the extension) into the venv $builddir/venv-py
+#      (Debian's NumPy 1.24 and torch 1.13 visible) and bindings/python/tests run
+#      against that install; `pip install ./bindings/python` (against libctensor
+#      installed into $builddir/install, found through pkg-config) into the plain
+#      venv $builddir/venv-np2 with NumPy 2.1 from PyPI, and
+#      bindings/python/tests_numpy2 run there (the type stubs checked with mypy),
 #   5. the Julia binding's static check against the header (no Julia needed).
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
@@ -71,25 +72,27 @@ fi
 # The build tools meson-python runs with (PyPI, pinned), in the test venvs.
 mesonpy_pins=(meson-python==0.17.1 meson==1.6.1 ninja==1.11.1.3 pyproject-metadata==0.9.0 packaging==24.2)
 venv="$builddir/venv-py"
-# install_package VENV [VENV_ARGS...]: creates the venv once, installs the pinned
-# tools (and $extra_pins) into it, and the package from bindings/python against the
-# libctensor that `meson install` put into $builddir/install.
+# install_package SOURCE VENV [VENV_ARGS...]: creates the venv once, installs the
+# pinned tools (and $extra_pins) into it, and the package from SOURCE: "." (the
+# repository root: libctensor built into the extension) or ./bindings/python
+# (against the libctensor that `meson install` put into $builddir/install, found
+# through pkg-config).
 extra_pins=()
 install_package() {
-  local venv=$1
-  shift
+  local source=$1 venv=$2
+  shift 2
   meson install -C "$builddir" --no-rebuild --quiet >/dev/null || return 1
   local pcdir
   pcdir=$(dirname "$(find "$root/$builddir/install" -name ctensor.pc | head -n 1)")
   { [ -x "$venv/bin/python" ] || "$python" -m venv "$@" "$venv"; } &&
     "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" "${extra_pins[@]}" &&
     PKG_CONFIG_PATH="$pcdir" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation \
-      --force-reinstall --no-deps ./bindings/python
+      --force-reinstall --no-deps "$source"
 }
 
-if [ -f bindings/python/pyproject.toml ]; then
-  step "Python package: pip install ./bindings/python into $venv"
-  if install_package "$venv" --system-site-packages; then
+if [ -f pyproject.toml ]; then
+  step "Python package: pip install . (libctensor built in) into $venv"
+  if install_package . "$venv" --system-site-packages; then
     step "Python binding tests (the installed package, $venv)"
     CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD=installed \
       "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
@@ -102,10 +105,10 @@ fi
 if [ -d bindings/python/tests_numpy2 ]; then
   # A plain venv (no Debian packages, so no torch) with NumPy 2 from PyPI.
   venv_np2="$builddir/venv-np2"
-  step "NumPy 2 tests (the installed package, $venv_np2)"
+  step "NumPy 2 tests (pip install ./bindings/python, libctensor through pkg-config, into $venv_np2)"
   extra_pins=(numpy==2.1.3 pytest==8.3.4 iniconfig==2.3.1 pluggy==1.7.0
               mypy==1.13.0 mypy_extensions==1.2.0 typing_extensions==4.16.0)
-  if install_package "$venv_np2"; then
+  if install_package ./bindings/python "$venv_np2"; then
     "$venv_np2/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/numpy2.xml" bindings/python/tests_numpy2 ||
       failed_steps+=("numpy 2")
   else
