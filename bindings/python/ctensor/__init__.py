@@ -11,9 +11,11 @@ from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the
 from ctensor._C import __version__, _rebuild_storage, _rebuild_tensor, _release_in_native_thread  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from ctensor._legacy import TYPES as _LEGACY
 from ctensor._size import Size
 
 _C._set_size_type(Size)
 
 globals().update(_FORWARDED)
-del _FORWARDED
+globals().update(_LEGACY)
+del _FORWARDED, _LEGACY

@@ -2,9 +2,13 @@
 # __init__.py exports). Checked with mypy and stubtest by scripts/test.sh.
 import builtins
 import enum
+import types
 from typing import Any, Callable, Iterator, Sequence, SupportsIndex, TypeVar, final, overload
 
 from . import utils as utils
+from ._legacy import _LegacyTensorType
+
+_C: types.ModuleType  # the extension module (its public names are this package's)
 
 __version__: str
 
@@ -278,12 +282,6 @@ class Tensor:
     def __copy__(self) -> Tensor: ...
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor: ...
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]: ...
-
-class _LegacyTensorType(type):  # isinstance(t, ctensor.FloatTensor) works
-    @property
-    def dtype(self) -> _dtype_t: ...
-    def __call__(self, *args: Any) -> Tensor: ...
-    def __instancecheck__(self, obj: object) -> builtins.bool: ...
 
 BoolTensor: _LegacyTensorType
 ByteTensor: _LegacyTensorType

@@ -107,6 +107,7 @@ int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what);
 /* Wraps a negative dim; IndexError with PyTorch's message when out of range. */
 int ct_wrap_dim(int64_t *dim, int64_t ndim);
 int ct_tensor_init(PyObject *module);
+PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- size.c / values.c ------------------------------------------------ */
 

@@ -54,6 +54,7 @@ static PyMethodDef module_methods[] = {
      "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
      "sci_mode=None), as torch.set_printoptions."},
     {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
+    {"_legacy_new", KW(ct_legacy_new), "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
     {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,

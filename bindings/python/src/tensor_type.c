@@ -435,15 +435,8 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   return copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
 }
 
-/* torch's legacy type names ("torch.FloatTensor"), by dtype. */
-typedef struct {
-  PyObject_HEAD
-  tensor_dtype_t dtype;
-  const char *name;
-} LegacyTypeObject;
-
-static PyTypeObject LegacyType;
-
+/* torch's legacy type names ("torch.FloatTensor"), by dtype. The classes of
+   those names are made in Python (ctensor/_legacy.py) from _C._LEGACY_TYPES. */
 static const char *const legacy_names[] = {
     [TENSOR_UINT8] = "ByteTensor",    [TENSOR_INT8] = "CharTensor",       [TENSOR_INT16] = "ShortTensor",
     [TENSOR_INT32] = "IntTensor",     [TENSOR_INT64] = "LongTensor",      [TENSOR_FLOAT16] = "HalfTensor",
@@ -475,8 +468,11 @@ static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs)
       PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
       return NULL;
     }
-  } else if (Py_IS_TYPE(target, &LegacyType)) {
-    dtype = ((LegacyTypeObject *)target)->dtype;
+  } else if (PyType_Check(target) && PyObject_HasAttrString(target, "dtype")) { /* FloatTensor & co. */
+    PyObject *d = PyObject_GetAttrString(target, "dtype");
+    const int rc = d ? ct_dtype_from_object(d, &dtype) : -1;
+    Py_XDECREF(d);
+    if (rc < 0) return NULL;
   } else if (ct_dtype_from_object(target, &dtype) < 0) {
     return NULL;
   }
@@ -570,65 +566,28 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 
 /* ---- torch.FloatTensor & co. --------------------------------------------- */
 
-/* Callable objects standing for torch's legacy tensor types: FloatTensor(...)
-   constructs as the legacy constructor in their dtype, isinstance(t,
-   FloatTensor) checks the dtype, t.type(FloatTensor) converts. */
-
-static PyObject *legacy_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-  const LegacyTypeObject *l = (LegacyTypeObject *)self;
-  return legacy_new(args, kwargs, l->dtype, 1, l->name);
+/* _legacy_new(dtype, name, *args): FloatTensor(*args) & co. (ctensor/_legacy.py),
+   the legacy constructor in their dtype, refusing a tensor of another dtype. */
+PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  tensor_dtype_t dtype;
+  const char *name;
+  PyObject *head = PyTuple_GetSlice(args, 0, 2);
+  const int ok = head && PyArg_ParseTuple(head, "O&s:_legacy_new", ct_dtype_converter, &dtype, &name);
+  Py_XDECREF(head);
+  if (!ok) return NULL;
+  PyObject *rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+  PyObject *r = rest ? legacy_new(rest, kwargs, dtype, 1, name) : NULL;
+  Py_XDECREF(rest);
+  return r;
 }
-
-static PyObject *legacy_repr(PyObject *self) {
-  return PyUnicode_FromFormat("<class 'ctensor.%s'>", ((LegacyTypeObject *)self)->name);
-}
-
-static PyObject *legacy_instancecheck(PyObject *self, PyObject *obj) {
-  return PyBool_FromLong(Ct_Tensor_Check(obj) && tensor_dtype(SELF(obj)) == ((LegacyTypeObject *)self)->dtype);
-}
-
-static PyObject *legacy_get_dtype(PyObject *self, void *closure) {
-  (void)closure;
-  return Py_NewRef(ct_dtype_object(((LegacyTypeObject *)self)->dtype));
-}
-
-static PyMethodDef legacy_methods[] = {
-    {"__instancecheck__", legacy_instancecheck, METH_O, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef legacy_getset[] = {
-    {"dtype", legacy_get_dtype, NULL, "The dtype this legacy type stands for.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject LegacyType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ctensor._LegacyTensorType",
-    .tp_basicsize = sizeof(LegacyTypeObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "torch's legacy tensor types (FloatTensor, LongTensor, ...).",
-    .tp_call = legacy_call,
-    .tp_repr = legacy_repr,
-    .tp_methods = legacy_methods,
-    .tp_getset = legacy_getset,
-};
 
 static int add_legacy_types(PyObject *module) {
-  if (PyType_Ready(&LegacyType) < 0) return -1;
+  PyObject *types = PyDict_New();
   const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
-  for (int d = 0; d < count; d++) {
-    if (!legacy_names[d]) continue;
-    LegacyTypeObject *l = PyObject_New(LegacyTypeObject, &LegacyType);
-    if (!l) return -1;
-    l->dtype = d;
-    l->name = legacy_names[d];
-    if (PyModule_AddObject(module, legacy_names[d], (PyObject *)l) < 0) {
-      Py_DECREF(l);
-      return -1;
-    }
-  }
-  return 0;
+  for (int d = 0; types && d < count; d++)
+    if (legacy_names[d] && PyDict_SetItemString(types, legacy_names[d], ct_dtype_object(d)) < 0) Py_CLEAR(types);
+  return types ? PyModule_AddObject(module, "_LEGACY_TYPES", types) : -1;
 }
 
 /* ---- the type ------------------------------------------------------------ */
