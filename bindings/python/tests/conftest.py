@@ -18,3 +18,5 @@ else:
     _build = _build if os.path.isabs(_build) else os.path.join(ROOT, _build)
     if os.path.isdir(_build):
         sys.path.insert(0, _build)
+        # child processes (multiprocessing's spawn and forkserver) import it too
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_build, os.environ.get("PYTHONPATH")]))
