@@ -1,6 +1,7 @@
 #include "layout/tensor.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "error.hpp"
 #include "layout/shape.hpp"
@@ -119,6 +120,13 @@ Ref<Tensor> Tensor::allocate(const char* op, DType dtype, int64_t ndim, const in
   const int64_t numel = checked_numel(op, ndim, sizes);
   const int64_t nbytes = checked_mul(numel, static_cast<int64_t>(dtype_size(dtype)), op);
   return make(Storage::allocate(static_cast<size_t>(nbytes), zeroed), dtype, ndim, sizes, nullptr, 0);
+}
+
+Ref<Tensor> Tensor::wrapped_number(DType dtype, const void* value) {
+  Ref<Tensor> t = allocate("scalar", dtype, 0, nullptr, false);
+  std::memcpy(t->data(), value, t->itemsize());
+  t->wrapped_number_ = true;
+  return t;
 }
 
 void Tensor::require_readable(const char* op) const {
