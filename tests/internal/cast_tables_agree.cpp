@@ -50,7 +50,7 @@ int main() {
   for (int i = 0; i < kNumCastDTypes; ++i) {
     for (int j = 0; j < kNumCastDTypes; ++j) {
       const int k = i * kNumCastDTypes + j;
-      const StreamCastKernel stream = simd_stream_cast((*simd)[k]);
+      const StreamCastKernel stream = simd_stream_cast(kCastDTypes[i], kCastDTypes[j]);
       if (!stream) continue;
       ++streamed;
       const size_t from = dtype_size(kCastDTypes[i]), to = dtype_size(kCastDTypes[j]);

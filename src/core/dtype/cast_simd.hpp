@@ -9,13 +9,13 @@ namespace ctensor::core {
 // has (AVX2 + F16C on x86-64); nullptr when the CPU or the build has none.
 const CastTable* simd_cast_table() noexcept;
 
-// A contiguous-to-contiguous variant of `kernel` (an entry of the table above)
-// that writes with non-temporal stores, for outputs too large to stay in cache:
+// The streaming variant of the table's from -> to kernel: contiguous to
+// contiguous, written with non-temporal stores, for outputs too large to stay in cache:
 // dst[0, n) = convert(src[0, n)), the source `src_stride` bytes apart. It
 // returns false without writing when src_stride is not the source's element
 // size. Call _mm_sfence (simd::fence) after the last one. nullptr when the
 // conversion has no such variant (the caller stages through L1 instead).
 using StreamCastKernel = bool (*)(const char* src, int64_t src_stride, char* dst, int64_t n);
-StreamCastKernel simd_stream_cast(CastKernel kernel) noexcept;
+StreamCastKernel simd_stream_cast(DType from, DType to) noexcept;
 
 }  // namespace ctensor::core

@@ -184,7 +184,84 @@ constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
 // destination lines written with non-temporal stores (a line is never read in
 // first), two or four vector conversions per iteration. The head up to the
 // first line boundary and the tail go through the kernels above, which give
-// the same bits.
+// the same bits. StreamLines<From, To> says how, for the pairs that have one:
+// `lines` converts kElements elements into whole lines.
+template <class From, class To>
+struct StreamLines {
+  static constexpr bool kHas = false;
+};
+
+CTENSOR_AVX2 inline void stream32(char* p, __m256i v) noexcept {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+template <>
+struct StreamLines<float, Half> {
+  static constexpr bool kHas = true;
+  static constexpr int64_t kElements = 32;
+  CTENSOR_AVX2 static void lines(const char* src, char* dst) noexcept {
+    constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const float* s = reinterpret_cast<const float*>(src);
+    const __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s), kRound);
+    const __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 8), kRound);
+    const __m128i h2 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 16), kRound);
+    const __m128i h3 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 24), kRound);
+    stream32(dst, _mm256_setr_m128i(h0, h1));
+    stream32(dst + 32, _mm256_setr_m128i(h2, h3));
+  }
+};
+
+template <>
+struct StreamLines<float, BFloat16> {
+  static constexpr bool kHas = true;
+  static constexpr int64_t kElements = 32;
+  CTENSOR_AVX2 static void lines(const char* src, char* dst) noexcept {
+    const __m256i* s = reinterpret_cast<const __m256i*>(src);
+    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(s));
+    const __m256i b = bfloat16_lanes(_mm256_loadu_si256(s + 1));
+    const __m256i c = bfloat16_lanes(_mm256_loadu_si256(s + 2));
+    const __m256i d = bfloat16_lanes(_mm256_loadu_si256(s + 3));
+    stream32(dst, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+    stream32(dst + 32, _mm256_permute4x64_epi64(_mm256_packus_epi32(c, d), 0xd8));
+  }
+};
+
+template <>
+struct StreamLines<Half, float> {
+  static constexpr bool kHas = true;
+  static constexpr int64_t kElements = 16;
+  CTENSOR_AVX2 static void lines(const char* src, char* dst) noexcept {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src);
+    stream32(dst, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s))));
+    stream32(dst + 32, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s + 1))));
+  }
+};
+
+template <>
+struct StreamLines<BFloat16, float> {
+  static constexpr bool kHas = true;
+  static constexpr int64_t kElements = 16;
+  CTENSOR_AVX2 static void lines(const char* src, char* dst) noexcept {
+    const __m128i* s = reinterpret_cast<const __m128i*>(src);
+    stream32(dst, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s)), 16));
+    stream32(dst + 32, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s + 1)), 16));
+  }
+};
+
+// int32 -> float64 is exact: vcvtdq2pd gives the rule's bits.
+template <>
+struct StreamLines<int32_t, double> {
+  static constexpr bool kHas = true;
+  static constexpr int64_t kElements = 16;
+  CTENSOR_AVX2 static void lines(const char* src, char* dst) noexcept {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32));
+    stream32(dst, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(x))));
+    stream32(dst + 32, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1))));
+    stream32(dst + 64, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(y))));
+    stream32(dst + 96, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(y, 1))));
+  }
+};
 
 // Elements before dst reaches a 64-byte boundary (at most n); -1 when dst is
 // not aligned to whole elements, so that no element straddles the boundary.
@@ -195,97 +272,40 @@ inline int64_t line_head(const char* dst, int64_t item, int64_t n) noexcept {
   return std::min(head, n);
 }
 
-CTENSOR_AVX2 inline void stream32(char* p, __m256i v) noexcept {
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
-}
-
-CTENSOR_AVX2 bool float_to_half_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
-  if (ss != 4) return false;
-  const int64_t head = line_head(dst, 2, n);
-  if (head < 0) return float_to_half_avx2(src, dst, n), true;
-  float_to_half_avx2(src, dst, head);
+template <class From, class To>
+CTENSOR_AVX2 bool stream_cast(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  using Lines = StreamLines<From, To>;
+  constexpr int64_t from = sizeof(From), to = sizeof(To);
+  if (ss != from) return false;
+  const int64_t head = line_head(dst, to, n);
+  if (head < 0) return cast_contiguous_avx2<From, To>(src, dst, n), true;
+  cast_contiguous_avx2<From, To>(src, dst, head);
   int64_t i = head;
-  constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-  for (; i + 32 <= n; i += 32) {
-    const float* s = reinterpret_cast<const float*>(src) + i;
-    const __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s), kRound);
-    const __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 8), kRound);
-    const __m128i h2 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 16), kRound);
-    const __m128i h3 = _mm256_cvtps_ph(_mm256_loadu_ps(s + 24), kRound);
-    stream32(dst + i * 2, _mm256_setr_m128i(h0, h1));
-    stream32(dst + i * 2 + 32, _mm256_setr_m128i(h2, h3));
-  }
-  float_to_half_avx2(src + i * 4, dst + i * 2, n - i);
+  for (; i + Lines::kElements <= n; i += Lines::kElements) Lines::lines(src + i * from, dst + i * to);
+  cast_contiguous_avx2<From, To>(src + i * from, dst + i * to, n - i);
   return true;
 }
 
-CTENSOR_AVX2 bool float_to_bfloat16_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
-  if (ss != 4) return false;
-  const int64_t head = line_head(dst, 2, n);
-  if (head < 0) return float_to_bfloat16_avx2(src, dst, n), true;
-  float_to_bfloat16_avx2(src, dst, head);
-  int64_t i = head;
-  for (; i + 32 <= n; i += 32) {
-    const __m256i* s = reinterpret_cast<const __m256i*>(src + i * 4);
-    const __m256i a = bfloat16_lanes(_mm256_loadu_si256(s));
-    const __m256i b = bfloat16_lanes(_mm256_loadu_si256(s + 1));
-    const __m256i c = bfloat16_lanes(_mm256_loadu_si256(s + 2));
-    const __m256i d = bfloat16_lanes(_mm256_loadu_si256(s + 3));
-    stream32(dst + i * 2, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
-    stream32(dst + i * 2 + 32, _mm256_permute4x64_epi64(_mm256_packus_epi32(c, d), 0xd8));
+// The streaming variant of each entry of kAvx2Table, at the same index.
+using StreamCastTable = std::array<StreamCastKernel, kNumCastDTypes * kNumCastDTypes>;
+
+template <class From, class To>
+constexpr StreamCastKernel stream_variant() noexcept {
+  if constexpr (StreamLines<From, To>::kHas) {
+    return &stream_cast<From, To>;
+  } else {
+    return nullptr;
   }
-  float_to_bfloat16_avx2(src + i * 4, dst + i * 2, n - i);
-  return true;
 }
 
-CTENSOR_AVX2 bool half_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
-  if (ss != 2) return false;
-  const int64_t head = line_head(dst, 4, n);
-  if (head < 0) return half_to_float_avx2(src, dst, n), true;
-  half_to_float_avx2(src, dst, head);
-  int64_t i = head;
-  for (; i + 16 <= n; i += 16) {
-    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
-    stream32(dst + i * 4, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s))));
-    stream32(dst + i * 4 + 32, _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(s + 1))));
-  }
-  half_to_float_avx2(src + i * 2, dst + i * 4, n - i);
-  return true;
+template <size_t... I>
+constexpr StreamCastTable make_stream_table(std::index_sequence<I...>) noexcept {
+  return StreamCastTable{stream_variant<typename Element<kCastDTypes[I / kNumCastDTypes]>::type,
+                                        typename Element<kCastDTypes[I % kNumCastDTypes]>::type>()...};
 }
 
-CTENSOR_AVX2 bool bfloat16_to_float_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
-  if (ss != 2) return false;
-  const int64_t head = line_head(dst, 4, n);
-  if (head < 0) return bfloat16_to_float_avx2(src, dst, n), true;
-  bfloat16_to_float_avx2(src, dst, head);
-  int64_t i = head;
-  for (; i + 16 <= n; i += 16) {
-    const __m128i* s = reinterpret_cast<const __m128i*>(src + i * 2);
-    stream32(dst + i * 4, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s)), 16));
-    stream32(dst + i * 4 + 32, _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(s + 1)), 16));
-  }
-  bfloat16_to_float_avx2(src + i * 2, dst + i * 4, n - i);
-  return true;
-}
-
-// int32 -> float64 is exact: vcvtdq2pd gives the rule's bits.
-CTENSOR_AVX2 bool int32_to_double_stream(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
-  if (ss != 4) return false;
-  const int64_t head = line_head(dst, 8, n);
-  if (head < 0) return cast_contiguous<int32_t, double>(src, dst, n), true;
-  cast_contiguous<int32_t, double>(src, dst, head);
-  int64_t i = head;
-  for (; i + 16 <= n; i += 16) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4));
-    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * 4 + 32));
-    stream32(dst + i * 8, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(x))));
-    stream32(dst + i * 8 + 32, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1))));
-    stream32(dst + i * 8 + 64, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_castsi256_si128(y))));
-    stream32(dst + i * 8 + 96, _mm256_castpd_si256(_mm256_cvtepi32_pd(_mm256_extracti128_si256(y, 1))));
-  }
-  cast_contiguous<int32_t, double>(src + i * 4, dst + i * 8, n - i);
-  return true;
-}
+constexpr StreamCastTable kAvx2StreamTable =
+    make_stream_table(std::make_index_sequence<kNumCastDTypes * kNumCastDTypes>{});
 
 }  // namespace
 
@@ -299,13 +319,11 @@ const CastTable* simd_cast_table() noexcept {
   return f16c && fma ? &kAvx2Table : nullptr;
 }
 
-StreamCastKernel simd_stream_cast(CastKernel kernel) noexcept {
-  if (kernel == &Avx2Kernel<float, Half>::run) return &float_to_half_stream;
-  if (kernel == &Avx2Kernel<float, BFloat16>::run) return &float_to_bfloat16_stream;
-  if (kernel == &Avx2Kernel<Half, float>::run) return &half_to_float_stream;
-  if (kernel == &Avx2Kernel<BFloat16, float>::run) return &bfloat16_to_float_stream;
-  if (kernel == &Avx2Kernel<int32_t, double>::run) return &int32_to_double_stream;
-  return nullptr;
+StreamCastKernel simd_stream_cast(DType from, DType to) noexcept {
+  static const bool active = simd_cast_table() != nullptr;
+  const int i = cast_index(from), j = cast_index(to);
+  if (!active || i < 0 || j < 0) return nullptr;
+  return kAvx2StreamTable[i * kNumCastDTypes + j];
 }
 
 }  // namespace ctensor::core
@@ -315,7 +333,7 @@ StreamCastKernel simd_stream_cast(CastKernel kernel) noexcept {
 namespace ctensor::core {
 
 const CastTable* simd_cast_table() noexcept { return nullptr; }
-StreamCastKernel simd_stream_cast(CastKernel) noexcept { return nullptr; }
+StreamCastKernel simd_stream_cast(DType, DType) noexcept { return nullptr; }
 
 }  // namespace ctensor::core
 

@@ -1,5 +1,6 @@
 // The copy engine's entry points: argument rules (broadcasting, read-only,
-// internal overlap, src/dst aliasing) in front of copy_exec's loop nests.
+// internal overlap, src/dst aliasing) in front of copy_exec, which runs copies
+// on the strided iterator.
 #include "engine/copy.hpp"
 
 #include <algorithm>
@@ -8,8 +9,8 @@
 
 #include "dtype/convert.hpp"
 #include "engine/copy_exec.hpp"
+#include "engine/tensor_iterator.hpp"
 #include "error.hpp"
-#include "engine/iterate.hpp"
 #include "layout/shape.hpp"
 
 namespace ctensor::core {
@@ -18,25 +19,16 @@ namespace {
 
 // src's strides broadcast to dst's shape (PyTorch's expand: dims aligned from the
 // right, size-1 source dims repeat with stride 0), or Error(Shape).
-void broadcast_strides(const char* op, const Tensor& dst, const Tensor& src, int64_t* out) {
+void broadcast_source_strides(const char* op, const Tensor& dst, const Tensor& src, int64_t* out) {
   const int64_t nd = dst.ndim(), ns = src.ndim();
-  if (ns > nd)
+  const int64_t bad = core::broadcast_strides(ns, src.sizes(), src.strides(), nd, dst.sizes(), out);
+  if (bad == ns)
     fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
          " has more dims than the destination of shape ", DimList{dst.sizes(), nd});
-  for (int64_t i = 0; i < nd; ++i) {
-    const int64_t j = i - (nd - ns);
-    if (j < 0) {
-      out[i] = 0;
-    } else if (src.size(j) == dst.size(i)) {
-      out[i] = src.stride(j);
-    } else if (src.size(j) == 1) {
-      out[i] = 0;
-    } else {
-      fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
-           " cannot be broadcast to the destination of shape ", DimList{dst.sizes(), nd},
-           " (size ", src.size(j), " at source dim ", j, " vs ", dst.size(i), ")");
-    }
-  }
+  if (bad >= 0)
+    fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
+         " cannot be broadcast to the destination of shape ", DimList{dst.sizes(), nd}, " (size ",
+         src.size(bad), " at source dim ", bad, " vs ", dst.size(bad + nd - ns), ")");
 }
 
 // API.md's rule: sorted by |stride|, each dim of size > 1 must step past the span
@@ -87,13 +79,15 @@ bool same_elements(const Tensor& dst, const Tensor& src, const int64_t* src_stri
 // dst[...] = src for a dst already checked (writable, no internal overlap, non-empty)
 // and a src that does not overlap it; src_strides are broadcast to dst's shape.
 void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_strides, DType src_dtype) {
-  const size_t src_item = dtype_size(src_dtype);
-  const LoopNest nest = make_loop_nest(dst.ndim(), dst.sizes(), dst.data(), dst.strides(), dst.itemsize(),
-                                       src_data, src_strides, src_item);
+  const TensorIterator it = TensorIteratorConfig()
+                                .add_output(dst)
+                                .add_input(src_data, dst.ndim(), dst.sizes(), src_strides,
+                                           dtype_size(src_dtype))
+                                .build("copy");
   // Same-dtype copies move bytes, except bool: foreign buffers may hold bytes
   // other than 0/1, and a copy stores canonical bools (as PyTorch's copy_).
-  const bool plain = src_dtype == dst.dtype() && src_dtype != dtype::Bool;
-  execute(nest, dst.itemsize(), plain ? nullptr : cast_kernel(src_dtype, dst.dtype()));
+  if (src_dtype == dst.dtype() && src_dtype != dtype::Bool) return execute(it, nullptr, nullptr);
+  execute(it, cast_kernel(src_dtype, dst.dtype()), simd_stream_cast(src_dtype, dst.dtype()));
 }
 
 }  // namespace
@@ -103,18 +97,18 @@ void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) {
     // API.md: an empty destination always succeeds (nothing is written: no read-only,
     // device or overlap check), but src must still broadcast to it, as in torch's copy_.
-    broadcast_strides(op, dst, src, strides);
+    broadcast_source_strides(op, dst, src, strides);
     return;
   }
   dst.require_writable(op);
   src.require_readable(op);
-  broadcast_strides(op, dst, src, strides);
+  broadcast_source_strides(op, dst, src, strides);
   require_no_internal_overlap(op, dst);
   if (ranges_intersect(dst, src)) {
     if (same_elements(dst, src, strides) && dst.dtype() == src.dtype()) return;
     // Elements could be overwritten before they are read: copy from a snapshot.
     const Ref<Tensor> snapshot = contiguous_copy(op, src, src.dtype());
-    broadcast_strides(op, dst, *snapshot, strides);
+    broadcast_source_strides(op, dst, *snapshot, strides);
     return run_copy(dst, snapshot->data(), strides, src.dtype());
   }
   run_copy(dst, src.data(), strides, src.dtype());

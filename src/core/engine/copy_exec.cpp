@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "dtype/cast_simd.hpp"
 #include "engine/copy_kernels.hpp"
 #include "engine/copy_simd.hpp"
-#include "engine/parallel.hpp"
 
 namespace ctensor::core {
 
 namespace {
 
-// Below this many bytes written, waking another thread costs more than it saves.
-constexpr int64_t kParallelBytes = int64_t{1} << 21;
 // Chunks of a row or tile handed to threads are multiples of this many
 // elements, so that threads do not write the same cache lines.
 constexpr int64_t kChunkGrain = 64;
@@ -26,7 +22,7 @@ constexpr int64_t kStreamBytes = int64_t{8} << 20;
 constexpr int64_t kStageBytes = 8192;
 
 struct Plan {
-  bool tiled;  // the last two dims are [source-dense, destination-dense]
+  bool tiled;  // dims 1 and 0 are [source-dense, destination-dense]
   bool stream;
   size_t item;
   CastKernel cast;
@@ -58,87 +54,66 @@ void cast_tile(CastKernel cast, char* dst, int64_t d_outer, int64_t d_inner, con
   }
 }
 
-// Runs the innermost one (row) or two (tile) dims at the current position.
-void run_inner(const Plan& plan, const LoopNest& nest, char* dst, const char* src) {
-  const int32_t i = nest.ndim - 1;
+// One block of the iterator: size1 rows of size0 elements, or (tiled) a
+// transposed size1 x size0 block whose source is dense along dim 1.
+void run_block(const Plan& plan, char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+  char* dst = data[0];
+  const char* src = data[1];
+  const int64_t ds = strides[0], ss = strides[1], d_outer = strides[2], s_outer = strides[3];
   if (plan.tiled) {
-    const int32_t o = i - 1;
     if (plan.cast)
-      cast_tile(plan.cast, dst, nest.dst_stride[o], nest.dst_stride[i], src, nest.src_stride[o],
-                nest.src_stride[i], nest.size[o], nest.size[i]);
+      cast_tile(plan.cast, dst, d_outer, ds, src, s_outer, ss, size1, size0);
     else
-      copy_tile(plan.item, dst, nest.dst_stride[o], nest.dst_stride[i], src, nest.src_stride[o],
-                nest.src_stride[i], nest.size[o], nest.size[i], plan.stream);
-  } else if (plan.cast && plan.stream && nest.dst_stride[i] == static_cast<int64_t>(plan.item)) {
-    if (!plan.stream_cast || !plan.stream_cast(src, nest.src_stride[i], dst, nest.size[i]))
-      cast_row_streamed(plan, dst, src, nest.src_stride[i], nest.size[i]);
-  } else if (plan.cast) {
-    plan.cast(src, nest.src_stride[i], dst, nest.dst_stride[i], nest.size[i]);
-  } else {
-    copy_run(plan.item, dst, nest.dst_stride[i], src, nest.src_stride[i], nest.size[i], plan.stream);
+      copy_tile(plan.item, dst, d_outer, ds, src, s_outer, ss, size1, size0, plan.stream);
+    return;
   }
-}
-
-// Walks the dims outside the kernel's with an odometer, advancing the two
-// pointers incrementally.
-void run_nest(const Plan& plan, const LoopNest& nest) {
-  const int32_t outer = nest.ndim - (plan.tiled ? 2 : 1);
-  int64_t index[kMaxDims] = {};
-  char* dst = nest.dst;
-  const char* src = nest.src;
-  for (;;) {
-    run_inner(plan, nest, dst, src);
-    int32_t d = outer - 1;
-    for (; d >= 0; --d) {
-      dst += nest.dst_stride[d];
-      src += nest.src_stride[d];
-      if (++index[d] < nest.size[d]) break;
-      dst -= nest.size[d] * nest.dst_stride[d];
-      src -= nest.size[d] * nest.src_stride[d];
-      index[d] = 0;
+  for (int64_t r = 0; r < size1; ++r, dst += d_outer, src += s_outer) {
+    if (plan.cast && plan.stream && ds == static_cast<int64_t>(plan.item)) {
+      if (!plan.stream_cast || !plan.stream_cast(src, ss, dst, size0))
+        cast_row_streamed(plan, dst, src, ss, size0);
+    } else if (plan.cast) {
+      plan.cast(src, ss, dst, ds, size0);
+    } else {
+      copy_run(plan.item, dst, ds, src, ss, size0, plan.stream);
     }
-    if (d < 0) break;
   }
-  if (plan.stream) simd::fence();
 }
 
 // Tiles when the source is dense along a dim other than the destination's
-// innermost one: the dim with the smallest source stride becomes the tile's outer dim.
-bool choose_tiling(LoopNest& nest) {
-  if (nest.ndim < 2) return false;
-  const int32_t inner = nest.ndim - 1;
-  int32_t best = -1;
-  for (int32_t d = 0; d < inner; ++d) {
-    if (nest.src_stride[d] == 0) continue;
-    if (best < 0 || std::llabs(nest.src_stride[d]) < std::llabs(nest.src_stride[best])) best = d;
+// innermost one: the dim with the smallest source stride becomes dim 1, the
+// tile's outer dim.
+bool choose_tiling(TensorIterator& it) {
+  if (it.ndim() < 2) return false;
+  int best = -1;
+  for (int d = 1; d < it.ndim(); ++d) {
+    if (it.stride(1, d) == 0) continue;
+    if (best < 0 || std::llabs(it.stride(1, d)) < std::llabs(it.stride(1, best))) best = d;
   }
-  if (best < 0 || std::llabs(nest.src_stride[best]) >= std::llabs(nest.src_stride[inner])) return false;
-  if (nest.size[best] < 4 || nest.size[inner] < 4) return false;
-  nest.move_to_second_innermost(best);
+  if (best < 0 || std::llabs(it.stride(1, best)) >= std::llabs(it.stride(1, 0))) return false;
+  if (it.size(best) < 4 || it.size(0) < 4) return false;
+  it.move_dim(best, 1);
   return true;
 }
 
 }  // namespace
 
-void execute(LoopNest nest, size_t dst_item, CastKernel cast) {
-  const int64_t bytes = nest.numel() * static_cast<int64_t>(dst_item);
-  const bool stream = bytes >= kStreamBytes;
-  const Plan plan{choose_tiling(nest), stream, dst_item, cast,
-                  stream && cast ? simd_stream_cast(cast) : nullptr};
-  // Threads split dim 0. When that dim belongs to the kernel (a single row or
-  // tile), chunks are kept to whole groups of kChunkGrain.
-  const int64_t outer = nest.size[0];
-  const bool kernel_dim = nest.ndim <= (plan.tiled ? 2 : 1);
-  const int64_t grain = kernel_dim ? kChunkGrain : 1;
-  const int64_t threads = std::min<int64_t>({num_threads(), bytes / kParallelBytes + 1, (outer + grain - 1) / grain});
-  if (threads <= 1) return run_nest(plan, nest);
-  const int64_t per_thread = (outer + threads - 1) / threads;
-  const int64_t chunk = (per_thread + grain - 1) / grain * grain;
-  parallel_run(static_cast<int32_t>(threads), [&](int32_t part) {
-    const int64_t begin = std::min(outer, part * chunk);
-    const int64_t end = std::min(outer, begin + chunk);
-    if (begin < end) run_nest(plan, nest.slice_outer(begin, end));
-  });
+void execute(TensorIterator it, CastKernel cast, StreamCastKernel stream_cast) {
+  const size_t item = it.itemsize(0);
+  const bool stream = it.numel() * static_cast<int64_t>(item) >= kStreamBytes;
+  const Plan plan{choose_tiling(it), stream, item, cast, stream ? stream_cast : nullptr};
+  // Threads split the outermost dim. When that dim belongs to the kernel (a
+  // single row or tile), chunks are kept to whole groups of kChunkGrain.
+  const bool kernel_dim = it.ndim() <= (plan.tiled ? 2 : 1);
+  Split split;  // the default size per thread, measured on copies
+  split.grain = kernel_dim ? kChunkGrain : 1;
+  it.parallel_chunks(
+      [&](const TensorIterator& chunk) {
+        chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+          run_block(plan, data, strides, size0, size1);
+        });
+        if (plan.stream) simd::fence();
+      },
+      split);
 }
 
 }  // namespace ctensor::core

@@ -58,6 +58,45 @@ int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
   return dim < 0 ? dim + range : dim;
 }
 
+int64_t broadcast_shapes(const char* op, const ShapeRef* shapes, int64_t count, int64_t* out) {
+  int64_t ndim = 0;
+  for (int64_t k = 0; k < count; ++k) ndim = shapes[k].ndim > ndim ? shapes[k].ndim : ndim;
+  for (int64_t i = 0; i < ndim; ++i) {
+    int64_t size = 1, from = -1;  // from: the shape that set `size`
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t j = i - (ndim - shapes[k].ndim);
+      if (j < 0) continue;
+      const int64_t s = shapes[k].sizes[j];
+      if (s == size || s == 1) continue;
+      if (size != 1)
+        fail(Status::Shape, op, ": the size of tensor ", from, " (", size, ") must match the size of tensor ",
+             k, " (", s, ") at non-singleton dimension ", i, " (shapes ",
+             DimList{shapes[from].sizes, shapes[from].ndim}, " and ", DimList{shapes[k].sizes, shapes[k].ndim},
+             ")");
+      size = s;
+      from = k;
+    }
+    out[i] = size;
+  }
+  return ndim;
+}
+
+int64_t broadcast_strides(int64_t ndim, const int64_t* sizes, const int64_t* strides, int64_t target_ndim,
+                          const int64_t* target, int64_t* out) noexcept {
+  if (ndim > target_ndim) return ndim;
+  for (int64_t i = 0; i < target_ndim; ++i) {
+    const int64_t j = i - (target_ndim - ndim);
+    if (j < 0 || (sizes[j] == 1 && target[i] != 1)) {
+      out[i] = 0;
+    } else if (sizes[j] == target[i]) {
+      out[i] = strides[j];
+    } else {
+      return j;
+    }
+  }
+  return -1;
+}
+
 Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides) {
   Extent e{0, 0};
   for (int64_t i = 0; i < ndim; ++i) {

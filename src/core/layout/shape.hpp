@@ -39,6 +39,27 @@ bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides);
 // (as PyTorch's wrap_scalar). Error(Invalid) otherwise.
 int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim);
 
+// A shape as two borrowed fields, for lists of shapes.
+struct ShapeRef {
+  int64_t ndim;
+  const int64_t* sizes;
+};
+
+// The shape that `count` shapes broadcast to (NumPy's and PyTorch's rules:
+// dims aligned from the right, sizes equal or 1, a missing dim counts as 1),
+// written to `out` (up to kMaxDims sizes); returns its ndim. Throws Shape
+// naming the first pair of sizes that differ with neither 1.
+int64_t broadcast_shapes(const char* op, const ShapeRef* shapes, int64_t count, int64_t* out);
+
+// Strides of a view (ndim, sizes, strides) broadcast to `target` (PyTorch's
+// expand rule): dims aligned from the right; a dim whose size matches keeps its
+// stride, a size-1 dim and a new leading dim get stride 0. Writes target_ndim
+// strides to `out` and returns -1, or returns the first dim of the view (from
+// the left) whose size does not match, or `ndim` when the view has more dims
+// than the target (nothing is thrown: callers name the operands).
+int64_t broadcast_strides(int64_t ndim, const int64_t* sizes, const int64_t* strides, int64_t target_ndim,
+                          const int64_t* target, int64_t* out) noexcept;
+
 // Range of element offsets [lo, hi] (relative to the storage offset) that a
 // non-empty view addresses; overflow-checked.
 struct Extent {
