@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kOpNames[kNumBinaryOps] = {"add", "sub", "mul", "div", "pow", "maximum", "minimum",
                                                  "eq",  "ne",  "lt",  "le",  "gt",  "ge"};
 
-bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::Eq; }
+constexpr bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::Eq; }
 
 // ---- element functions -----------------------------------------------------
 
@@ -104,15 +104,15 @@ void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
   const char* b = data[2];
   constexpr int64_t t = sizeof(T), r = sizeof(R);
   if (s[0] == r && s[1] == t && s[2] == t) {
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * r, f(load<T>(a + i * t), load<T>(b + i * t)));
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
   } else if (s[0] == r && s[1] == t && s[2] == 0) {
-    const auto y = load<T>(b);
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * r, f(load<T>(a + i * t), y));
+    const auto y = read_element<T>(b);
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
   } else if (s[0] == r && s[1] == 0 && s[2] == t) {
-    const auto x = load<T>(a);
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * r, f(x, load<T>(b + i * t)));
+    const auto x = read_element<T>(a);
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(x, read_element<T>(b + i * t)));
   } else {
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * s[0], f(load<T>(a + i * s[1]), load<T>(b + i * s[2])));
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1]), read_element<T>(b + i * s[2])));
   }
 }
 
@@ -122,9 +122,9 @@ void unary_loop(char** data, const int64_t* s, int64_t n, F f) {
   const char* a = data[1];
   constexpr int64_t t = sizeof(T), r = sizeof(R);
   if (s[0] == r && s[1] == t) {
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * r, f(load<T>(a + i * t)));
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t)));
   } else {
-    for (int64_t i = 0; i < n; ++i) store<R>(out + i * s[0], f(load<T>(a + i * s[1])));
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1])));
   }
 }
 

@@ -53,7 +53,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool e
     it.serial_for_each([&](char** data, const int64_t* s, int64_t n) {
       bool all = true;
       for (int64_t i = 0; i < n && all; ++i) {
-        const auto x = widen(load<T>(data[1] + i * s[1])), y = widen(load<T>(data[2] + i * s[2]));
+        const auto x = widen(read_element<T>(data[1] + i * s[1])), y = widen(read_element<T>(data[2] + i * s[2]));
         const double diff = std::abs(x - y);
         all = x == y || (equal_nan && any_nan(x) && any_nan(y)) ||
               (std::isfinite(diff) && diff <= atol + rtol * std::abs(y));

@@ -27,7 +27,7 @@ template <class T>
 using compute_t = typename ComputeOf<T>::type;
 
 template <class T>
-inline compute_t<T> load(const char* p) noexcept {
+inline compute_t<T> read_element(const char* p) noexcept {
   T x;
   std::memcpy(&x, p, sizeof(T));
   if constexpr (std::is_same_v<T, Half>) {
@@ -44,7 +44,7 @@ inline compute_t<T> load(const char* p) noexcept {
 }
 
 template <class T>
-inline void store(char* p, compute_t<T> v) noexcept {
+inline void write_element(char* p, compute_t<T> v) noexcept {
   T x;
   if constexpr (std::is_same_v<T, Half>) {
     x = Half{float_to_half(v)};

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <vector>
 
 #include "engine/tensor_iterator.hpp"
 #include "layout/shape.hpp"
@@ -62,7 +61,7 @@ struct Reduction {
     }
   }
 
-  static Acc read(const char* p) noexcept { return static_cast<Acc>(load<T>(p)); }
+  static Acc read(const char* p) noexcept { return static_cast<Acc>(read_element<T>(p)); }
 };
 
 // ---- pairwise kernels --------------------------------------------------------------
@@ -153,11 +152,11 @@ void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
     update(acc, runs<R, T>(in, si0, n0, si1, 0, n1));
   } else if (si1 == t && so1 == a) {  // dense along the kept dim: reduce whole rows of columns
     const int64_t width = std::max<int64_t>(kColumnBytes / a, 1);
-    std::vector<Acc> part(static_cast<size_t>(width) * static_cast<size_t>(levels(n0) + 1));
+    const auto part = std::make_unique<Acc[]>(static_cast<size_t>(width) * static_cast<size_t>(levels(n0) + 1));
     for (int64_t c0 = 0; c0 < n1; c0 += width) {
       const int64_t w = std::min(width, n1 - c0);
-      column_block<R, T>(in + c0 * t, si0, n0, w, part.data(), part.data() + width);
-      for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, part[static_cast<size_t>(c)]);
+      column_block<R, T>(in + c0 * t, si0, n0, w, part.get(), part.get() + width);
+      for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, part[c]);
     }
   } else {
     for (int64_t j = 0; j < n1; ++j) update(acc + j * so1, run<R, T>(in + j * si1, si0, n0));
@@ -217,7 +216,7 @@ Ref<Tensor> reduce_typed(const Tensor& t, const bool* reduced, bool keepdim, DTy
     compute_t<Out> v;
     if constexpr (Op == ReduceOp::Mean) v = acc[i] / static_cast<Acc>(count);
     else v = static_cast<compute_t<Out>>(acc[i]);
-    store<Out>(dst + i * static_cast<int64_t>(sizeof(Out)), v);
+    write_element<Out>(dst + i * static_cast<int64_t>(sizeof(Out)), v);
   }
   return out;
 }
