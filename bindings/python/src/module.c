@@ -168,7 +168,7 @@ PyMODINIT_FUNC PyInit_ctensor(void) {
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_device_init(module) < 0 || ct_dlpack_init(module) < 0 ||
-      add_functions(module, ct_factory_methods, NULL) < 0 || add_functions(module, forwarded, name_of) < 0 ||
+      add_functions(module, ct_factory_methods, NULL) < 0 || add_functions(module, ct_math_functions, NULL) < 0 || add_functions(module, forwarded, name_of) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0 || add_grad_modes(module) < 0) {
     Py_DECREF(module);
     return NULL;
