@@ -136,7 +136,13 @@ static PyObject *unary(PyObject *self, tensor_status_t (*fn)(tensor_t **, const 
 
 static PyObject *nb_neg(PyObject *self) { return unary(self, tensor_neg); }
 static PyObject *nb_abs(PyObject *self) { return unary(self, tensor_abs); }
-static PyObject *nb_pos(PyObject *self) { return Py_NewRef(self); }
+static PyObject *nb_pos(PyObject *self) {
+  if (tensor_dtype(SELF(self)) == TENSOR_BOOL) {
+    PyErr_SetString(PyExc_RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+    return NULL;
+  }
+  return Py_NewRef(self);
+}
 
 void ct_math_number_slots(PyNumberMethods *nb) {
   nb->nb_add = nb_add;

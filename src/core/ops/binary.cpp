@@ -70,8 +70,14 @@ inline auto apply(C a, C b) noexcept {
   } else if constexpr (Op == BinaryOp::Div) {
     return a / b;
   } else if constexpr (Op == BinaryOp::Pow) {
-    if constexpr (std::is_integral_v<C>) return integer_pow(a, b);
-    else return static_cast<C>(std::pow(a, b));
+    if constexpr (std::is_integral_v<C>) {
+      return integer_pow(a, b);
+    } else if constexpr (is_std_complex<C>) {
+      // x ** 0 is 1, as for real numbers and Python's complex (exp(0 * log 0) is NaN).
+      return b == C{} ? C{1} : std::pow(a, b);
+    } else {
+      return static_cast<C>(std::pow(a, b));
+    }
   } else if constexpr (Op == BinaryOp::Maximum) {
     if constexpr (std::is_same_v<C, bool>) return a || b;
     else return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b);
