@@ -740,3 +740,20 @@ def test_equal_and_allclose_rules():
     y = from_array(np.array([-100], np.int8), 1)
     check(lib.tensor_allclose(ctypes.byref(r), x.handle, y.handle, 0.0, 100.0, 0))
     assert r.value == 0
+
+
+@pytest.mark.parametrize("d", [6, 7, 5, 10, 0, 11])
+def test_transposed_inputs_across_tiles(d):
+    """Inputs laid out across the output's order go through transposed tiles
+    (128 x 64 elements): sizes that leave partial tiles on both edges."""
+    rng = np.random.default_rng(d)
+    x = storage_array(values_for(d, 200 * 150, rng, small=True).reshape(200, 150), d)
+    y = storage_array(values_for(d, 150 * 200, rng, small=True).reshape(150, 200), d)
+    tx, ty = from_array(x, d), from_array(y, d)
+    tyt = new_ref(lib.tensor_as_strided, ty.handle, 2, int64_array([200, 150]), int64_array([1, 200]), 0)
+    res = new_ref(lib.tensor_add if d != 11 else lib.tensor_mul, tx.handle, tyt.handle)
+    want = torch_binary("add" if d != 11 else "mul", to_torch(to_array(tx), d), to_torch(to_array(ty), d).t())
+    assert_values("add", to_array(res), torch_to_numpy(want), res.dtype)
+    if d != 11:
+        neg = new_ref(lib.tensor_neg, tyt.handle)
+        np.testing.assert_array_equal(to_array(neg), torch_to_numpy(-to_torch(to_array(ty), d).t()))

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
 #include <numeric>
 
 #include "engine/copy.hpp"
+#include "engine/copy_kernels.hpp"
 #include "engine/tensor_iterator.hpp"
 #include "layout/overlap.hpp"
 #include "layout/shape.hpp"
@@ -134,12 +137,59 @@ void unary_loop(char** data, const int64_t* s, int64_t n, F f) {
   }
 }
 
+// Tiles for inputs laid out across the output's order (a + b.t()): such an
+// input's tile is first transposed into a buffer that stays in L1 (the copy
+// engine's tile kernel), then the rows run as dense loops.
+constexpr int64_t kTileInner = 128, kTileOuter = 64;
+
+// Runs a 1-D loop over a 2-D block of n0 x n1 elements (strides s along dim 0,
+// s + N along dim 1; operand 0 is the output, the inputs have `item`-byte
+// elements).
+template <int N, class Loop>
+void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, Loop loop) {
+  const int64_t* s1 = s + N;
+  const auto t = static_cast<int64_t>(item);
+  bool across[N] = {}, any = false;
+  for (int k = 1; k < N; ++k) {
+    across[k] = n1 > 1 && s1[k] == t && std::llabs(s[k]) > t;
+    any |= across[k];
+  }
+  char* p[N];
+  if (!any) {
+    for (int64_t j = 0; j < n1; ++j) {
+      for (int k = 0; k < N; ++k) p[k] = data[k] + j * s1[k];
+      loop(p, s, n0);
+    }
+    return;
+  }
+  const int64_t tile_bytes = kTileInner * kTileOuter * t;
+  const auto buffers = std::make_unique<char[]>(static_cast<size_t>(N * tile_bytes));  // [0]: unused
+  int64_t rows[N];  // dim-0 strides the loop sees: buffered inputs are dense
+  std::copy(s, s + N, rows);
+  for (int k = 1; k < N; ++k)
+    if (across[k]) rows[k] = t;
+  for (int64_t j0 = 0; j0 < n1; j0 += kTileOuter)
+    for (int64_t i0 = 0; i0 < n0; i0 += kTileInner) {
+      const int64_t m0 = std::min(kTileInner, n0 - i0), m1 = std::min(kTileOuter, n1 - j0);
+      for (int k = 1; k < N; ++k)
+        if (across[k])
+          copy_tile(item, buffers.get() + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
+      for (int64_t j = 0; j < m1; ++j) {
+        for (int k = 0; k < N; ++k)
+          p[k] = across[k] ? buffers.get() + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
+        loop(p, rows, m0);
+      }
+    }
+}
+
 template <BinaryOp Op, class T>
 void run_binary(const TensorIterator& it) {
   using C = compute_t<T>;
   using R = std::conditional_t<is_comparison(Op), Bool8, T>;
-  it.for_each([](char** data, const int64_t* strides, int64_t n) {
-    binary_loop<T, R>(data, strides, n, [](C a, C b) { return apply<Op, C>(a, b); });
+  it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    loop_2d<3>(data, strides, n0, n1, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
+      binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
+    });
   });
 }
 
@@ -386,7 +436,11 @@ Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
   Ref<Tensor> out = empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs);
   if (out->numel() == 0) return out;
   const TensorIterator it = TensorIteratorConfig().add_output(*out).add_input(a).build(name);
-  it.for_each([&](char** data, const int64_t* strides, int64_t n) { unary_loop<T, R>(data, strides, n, f); });
+  it.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    loop_2d<2>(data, strides, n0, n1, sizeof(T), [&](char** p, const int64_t* s, int64_t n) {
+      unary_loop<T, R>(p, s, n, f);
+    });
+  });
   return out;
 }
 

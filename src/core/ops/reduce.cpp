@@ -73,29 +73,45 @@ constexpr int kLanes = 16;
 // Rows a column block reduces one after the other before combining pairwise.
 constexpr int64_t kRowBlock = 8;
 // Columns reduced together when the kept dim is the dense one.
-constexpr int64_t kColumnBytes = 4096;
+constexpr int64_t kColumnBytes = 16384;
 
+// Adds the n <= kBlock elements at p (stride bytes apart) into kLanes partial
+// results: element i goes to lane i % kLanes.
 template <class R>
-inline typename R::Acc block(const char* p, int64_t stride, int64_t n) noexcept {
+inline void block(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
   using Acc = typename R::Acc;
-  Acc lane[kLanes];
-  for (Acc& l : lane) l = R::identity();
+  Acc lane[kLanes];  // local, so that the lanes live in (vector) registers
+  for (int k = 0; k < kLanes; ++k) lane[k] = R::identity();
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
+  for (; i + kLanes <= n; i += kLanes) {
+#pragma GCC unroll 16
     for (int k = 0; k < kLanes; ++k) lane[k] = R::combine(lane[k], R::read(p + (i + k) * stride));
+  }
   for (int k = 0; i < n; ++i, ++k) lane[k] = R::combine(lane[k], R::read(p + i * stride));
+  std::copy(lane, lane + kLanes, out);
+}
+
+// The lanes of a run of n elements: blocks combined pairwise, lane by lane.
+template <class R, class T>
+void run_lanes(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  // The dense case passes a constant stride, so that its loads vectorise.
+  if (n <= kBlock) return stride == t ? block<R>(p, t, n, out) : block<R>(p, stride, n, out);
+  const int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
+  typename R::Acc right[kLanes];
+  run_lanes<R, T>(p, stride, half, out);
+  run_lanes<R, T>(p + half * stride, stride, n - half, right);
+  for (int k = 0; k < kLanes; ++k) out[k] = R::combine(out[k], right[k]);
+}
+
+// A run of n elements reduced: pairwise over blocks, then over the lanes.
+template <class R, class T>
+typename R::Acc run(const char* p, int64_t stride, int64_t n) noexcept {
+  typename R::Acc lane[kLanes];
+  run_lanes<R, T>(p, stride, n, lane);
   for (int width = kLanes / 2; width > 0; width /= 2)
     for (int k = 0; k < width; ++k) lane[k] = R::combine(lane[k], lane[k + width]);
   return lane[0];
-}
-
-template <class R, class T>
-typename R::Acc run(const char* p, int64_t stride, int64_t n) noexcept {
-  constexpr auto t = static_cast<int64_t>(sizeof(T));
-  // The dense case passes a constant stride, so that its loads vectorise.
-  if (n <= kBlock) return stride == t ? block<R>(p, t, n) : block<R>(p, stride, n);
-  const int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
-  return R::combine(run<R, T>(p, stride, half), run<R, T>(p + half * stride, stride, n - half));
 }
 
 // Runs j in [lo, hi) of dim 1, each a run along dim 0, combined pairwise.
