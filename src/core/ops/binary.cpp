@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/copy.hpp"
+#include "dtype/convert.hpp"
 #include "engine/copy_kernels.hpp"
 #include "engine/tensor_iterator.hpp"
 #include "layout/overlap.hpp"
@@ -254,33 +255,66 @@ DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
   return common;
 }
 
-// t in dtype `d`: t itself, or a contiguous converted copy.
-Ref<Tensor> in_dtype(const char* op, const Tensor& t, DType d) {
-  if (t.dtype() == d) return Ref<Tensor>::share(const_cast<Tensor*>(&t));
-  return contiguous_copy(op, t, d);
-}
-
-int64_t broadcast_pair(const char* op, const Tensor& a, const Tensor& b, int64_t* shape) {
-  const ShapeRef shapes[2] = {{a.ndim(), a.sizes()}, {b.ndim(), b.sizes()}};
-  return broadcast_shapes(op, shapes, 2, shape);
-}
-
-void compute(BinaryOp op, DType common, const Tensor& out, const Tensor& a, const Tensor& b) {
-  if (out.numel() == 0) return;
-  const TensorIterator it =
-      TensorIteratorConfig().add_output(out).add_input(a).add_input(b).build(binary_op_name(op));
-  dispatch(common, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    run_binary_op<T>(op, it, std::make_index_sequence<kNumBinaryOps>{});
-  });
-}
-
 // Whether `input` would be read after `dst` is written at overlapping elements.
 bool needs_snapshot(const Tensor& dst, const Tensor& input) {
   if (input.numel() == 0 || !may_overlap(dst, input)) return false;
   int64_t strides[kMaxDims];
   broadcast_strides(input.ndim(), input.sizes(), input.strides(), dst.ndim(), dst.sizes(), strides);
   return !same_elements(dst, input, strides);
+}
+
+// An input in the compute dtype: the tensor itself, a converted copy, or, for
+// a 0-dim tensor (numbers), its converted element held here (no allocation).
+class Operand {
+ public:
+  Operand(const char* op, const Tensor& t, DType d) : dtype_(d) {
+    if (t.dtype() == d) {
+      tensor_ = &t;
+    } else if (t.ndim() == 0) {
+      cast_kernel(t.dtype(), d)(t.data(), 0, element_, 0, 1);
+    } else {
+      copy_ = contiguous_copy(op, t, d);
+      tensor_ = copy_.get();
+    }
+  }
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+
+  // Reads from a snapshot if dst overlaps the elements other than exactly.
+  void snapshot_if_overlapping(const char* op, const Tensor& dst) {
+    if (!tensor_ || !needs_snapshot(dst, *tensor_)) return;
+    copy_ = contiguous_copy(op, *tensor_, dtype_);
+    tensor_ = copy_.get();
+  }
+
+  void add_to(TensorIteratorConfig& config) const {
+    if (tensor_) config.add_input(*tensor_);
+    else config.add_input(element_, 0, nullptr, nullptr, dtype_size(dtype_));
+  }
+
+ private:
+  DType dtype_;
+  const Tensor* tensor_ = nullptr;
+  Ref<Tensor> copy_;
+  alignas(16) char element_[16];
+};
+
+int64_t broadcast_pair(const char* op, const Tensor& a, const Tensor& b, int64_t* shape) {
+  const ShapeRef shapes[2] = {{a.ndim(), a.sizes()}, {b.ndim(), b.sizes()}};
+  return broadcast_shapes(op, shapes, 2, shape);
+}
+
+void compute(BinaryOp op, DType common, const Tensor& out, const Operand& a, const Operand& b) {
+  if (out.numel() == 0) return;
+  TensorIteratorConfig config;
+  config.add_output(out);
+  a.add_to(config);
+  b.add_to(config);
+  const TensorIterator it = config.build(binary_op_name(op));
+  dispatch(common, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_binary_op<T>(op, it, std::make_index_sequence<kNumBinaryOps>{});
+  });
 }
 
 // ---- output layout -----------------------------------------------------------
@@ -391,8 +425,8 @@ Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const Tensor* inputs[2] = {&a, &b};
   Ref<Tensor> out =
       empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs);
-  const Ref<Tensor> ca = in_dtype(name, a, common), cb = in_dtype(name, b, common);
-  compute(op, common, *out, *ca, *cb);
+  const Operand ca(name, a, common), cb(name, b, common);
+  compute(op, common, *out, ca, cb);
   return out;
 }
 
@@ -416,14 +450,14 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
   if (dst.dtype() != result) {  // computed in the result dtype, then converted as a copy
     const Tensor* inputs[2] = {&a, &b};
     const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs);
-    const Ref<Tensor> ca = in_dtype(name, a, common), cb = in_dtype(name, b, common);
-    compute(op, common, *tmp, *ca, *cb);
+    const Operand ca(name, a, common), cb(name, b, common);
+    compute(op, common, *tmp, ca, cb);
     return copy_into(name, dst, *tmp);
   }
-  Ref<Tensor> ca = in_dtype(name, a, common), cb = in_dtype(name, b, common);
-  if (needs_snapshot(dst, *ca)) ca = contiguous_copy(name, *ca, common);
-  if (needs_snapshot(dst, *cb)) cb = contiguous_copy(name, *cb, common);
-  compute(op, common, dst, *ca, *cb);
+  Operand ca(name, a, common), cb(name, b, common);
+  ca.snapshot_if_overlapping(name, dst);
+  cb.snapshot_if_overlapping(name, dst);
+  compute(op, common, dst, ca, cb);
 }
 
 // ---- unary -------------------------------------------------------------------
