@@ -129,7 +129,19 @@ template <class R, class T>
 void column_block(const char* p, int64_t s_row, int64_t rows, int64_t w, typename R::Acc* out,
                   typename R::Acc* scratch) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
-  if (rows <= kRowBlock) {
+  if (rows == kRowBlock) {  // one pass over 8 rows, summed as a tree
+    const char* q[kRowBlock];
+    for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
+    for (int64_t c = 0; c < w; ++c) {
+      const int64_t o = c * t;
+      out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
+                                     R::combine(R::read(q[2] + o), R::read(q[3] + o))),
+                          R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
+                                     R::combine(R::read(q[6] + o), R::read(q[7] + o))));
+    }
+    return;
+  }
+  if (rows < kRowBlock) {
     for (int64_t c = 0; c < w; ++c) out[c] = R::read(p + c * t);
     for (int64_t r = 1; r < rows; ++r)
       for (int64_t c = 0; c < w; ++c) out[c] = R::combine(out[c], R::read(p + r * s_row + c * t));
