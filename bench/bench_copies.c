@@ -1,4 +1,4 @@
-/* Copy-engine benchmark (issue 3): cases a-g as new results and into existing
+/* Copy-engine benchmark: cases a-g (docs/performance.md lists them) as new results and into existing
  * outputs, memcpy of the same traffic in the same run, 1 and 2 threads, and the
  * small-op overhead of creating and releasing views.
  *

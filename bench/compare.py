@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Copy engine side by side: NumPy, PyTorch and ctensor on issue 3's cases a-g.
+"""Copy engine side by side: NumPy, PyTorch and ctensor on the copy cases a-g
+(docs/performance.md lists them).
 
 Runs every case through the three libraries in one process, round-robin with a
 memcpy of the same traffic, and prints median milliseconds and ratios; writes a

@@ -21,7 +21,8 @@
  *    elements are the caller's to synchronise.
  *
  * Stability: everything in this header is stable ABI from the version in its
- * @since tag; status and dtype values never change.
+ * @since tag, except the "Experimental" section at the end, whose signatures
+ * may still change within 0.x. Status and dtype values never change.
  */
 #ifndef CTENSOR_H
 #define CTENSOR_H
@@ -79,9 +80,10 @@ typedef int32_t tensor_status_t;
 #define TENSOR_E_OVERLAP 9       /**< write destination may have internal overlap */
 #define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
 #define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
-#define TENSOR_E_IO 12           /**< operating-system I/O error */
-#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure */
+#define TENSOR_E_IO 12           /**< operating-system I/O error (reserved: no function returns it yet) */
+#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure (reserved: no function returns it yet) */
 #define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
+#define TENSOR_E_INTERNAL 15     /**< a bug inside ctensor (an unexpected internal failure); the message says where */
 
 /**
  * The message of the last failed call on this thread, e.g.
@@ -130,6 +132,41 @@ CTENSOR_API size_t tensor_dtype_size(tensor_dtype_t dtype);
  */
 CTENSOR_API const char *tensor_dtype_name(tensor_dtype_t dtype);
 
+/** Kinds of dtype, in PyTorch's type-promotion order (bool < integer < float < complex). */
+#define TENSOR_KIND_BOOL 0    /**< bool */
+#define TENSOR_KIND_INT 1     /**< signed and unsigned integers */
+#define TENSOR_KIND_FLOAT 2   /**< float16, bfloat16, float32, float64 */
+#define TENSOR_KIND_COMPLEX 3 /**< complex64, complex128 */
+
+/**
+ * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
+ * is unknown (so this also tells known dtypes apart). @since 0.1
+ */
+CTENSOR_API int32_t tensor_dtype_kind(tensor_dtype_t dtype);
+
+/**
+ * torch.dtype.is_signed: 1 for the signed integers and every float and complex
+ * dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1
+ */
+CTENSOR_API int32_t tensor_dtype_is_signed(tensor_dtype_t dtype);
+
+/*
+ * Conversion rules. tensor_copy, tensor_to, tensor_fill (a float64 source) and
+ * tensor_convert convert elements identically on every platform and code path:
+ *  - to bool: x != 0 (NaN is true; a complex is true if either part is non-zero).
+ *    A bool source byte reads as true when non-zero; bool results are 0 or 1.
+ *  - integer to integer: keeps the low bits (two's complement wrapping).
+ *  - float to integer: truncates toward zero; NaN gives 0; values outside the
+ *    target's range and +-inf saturate to its minimum or maximum.
+ *  - to float16 / bfloat16: the exact source value rounded once to nearest even
+ *    (overflow gives +-inf); to float32 / float64: one rounding to nearest even;
+ *    widening between floats is exact.
+ *  - complex to real: the real part, then as above; real to complex: imaginary +0.
+ *  - NaN stays NaN with its sign; narrowing to float16/bfloat16 keeps the top
+ *    payload bits and makes it quiet.
+ * docs/conversions.md gives examples and where PyTorch 1.13 and NumPy differ.
+ */
+
 /* ------------------------------------------------------------------------- */
 /* Limits and flags                                                           */
 /* ------------------------------------------------------------------------- */
@@ -176,6 +213,9 @@ CTENSOR_API tensor_status_t tensor_storage_new(tensor_storage_t **out, size_t nb
  * Wraps `nbytes` bytes of caller memory at `data` without copying.
  * `release(ctx)` runs exactly once when the last reference is gone (`release`
  * may be NULL); on failure it is not called and nothing is taken over.
+ * @param out receives the new storage (a new reference), or NULL on failure.
+ * @param data the caller's memory (may be NULL only when nbytes is 0).
+ * @param release called as release(ctx) once the storage is gone; may be NULL.
  * @param flags 0 or TENSOR_READONLY.
  * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, data NULL with nbytes > 0,
  *         unknown flag bits); TENSOR_E_NOMEM.
@@ -206,6 +246,10 @@ CTENSOR_API int64_t tensor_storage_refcount(const tensor_storage_t *s);
  * A tensor viewing storage `s` (which gains a reference; the caller keeps its own).
  * `strides` NULL means contiguous. Checked like tensor_as_strided: every element
  * the view addresses must lie inside the storage.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param s the storage to view (borrowed; the tensor takes its own reference).
+ * @param sizes ndim sizes in elements; strides ndim strides in elements, or NULL.
+ * @param storage_offset offset of element [0,...,0] in elements (>= 0).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/s, ndim outside [0, 64], sizes NULL
  *         with ndim > 0, negative size, unknown dtype); TENSOR_E_BOUNDS;
  *         TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
@@ -221,6 +265,10 @@ CTENSOR_API tensor_status_t tensor_from_storage(tensor_t **out, tensor_storage_t
  * in elements (negative: everything after `offset`). The new storage starts at
  * `buffer + offset`, so tensor_data() == buffer + offset. `release(ctx)` runs
  * once when the last view is gone; never on failure.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param buffer, nbytes the caller's memory and its length in bytes.
+ * @param count elements to view (negative: all after offset); offset in bytes.
+ * @param release called as release(ctx) once the last view is gone; may be NULL.
  * @param flags 0 or TENSOR_READONLY (every write then fails with TENSOR_E_READONLY).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/buffer, nbytes 0, offset < 0,
  *         offset >= nbytes, count 0, remainder not a multiple of the element size,
@@ -236,6 +284,8 @@ CTENSOR_API tensor_status_t tensor_from_buffer(tensor_t **out, void *buffer, siz
 
 /**
  * A new contiguous tensor whose contents are unspecified (not zero-filled).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param ndim, sizes the shape (sizes may be NULL when ndim is 0).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, bad ndim, NULL sizes with ndim > 0,
  *         negative size, unknown dtype); TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
  * @since 0.1
@@ -243,13 +293,15 @@ CTENSOR_API tensor_status_t tensor_from_buffer(tensor_t **out, void *buffer, siz
 CTENSOR_API tensor_status_t tensor_empty(tensor_t **out, int64_t ndim, const int64_t *sizes,
                                          tensor_dtype_t dtype);
 
-/** As tensor_empty, but zero-filled. @since 0.1 */
+/** As tensor_empty, but zero-filled. @return as tensor_empty. @since 0.1 */
 CTENSOR_API tensor_status_t tensor_zeros(tensor_t **out, int64_t ndim, const int64_t *sizes,
                                          tensor_dtype_t dtype);
 
 /**
  * A new contiguous tensor holding a copy of numel*itemsize bytes at `data`
  * (C order). `data` may be NULL only when the tensor has no elements.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param data numel*itemsize bytes in C order, copied.
  * @return as tensor_empty.
  * @since 0.1
  */
@@ -297,10 +349,14 @@ CTENSOR_API int64_t tensor_refcount(const tensor_t *t);
  * torch.as_strided onto t's storage. `strides` NULL means contiguous. Sizes must be
  * >= 0; strides may be negative or zero; every element addressed must lie inside
  * the storage (a view with no elements always succeeds).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param strides ndim strides in elements, or NULL for contiguous.
+ * @param storage_offset in elements, from the start of t's storage.
  * @return TENSOR_OK; TENSOR_E_INVALID (bad ndim, negative size, NULL sizes);
- *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or the
- *         element count: PyTorch's unsigned running product of the sizes, so
- *         [2**62, 4, 0] overflows although it has no elements).
+ *         TENSOR_E_BOUNDS; TENSOR_E_OVERFLOW (extent or byte arithmetic, or an
+ *         element count beyond int64; sizes with a 0 among them have no elements
+ *         and never overflow, in any order).
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t, int64_t ndim,
@@ -309,6 +365,9 @@ CTENSOR_API tensor_status_t tensor_as_strided(tensor_t **out, const tensor_t *t,
 
 /**
  * Tensor.view(sizes): one size may be -1 (inferred).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param ndim, sizes the new shape; one size may be -1.
  * @return TENSOR_OK; TENSOR_E_SHAPE (numel mismatch, several -1, ambiguous -1);
  *         TENSOR_E_STRIDE (strides do not allow a view); TENSOR_E_INVALID (size < -1);
  *         TENSOR_E_OVERFLOW (product of sizes overflows).
@@ -320,18 +379,31 @@ CTENSOR_API tensor_status_t tensor_view(tensor_t **out, const tensor_t *t, int64
 /**
  * Tensor.reshape(sizes): a view where possible, else a new contiguous copy
  * (which needs a readable CPU tensor: TENSOR_E_DEVICE otherwise).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param ndim, sizes the new shape; one size may be -1.
  * @return as tensor_view, without TENSOR_E_STRIDE.
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_reshape(tensor_t **out, const tensor_t *t, int64_t ndim,
                                            const int64_t *sizes);
 
-/** Swaps two dims. @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1 */
+/**
+ * Swaps two dims.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param dim0, dim1 the dims to swap (negative counts from the end).
+ * @return TENSOR_OK; TENSOR_E_INVALID.
+ * @since 0.1
+ */
 CTENSOR_API tensor_status_t tensor_transpose(tensor_t **out, const tensor_t *t, int64_t dim0,
                                              int64_t dim1);
 
 /**
  * Reorders dims: result dim i is input dim dims[i]. `ndim` must equal t's.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param dims ndim distinct dims (negative counts from the end).
  * @return TENSOR_OK; TENSOR_E_INVALID (wrong ndim, dim out of range, repeated dim).
  * @since 0.1
  */
@@ -342,6 +414,9 @@ CTENSOR_API tensor_status_t tensor_permute(tensor_t **out, const tensor_t *t, in
  * t[start:stop:step] along `dim` with Python's clamping; step may be negative
  * (a reversed view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is
  * (TENSOR_SLICE_END, INT64_MIN, -1).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param dim the dim to slice; start, stop, step as Python's t[start:stop:step].
  * @return TENSOR_OK; TENSOR_E_INVALID (step 0, 0-dim t, dim out of range);
  *         TENSOR_E_OVERFLOW (offset arithmetic of an empty result with huge strides).
  * @since 0.1
@@ -351,6 +426,8 @@ CTENSOR_API tensor_status_t tensor_slice(tensor_t **out, const tensor_t *t, int6
 
 /**
  * t.select(dim, index), removing `dim`; negative index counts from the end.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
  * @return TENSOR_OK; TENSOR_E_BOUNDS (index out of range); TENSOR_E_INVALID;
  *         TENSOR_E_OVERFLOW (as tensor_slice).
  * @since 0.1
@@ -360,6 +437,8 @@ CTENSOR_API tensor_status_t tensor_select(tensor_t **out, const tensor_t *t, int
 
 /**
  * t.narrow(dim, start, length); negative start counts from the end.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
  * @return TENSOR_OK; TENSOR_E_BOUNDS (start or start+length out of range);
  *         TENSOR_E_INVALID (negative length, 0-dim t, dim out of range);
  *         TENSOR_E_OVERFLOW (as tensor_slice).
@@ -370,6 +449,9 @@ CTENSOR_API tensor_status_t tensor_narrow(tensor_t **out, const tensor_t *t, int
 
 /**
  * t.expand(sizes): size-1 dims (and new leading dims) get stride 0; -1 keeps a size.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param ndim, sizes the target shape (-1 keeps a size).
  * @return TENSOR_OK; TENSOR_E_SHAPE (impossible sizes, fewer dims than t, -1 in a
  *         new leading dim); TENSOR_E_INVALID (size < -1, bad ndim);
  *         TENSOR_E_OVERFLOW (product of sizes overflows).
@@ -385,17 +467,29 @@ CTENSOR_API tensor_status_t tensor_broadcast_to(tensor_t **out, const tensor_t *
 /**
  * Removes dim `dim` if its size is 1 (otherwise the view is unchanged);
  * TENSOR_ALL_DIMS removes every size-1 dim.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param dim the dim to remove, or TENSOR_ALL_DIMS.
  * @return TENSOR_OK; TENSOR_E_INVALID.
  * @since 0.1
  */
 CTENSOR_API tensor_status_t tensor_squeeze(tensor_t **out, const tensor_t *t, int64_t dim);
 
-/** Inserts a size-1 dim at `dim` (range [-ndim-1, ndim]). @return TENSOR_OK; TENSOR_E_INVALID. @since 0.1 */
+/**
+ * Inserts a size-1 dim at `dim` (range [-ndim-1, ndim]).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @return TENSOR_OK; TENSOR_E_INVALID.
+ * @since 0.1
+ */
 CTENSOR_API tensor_status_t tensor_unsqueeze(tensor_t **out, const tensor_t *t, int64_t dim);
 
 /**
  * torch.flatten(t, start_dim, end_dim): a view where possible, else a copy (as
  * tensor_reshape). A 0-dim t gives shape [1].
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param start_dim, end_dim the inclusive range of dims to merge.
  * @return TENSOR_OK; TENSOR_E_INVALID (dims out of range, start after end).
  * @since 0.1
  */
@@ -406,6 +500,9 @@ CTENSOR_API tensor_status_t tensor_flatten(tensor_t **out, const tensor_t *t, in
  * Tensor.view(dtype) with PyTorch 1.13's rules: equal element sizes just relabel;
  * otherwise the last dim must have stride 1 and its size, the storage offset and
  * the other strides must be divisible as needed.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param t the input tensor (borrowed; never changed).
+ * @param dtype the dtype to reinterpret the bytes as.
  * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype); TENSOR_E_SHAPE (0-dim t,
  *         last size not divisible); TENSOR_E_STRIDE (last stride not 1, offset or
  *         strides not divisible).
@@ -414,6 +511,44 @@ CTENSOR_API tensor_status_t tensor_flatten(tensor_t **out, const tensor_t *t, in
 CTENSOR_API tensor_status_t tensor_view_dtype(tensor_t **out, const tensor_t *t,
                                               tensor_dtype_t dtype);
 
+/** @name Basic indexing: the kinds of index items of tensor_index. */
+/** An integer: values[3i] is the index (negative counts from the end); removes the dim. */
+#define TENSOR_INDEX_INT 0
+/** A slice: values[3i], [3i+1], [3i+2] are start, stop, step as in tensor_slice
+    (TENSOR_SLICE_END / INT64_MIN for the open ends). */
+#define TENSOR_INDEX_SLICE 1
+/** None / np.newaxis: a new dim of size 1. */
+#define TENSOR_INDEX_NEWAXIS 2
+/** `...`: stands for the dims that no integer or slice names. */
+#define TENSOR_INDEX_ELLIPSIS 3
+/** A bool: values[3i] is 1 (a new dim of size 1) or 0 (a new dim of size 0). */
+#define TENSOR_INDEX_BOOL 4
+
+/**
+ * t[item_0, ..., item_{n-1}] with NumPy/PyTorch basic indexing (integers, negative
+ * integers, slices with any step, new axes, bools, ellipses) in one pass: one new
+ * view, no intermediate tensors. Item i is `kinds[i]` (a TENSOR_INDEX_* value) with
+ * its numbers in `values[3*i]`, `values[3*i+1]`, `values[3*i+2]` (three slots per
+ * item whatever its kind; unused slots are ignored), so the ABI is two plain arrays.
+ * Items apply from the left as the chain tensor_select / tensor_slice /
+ * tensor_unsqueeze would, giving the same sizes, strides, offset and errors; an
+ * ellipsis skips the dims no integer or slice names (several ellipses each skip
+ * them, as PyTorch; NumPy allows one). Dims after the last item stay as they are.
+ * `n` may be 0 (a new view of t); kinds and values may then be NULL.
+ * @param out    receives the new view (a new reference), NULL on failure.
+ * @param t      the tensor indexed (borrowed).
+ * @param n      number of index items, >= 0.
+ * @param kinds  n item kinds.
+ * @param values 3*n numbers.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n < 0, an unknown kind, a bool
+ *         value other than 0/1, more integers and slices than t has dims, a slice
+ *         step of 0, too many dims); TENSOR_E_BOUNDS (an integer out of range);
+ *         TENSOR_E_OVERFLOW (offset arithmetic); TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_index(tensor_t **out, const tensor_t *t, int64_t n,
+                                         const int32_t *kinds, const int64_t *values);
+
 /* ------------------------------------------------------------------------- */
 /* Copies. Element access needs CPU memory (else TENSOR_E_DEVICE).           */
 /* ------------------------------------------------------------------------- */
@@ -421,6 +556,8 @@ CTENSOR_API tensor_status_t tensor_view_dtype(tensor_t **out, const tensor_t *t,
 /**
  * If t is contiguous, *out is t with one more reference; else a new contiguous,
  * writable copy.
+ * @param out receives t itself (one more reference) or a new tensor.
+ * @param t the input tensor.
  * @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  * @since 0.1
  */
@@ -430,8 +567,10 @@ CTENSOR_API tensor_status_t tensor_contiguous(tensor_t **out, tensor_t *t);
 CTENSOR_API tensor_status_t tensor_clone(tensor_t **out, const tensor_t *t);
 
 /**
- * dst[...] = src: broadcasts src to dst's shape and converts dtype (see the
- * README's conversion rules); correct when src and dst share memory.
+ * dst[...] = src: broadcasts src to dst's shape and converts dtype (see
+ * "Conversion rules" above); correct when src and dst share memory.
+ * @param dst the destination (written in place).
+ * @param src the source (read; may share memory with dst).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (src cannot broadcast
  *         to dst, including src with more dims); TENSOR_E_READONLY (dst read-only);
  *         TENSOR_E_OVERLAP (dst has internal overlap, e.g. a zero stride);
@@ -447,6 +586,9 @@ CTENSOR_API tensor_status_t tensor_copy(tensor_t *dst, const tensor_t *src);
  * TENSOR_COPY_IF_NEEDED shares when the dtype matches (then *out may be t with one
  * more reference), TENSOR_COPY_ALWAYS always copies, TENSOR_COPY_NEVER fails with
  * TENSOR_E_COPY when a copy is needed. Copies are new contiguous, writable tensors.
+ * @param out receives t itself (one more reference) or a new tensor.
+ * @param t the input tensor.
+ * @param copy TENSOR_COPY_IF_NEEDED, TENSOR_COPY_ALWAYS or TENSOR_COPY_NEVER.
  * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype or mode); TENSOR_E_COPY;
  *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  * @since 0.1
@@ -456,6 +598,8 @@ CTENSOR_API tensor_status_t tensor_to(tensor_t **out, tensor_t *t, tensor_dtype_
 
 /**
  * Sets every element of dst to `value`, converted as a copy from a float64 scalar.
+ * @param dst the destination (written in place).
+ * @param value converted as a float64 source.
  * @return as tensor_copy.
  * @since 0.1
  */
@@ -482,6 +626,8 @@ CTENSOR_API void tensor_device(const tensor_t *t, int32_t *device_type, int32_t 
  * at element [0,...,0] with byte_offset 0; shape and strides are always filled
  * (negative and zero strides as they are) and owned by the result; flags has
  * DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
+ * @param out receives the managed tensor; its deleter must be called once.
+ * @param t the tensor to export.
  * @param flags reserved, must be 0.
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, non-zero flags); TENSOR_E_NOMEM.
  * @since 0.1
@@ -493,6 +639,8 @@ CTENSOR_API tensor_status_t tensor_to_dlpack(DLManagedTensorVersioned **out, ten
  * As tensor_to_dlpack, as a pre-1.0 DLManagedTensor for older consumers (such
  * as PyTorch 1.13 and NumPy 1.x). That format cannot say "read-only", so a
  * read-only tensor is refused (as NumPy refuses to export read-only arrays).
+ * @param out receives the managed tensor; its deleter must be called once.
+ * @param t the tensor to export.
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t); TENSOR_E_READONLY (t is
  *         read-only); TENSOR_E_NOMEM.
  * @since 0.1
@@ -512,6 +660,8 @@ CTENSOR_API tensor_status_t tensor_to_dlpack_legacy(DLManagedTensor **out, tenso
  * element access fails with TENSOR_E_DEVICE.
  * Accepted dtypes: kDLInt 8/16/32/64, kDLUInt 8/16/32/64, kDLFloat 16/32/64,
  * kDLBfloat 16, kDLComplex 64/128, kDLBool 8, all with lanes 1.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param m the producer's managed tensor; taken over only on success.
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/m, ndim outside [0, 64], NULL
  *         shape with ndim > 0, negative size, NULL data with elements);
  *         TENSOR_E_UNSUPPORTED (m->version.major != 1); TENSOR_E_DTYPE (lanes
@@ -524,6 +674,8 @@ CTENSOR_API tensor_status_t tensor_from_dlpack(tensor_t **out, DLManagedTensorVe
 /**
  * As tensor_from_dlpack for a pre-1.0 DLManagedTensor (no version, no flags:
  * the result is writable).
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param m the producer's managed tensor; taken over only on success.
  * @return as tensor_from_dlpack, without TENSOR_E_UNSUPPORTED.
  * @since 0.1
  */
@@ -541,6 +693,7 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
  * the library is unloaded. While one copy uses the workers, a concurrent copy
  * from another thread runs on its own thread only. The setting is process-wide;
  * results are identical for every n.
+ * @param n the thread count (>= 1).
  * @return TENSOR_OK; TENSOR_E_INVALID if n < 1.
  * Thread-safe. @since 0.1
  */
@@ -802,6 +955,146 @@ CTENSOR_API tensor_status_t tensor_equal(int32_t *out, const tensor_t *a, const 
  */
 CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, const tensor_t *b, double rtol,
                                             double atol, int32_t equal_nan);
+
+/* ------------------------------------------------------------------------- */
+/* Experimental (as zstd's experimental section): exported, documented and   */
+/* tested like the rest, but a 0.x minor release may still change their       */
+/* signatures or behaviour. Everything above this section is stable.          */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * at::from_blob: a tensor viewing caller memory of any strides, without copying.
+ * `data` is the address of element [0,...,0] (so tensor_data() == data); `strides`
+ * are in elements, may be negative or zero, and NULL means contiguous. The new
+ * storage covers exactly the bytes the view addresses, so later views stay
+ * bounds-checked. `release(ctx)` runs once when the last view is gone; never on
+ * failure. No alignment is required.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param data address of element [0,...,0] (may be NULL only without elements).
+ * @param strides ndim strides in elements, or NULL for contiguous.
+ * @param release called as release(ctx) once the last view is gone; may be NULL.
+ * @param flags 0 or TENSOR_READONLY.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, unknown dtype or flags, ndim
+ *         outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
+ *         elements); TENSOR_E_OVERFLOW (element count, extents or addresses
+ *         overflow); TENSOR_E_NOMEM.
+ * @since 0.1 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_from_blob(tensor_t **out, void *data, tensor_dtype_t dtype, int64_t ndim,
+                                             const int64_t *sizes, const int64_t *strides, uint32_t flags,
+                                             tensor_release_fn release, void *ctx);
+
+/**
+ * Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
+ * (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
+ * would; neither buffer needs alignment. For reading or writing single
+ * elements without making tensors (e.g. any element as a float64).
+ * @param dst, dst_dtype where to write count elements, and their dtype.
+ * @param src, src_dtype what to read, and its dtype.
+ * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
+ *         with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
+ *         TENSOR_E_OVERLAP (the two byte ranges overlap).
+ * @since 0.1 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_convert(void *dst, tensor_dtype_t dst_dtype, const void *src,
+                                           tensor_dtype_t src_dtype, int64_t count);
+
+/**
+ * Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
+ * dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
+ * `offset` > 0 is above the main diagonal, < 0 below; an empty diagonal keeps t's
+ * storage offset, as PyTorch's.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, fewer than 2 dims, a dim
+ *         out of range, dim1 == dim2); TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_diagonal(tensor_t **out, const tensor_t *t, int64_t offset, int64_t dim1,
+                                            int64_t dim2);
+
+/**
+ * Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
+ * count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
+ * last dim of `size` walks one window. A 0-dim tensor gives a 1-d result.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, dim out of range, size < 0,
+ *         step <= 0, 64 dims already); TENSOR_E_SHAPE (size > size(dim));
+ *         TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_unfold(tensor_t **out, const tensor_t *t, int64_t dim, int64_t size,
+                                          int64_t step);
+
+/**
+ * torch.movedim(t, source, destination): dims source[i] move to destination[i]
+ * (n of each, distinct after wrapping); the other dims keep their order. Also
+ * moveaxis; swapdims/swapaxes are tensor_transpose.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n out of range, a dim out of
+ *         range or repeated); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_movedim(tensor_t **out, const tensor_t *t, int64_t n, const int64_t *source,
+                                           const int64_t *destination);
+
+/**
+ * Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
+ * -1, inferred), as a view (tensor_view's rules for the strides).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, n <= 0, a size < -1, a dim
+ *         out of range, a 0-dim t, more than 64 dims); TENSOR_E_SHAPE (the sizes do
+ *         not multiply up to size(dim), several -1); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_unflatten(tensor_t **out, const tensor_t *t, int64_t dim, int64_t n,
+                                             const int64_t *sizes);
+
+/**
+ * torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
+ * new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
+ * [1, 1] or [1, 1, 1], a 1-d (n) as (1, n) or (1, n, 1), a 2-d (m, n) as (m, n, 1).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, min_dims not 1, 2 or 3);
+ *         TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_atleast(tensor_t **out, const tensor_t *t, int64_t min_dims);
+
+/**
+ * The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
+ * several new references, snprintf-style: the number of pieces goes to *count,
+ * and the pieces to out[0 .. *count) when `capacity` holds them (out[*count ..
+ * capacity) is set to NULL). `out` NULL with capacity 0 asks only for the count.
+ *  - tensor_split: pieces of split_size elements, the last one shorter (split_size
+ *    0 only for a dim of size 0, which gives one empty piece);
+ *  - tensor_split_with_sizes: n pieces of sizes[i], which must sum to size(dim);
+ *  - tensor_chunk: pieces of ceil(size(dim) / chunks), so possibly fewer than
+ *    `chunks` (a dim of size 0 gives `chunks` empty pieces);
+ *  - tensor_tensor_split: exactly `sections` pieces, the first size(dim) % sections
+ *    of them one longer (np.array_split);
+ *  - tensor_tensor_split_indices: n + 1 pieces cut at indices[i] (clamped and
+ *    wrapped as slice bounds; a cut before the previous one gives an empty piece).
+ * @param out      capacity handles to fill, or NULL with capacity 0.
+ * @param capacity how many handles out holds.
+ * @param count    receives the number of pieces (also when capacity is too small).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL count or t, out NULL with capacity > 0,
+ *         capacity too small, a 0-dim t, dim out of range, split_size < 0, or 0 for a
+ *         non-empty dim, chunks or sections <= 0, a negative size, n < 0);
+ *         TENSOR_E_SHAPE (split sizes that do not sum to size(dim)); TENSOR_E_NOMEM.
+ *         On failure out[0 .. capacity) is NULL.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_split(tensor_t **out, int64_t capacity, int64_t *count, const tensor_t *t,
+                                         int64_t split_size, int64_t dim);
+/** See tensor_split. @since 0.2 (experimental) */
+CTENSOR_API tensor_status_t tensor_split_with_sizes(tensor_t **out, int64_t capacity, int64_t *count,
+                                                    const tensor_t *t, int64_t n, const int64_t *sizes,
+                                                    int64_t dim);
+/** See tensor_split. @since 0.2 (experimental) */
+CTENSOR_API tensor_status_t tensor_chunk(tensor_t **out, int64_t capacity, int64_t *count, const tensor_t *t,
+                                         int64_t chunks, int64_t dim);
+/** See tensor_split. @since 0.2 (experimental) */
+CTENSOR_API tensor_status_t tensor_tensor_split(tensor_t **out, int64_t capacity, int64_t *count,
+                                                const tensor_t *t, int64_t sections, int64_t dim);
+/** See tensor_split. @since 0.2 (experimental) */
+CTENSOR_API tensor_status_t tensor_tensor_split_indices(tensor_t **out, int64_t capacity, int64_t *count,
+                                                        const tensor_t *t, int64_t n, const int64_t *indices,
+                                                        int64_t dim);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential binutils meson ninja-build pkg-config check valgrind
   python3 python3-dev python3-numpy python3-pytest python3-torch
+  libclang-dev  # bindgen (the Rust bindings' regeneration check) loads libclang
 )
 
 missing=()

@@ -4,7 +4,10 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python binding's tests (bindings/python/tests), if present.
+#   4. the Python binding's tests (bindings/python/tests), if present,
+#   5. the Julia binding's static check against the header (no Julia needed),
+#   6. the Rust workspace's tests (bindings/rust: cargo test --all-features, which
+#      includes the check that the checked-in bindings match include/), if present.
 # Every step runs even if an earlier one failed; the last line is
 # "N passed, N failed" over all of them, and the exit status is non-zero on
 # any failure.
@@ -68,6 +71,24 @@ if [ -d bindings/python/tests ]; then
     failed_steps+=("python binding")
 fi
 
+if [ -d bindings/julia ]; then
+  step "Julia binding: ccalls checked against include/ctensor.h"
+  "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/julia_static.xml" tests/check_julia_ccalls.py ||
+    failed_steps+=("julia static")
+fi
+
+if [ -f bindings/rust/Cargo.toml ]; then
+  step "Rust binding tests (cargo test --workspace --all-features)"
+  # rustup's cargo, also when CI's PATH lacks ~/.cargo/bin; a missing cargo fails the step.
+  [ -x "${HOME:-}/.cargo/bin/cargo" ] && PATH="$HOME/.cargo/bin:$PATH"
+  (cd bindings/rust &&
+    PKG_CONFIG_PATH="$root/$builddir/meson-uninstalled" \
+    LD_LIBRARY_PATH="$root/$builddir/src${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    CARGO_TARGET_DIR="$root/$builddir/cargo-target" \
+    cargo test --locked --workspace --all-features 2>&1) |
+    "$python" scripts/junit.py cargo "$reports/rust.xml" || failed_steps+=("rust binding")
+fi
+
 step "summary"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
@@ -91,7 +112,7 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python"}
+         "python binding": "python", "julia static": "julia_static", "rust binding": "rust"}
 for step in failed_steps:
     print(f"step failed: {step}")
 extra = sum(1 for step in failed_steps if names[step] not in reported)

@@ -37,6 +37,20 @@
     }                                                                                 \
   } while (0)
 
+/* A reproducible pseudo-random sequence (xorshift64*) for property tests. */
+static inline uint64_t *test_rng_state(void) {
+  static uint64_t state = 1;
+  return &state;
+}
+static inline void test_rng_seed(uint64_t seed) { *test_rng_state() = seed ? seed : 1; }
+static inline uint64_t test_rng(void) {
+  uint64_t *s = test_rng_state();
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ULL;
+}
+
 /* Runs one suite and returns the process exit status. */
 static inline int run_suite(Suite *s) {
   SRunner *sr = srunner_create(s);

@@ -1,5 +1,5 @@
-/* Dtype conversions (API.md "Conversions") through tensor_to, tensor_copy and
-   tensor_fill: hand-derived expectations for the edge values of every rule, run over
+/* Dtype conversions (ctensor.h's "Conversion rules") through tensor_to, tensor_copy,
+   tensor_fill and tensor_convert: hand-derived expectations for the edge values of every rule, run over
    contiguous buffers of lengths around the vector widths and over strided views. */
 #include <math.h>
 #include <stdio.h>
@@ -431,6 +431,43 @@ END_TEST
 START_TEST(test_edge_values_strided_source) { for_each_pair(check_strided_source); }
 END_TEST
 
+/* tensor_convert between raw buffers gives what tensor_to gives; the destination
+   starts one byte into its buffer, so that nothing is aligned. */
+static void check_convert(const conv_case_t *const *cases, int64_t m) {
+  for (size_t l = 0; l < sizeof kLengths / sizeof kLengths[0]; ++l) {
+    const int64_t n = kLengths[l];
+    void *buf = source_buffer(cases, m, n, 1);
+    unsigned char *out = calloc((size_t)n + 1, size_of(cases[0]->to));
+    ck_assert_ptr_nonnull(out);
+    ck_ok(tensor_convert(out + 1, cases[0]->to, buf, cases[0]->from, n));
+    expect_elements(cases, m, out + 1, n, 1, "tensor_convert");
+    free(out);
+    free(buf);
+  }
+}
+
+START_TEST(test_edge_values_convert) { for_each_pair(check_convert); }
+END_TEST
+
+START_TEST(test_convert_rejections) {
+  double d[4] = {1, 2, 3, 4};
+  float f[4] = {0};
+  ck_status(tensor_convert(f, 8, d, TENSOR_FLOAT64, 4), TENSOR_E_INVALID);
+  ck_status(tensor_convert(f, TENSOR_FLOAT32, d, -1, 4), TENSOR_E_INVALID);
+  ck_status(tensor_convert(f, TENSOR_FLOAT32, d, TENSOR_FLOAT64, -1), TENSOR_E_INVALID);
+  ck_status(tensor_convert(NULL, TENSOR_FLOAT32, d, TENSOR_FLOAT64, 1), TENSOR_E_INVALID);
+  ck_status(tensor_convert(f, TENSOR_FLOAT32, NULL, TENSOR_FLOAT64, 1), TENSOR_E_INVALID);
+  ck_status(tensor_convert(f, TENSOR_FLOAT32, d, TENSOR_FLOAT64, INT64_MAX / 4), TENSOR_E_OVERFLOW);
+  /* float64 -> float32 in place, and one element into the next: both overlap */
+  ck_status(tensor_convert(d, TENSOR_FLOAT32, d, TENSOR_FLOAT64, 4), TENSOR_E_OVERLAP);
+  ck_status(tensor_convert((char *)d + 4, TENSOR_FLOAT32, d, TENSOR_FLOAT64, 1), TENSOR_E_OVERLAP);
+  ck_assert(f[0] == 0 && d[0] == 1);
+  ck_ok(tensor_convert(NULL, TENSOR_FLOAT32, NULL, TENSOR_FLOAT64, 0));
+  ck_ok(tensor_convert((char *)d + 8, TENSOR_FLOAT64, d, TENSOR_FLOAT64, 1)); /* adjacent, not overlapping */
+  ck_assert(d[1] == 1);
+}
+END_TEST
+
 START_TEST(test_edge_values_strided_destination) { for_each_pair(check_strided_destination); }
 END_TEST
 
@@ -618,6 +655,8 @@ static Suite *conversions_suite(void) {
   tcase_add_test(tc, test_edge_values_contiguous);
   tcase_add_test(tc, test_edge_values_strided_source);
   tcase_add_test(tc, test_edge_values_strided_destination);
+  tcase_add_test(tc, test_edge_values_convert);
+  tcase_add_test(tc, test_convert_rejections);
   tcase_add_test(tc, test_edge_values_streamed);
   tcase_add_test(tc, test_fill_converts_from_float64);
   tcase_add_test(tc, test_every_pair_small_values);

@@ -72,7 +72,7 @@ static double get_value(const unsigned char *p, tensor_dtype_t dtype) {
   return 0;
 }
 
-/* API.md's rules for the values used here: from a float, integers saturate
+/* The conversion rules (ctensor.h) for the values used here: from a float, integers saturate
  * (after truncation); from an integer, narrowing wraps. */
 static int64_t to_integer(double v, int from_float, double lo, double hi) {
   if (from_float) return (int64_t)(v < lo ? lo : v > hi ? hi : v);

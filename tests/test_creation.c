@@ -1,5 +1,5 @@
-/* Creation: tensor_from_storage, tensor_from_buffer, tensor_empty/zeros/from_data,
-   with every rejection path of API.md. */
+/* Creation: tensor_from_storage, tensor_from_buffer, tensor_from_blob,
+   tensor_empty/zeros/from_data, with every rejection path the header lists. */
 #include "common.h"
 
 typedef struct {
@@ -364,6 +364,91 @@ START_TEST(from_buffer_readonly_flag) {
 }
 END_TEST
 
+/* ---- tensor_from_blob ---------------------------------------------------- */
+
+/* data is element [0,...,0]; the storage covers exactly the addressed bytes,
+   whatever the strides' signs. */
+START_TEST(from_blob_negative_strides_cover_addressed_bytes) {
+  int32_t buf[12];
+  for (int i = 0; i < 12; ++i) buf[i] = i;
+  const int64_t sizes[] = {3, 4}, strides[] = {-4, -1};
+  release_count rc = {0};
+  tensor_t *t = NULL;
+  ck_ok(tensor_from_blob(&t, &buf[11], TENSOR_INT32, 2, sizes, strides, 0, count_release, &rc));
+  ck_assert_ptr_eq(tensor_data(t), &buf[11]);
+  ck_assert_ptr_eq(tensor_storage_data(tensor_storage(t)), &buf[0]);
+  ck_assert_uint_eq(tensor_storage_nbytes(tensor_storage(t)), sizeof buf);
+  ck_assert_int_eq(tensor_storage_offset(t), 11);
+  ck_layout(t, 2, sizes, strides);
+  /* a view one element past the window is refused: the storage knows its bytes */
+  tensor_t *v = SENTINEL;
+  const int64_t one = 1;
+  ck_status(tensor_as_strided(&v, t, 1, &one, NULL, 12), TENSOR_E_BOUNDS);
+  ck_assert_ptr_null(v);
+  /* the elements read back reversed */
+  tensor_t *c = NULL;
+  ck_ok(tensor_contiguous(&c, t));
+  for (int i = 0; i < 12; ++i) ck_assert_int_eq(((int32_t *)tensor_data(c))[i], 11 - i);
+  tensor_release(c);
+  ck_assert_int_eq(rc.calls, 0);
+  tensor_release(t);
+  ck_assert_int_eq(rc.calls, 1);
+}
+END_TEST
+
+START_TEST(from_blob_contiguous_zero_stride_and_empty) {
+  float buf[6] = {0, 1, 2, 3, 4, 5};
+  const int64_t sizes[] = {2, 3};
+  tensor_t *t = NULL;
+  ck_ok(tensor_from_blob(&t, buf, TENSOR_FLOAT32, 2, sizes, NULL, TENSOR_READONLY, NULL, NULL));
+  const int64_t contiguous[] = {3, 1};
+  ck_layout(t, 2, sizes, contiguous);
+  ck_assert_uint_eq(tensor_storage_nbytes(tensor_storage(t)), sizeof buf);
+  ck_assert_int_eq(tensor_is_readonly(t), 1);
+  ck_status(tensor_fill(t, 1.0), TENSOR_E_READONLY);
+  tensor_release(t);
+
+  const int64_t five = 5, zero_stride = 0;
+  ck_ok(tensor_from_blob(&t, &buf[2], TENSOR_FLOAT32, 1, &five, &zero_stride, 0, NULL, NULL));
+  ck_assert_uint_eq(tensor_storage_nbytes(tensor_storage(t)), sizeof(float));
+  tensor_release(t);
+
+  const int64_t empty[] = {0, 3};
+  ck_ok(tensor_from_blob(&t, NULL, TENSOR_FLOAT32, 2, empty, NULL, 0, NULL, NULL));
+  ck_assert_int_eq(tensor_numel(t), 0);
+  ck_assert_uint_eq(tensor_storage_nbytes(tensor_storage(t)), 0);
+  tensor_release(t);
+}
+END_TEST
+
+/* Every rejection leaves *out NULL and never calls release. */
+START_TEST(from_blob_rejections) {
+  char buf[64];
+  release_count rc = {0};
+  const int64_t two = 2, negative = -1, huge_stride = INT64_MAX;
+  int64_t many[TENSOR_MAX_DIMS + 1];
+  for (int i = 0; i <= TENSOR_MAX_DIMS; ++i) many[i] = 1;
+  tensor_t *t = SENTINEL;
+  ck_status(tensor_from_blob(NULL, buf, TENSOR_UINT8, 1, &two, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+  for (int i = 0; i < N_UNKNOWN; ++i) {
+    t = SENTINEL;
+    ck_status(tensor_from_blob(&t, buf, unknown_dtypes[i], 1, &two, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+    ck_assert_ptr_null(t);
+  }
+  ck_status(tensor_from_blob(&t, buf, TENSOR_UINT8, 1, &two, NULL, 2, count_release, &rc), TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, buf, TENSOR_UINT8, TENSOR_MAX_DIMS + 1, many, NULL, 0, count_release, &rc),
+            TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, buf, TENSOR_UINT8, -1, many, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, buf, TENSOR_UINT8, 1, NULL, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, buf, TENSOR_UINT8, 1, &negative, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, NULL, TENSOR_UINT8, 1, &two, NULL, 0, count_release, &rc), TENSOR_E_INVALID);
+  ck_status(tensor_from_blob(&t, buf, TENSOR_INT64, 1, &two, &huge_stride, 0, count_release, &rc),
+            TENSOR_E_OVERFLOW);
+  ck_assert_ptr_null(t);
+  ck_assert_int_eq(rc.calls, 0);
+}
+END_TEST
+
 /* ---- tensor_empty / tensor_zeros / tensor_from_data --------------------- */
 
 typedef tensor_status_t (*make_fn)(tensor_t **, int64_t, const int64_t *, tensor_dtype_t);
@@ -429,8 +514,9 @@ START_TEST(new_tensor_size_zero_and_zero_dim) {
 END_TEST
 
 /* Shapes with a 0 whose contiguous strides overflow: PyTorch's strides wrap
-   (torch.empty(0, 2**40, 2**40).stride() == (0, 2**40, 1)), and its element count
-   is a uint64 product, so [1, 2**62, 2, 0] is a valid empty shape. */
+   (torch.empty(0, 2**40, 2**40).stride() == (0, 2**40, 1)), and a 0 anywhere means
+   no elements, whatever the order: [1, 2**62, 2, 0] and [2**40, 2**40, 0] are valid
+   empty shapes (PyTorch refuses the second: "Storage size calculation overflowed"). */
 START_TEST(new_tensor_huge_empty_shapes_like_torch) {
   const make_fn make = makers[_i];
   tensor_t *t = (tensor_t *)1;
@@ -444,8 +530,13 @@ START_TEST(new_tensor_huge_empty_shapes_like_torch) {
   ck_ok(make(&t, 4, s2, TENSOR_UINT8));
   ck_layout(t, 4, s2, st2);
   tensor_release(t);
-  const int64_t s3[3] = {big, big, 0}; /* torch: "Storage size calculation overflowed" */
-  ck_status(make(&t, 3, s3, TENSOR_UINT8), TENSOR_E_OVERFLOW);
+  const int64_t s3[3] = {big, big, 0}, st3[3] = {big, 1, 1};
+  ck_ok(make(&t, 3, s3, TENSOR_UINT8));
+  ck_layout(t, 3, s3, st3);
+  ck_assert_int_eq(tensor_numel(t), 0);
+  tensor_release(t);
+  const int64_t s4[2] = {big, big << 20}; /* no 0: the product must fit int64 */
+  ck_status(make(&t, 2, s4, TENSOR_UINT8), TENSOR_E_OVERFLOW);
   ck_assert_ptr_null(t);
 }
 END_TEST
@@ -567,6 +658,12 @@ static Suite *creation_suite(void) {
   tcase_add_test(tc, from_buffer_count_overflow);
   tcase_add_test(tc, from_buffer_release_once_after_last_view);
   tcase_add_test(tc, from_buffer_readonly_flag);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("from_blob");
+  tcase_add_test(tc, from_blob_negative_strides_cover_addressed_bytes);
+  tcase_add_test(tc, from_blob_contiguous_zero_stride_and_empty);
+  tcase_add_test(tc, from_blob_rejections);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("empty_zeros_from_data");

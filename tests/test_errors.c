@@ -27,17 +27,18 @@ START_TEST(status_values_are_fixed) {
   ck_assert_int_eq(TENSOR_E_IO, 12);
   ck_assert_int_eq(TENSOR_E_FORMAT, 13);
   ck_assert_int_eq(TENSOR_E_UNSUPPORTED, 14);
+  ck_assert_int_eq(TENSOR_E_INTERNAL, 15);
 }
 END_TEST
 
 START_TEST(status_names) {
-  static const char *const names[15] = {
+  static const char *const names[16] = {
       "TENSOR_OK",         "TENSOR_E_INVALID", "TENSOR_E_NOMEM",  "TENSOR_E_BOUNDS",
       "TENSOR_E_SHAPE",    "TENSOR_E_STRIDE",  "TENSOR_E_DTYPE",  "TENSOR_E_OVERFLOW",
       "TENSOR_E_READONLY", "TENSOR_E_OVERLAP", "TENSOR_E_DEVICE", "TENSOR_E_COPY",
-      "TENSOR_E_IO",       "TENSOR_E_FORMAT",  "TENSOR_E_UNSUPPORTED"};
-  for (int i = 0; i < 15; ++i) ck_assert_str_eq(tensor_status_name(i), names[i]);
-  static const tensor_status_t unknown[] = {-1, 15, 16, 100, INT32_MAX, INT32_MIN};
+      "TENSOR_E_IO",       "TENSOR_E_FORMAT",  "TENSOR_E_UNSUPPORTED", "TENSOR_E_INTERNAL"};
+  for (int i = 0; i < 16; ++i) ck_assert_str_eq(tensor_status_name(i), names[i]);
+  static const tensor_status_t unknown[] = {-1, 16, 17, 100, INT32_MAX, INT32_MIN};
   for (size_t i = 0; i < sizeof unknown / sizeof *unknown; ++i)
     ck_assert_ptr_null(tensor_status_name(unknown[i]));
 }
@@ -138,7 +139,7 @@ START_TEST(messages_name_the_values) {
   ck_status(tensor_from_buffer(&t, buf, sizeof buf, TENSOR_UINT8, -1, 99, 0, NULL, NULL), TENSOR_E_INVALID);
   ck_assert_msg(strstr(tensor_last_error(), "99") != NULL, "%s", tensor_last_error());
 
-  /* API.md's example: a 4096-byte storage and a view ending at byte 4100. */
+  /* The header's example: a 4096-byte storage and a view ending at byte 4100. */
   tensor_t *base = NULL, *v = NULL;
   const int64_t n[1] = {1024}, big[1] = {1025};
   ck_ok(tensor_zeros(&base, 1, n, TENSOR_FLOAT32));

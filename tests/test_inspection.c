@@ -169,6 +169,40 @@ START_TEST(unknown_dtypes) {
 }
 END_TEST
 
+/* torch.dtype's is_floating_point / is_complex / is_signed, as kinds. */
+START_TEST(dtype_kinds_and_signedness) {
+  static const struct {
+    tensor_dtype_t dtype;
+    int32_t kind, is_signed;
+  } kinds[] = {
+      {TENSOR_BOOL, TENSOR_KIND_BOOL, 0},         {TENSOR_UINT8, TENSOR_KIND_INT, 0},
+      {TENSOR_UINT16, TENSOR_KIND_INT, 0},        {TENSOR_UINT32, TENSOR_KIND_INT, 0},
+      {TENSOR_UINT64, TENSOR_KIND_INT, 0},        {TENSOR_INT8, TENSOR_KIND_INT, 1},
+      {TENSOR_INT16, TENSOR_KIND_INT, 1},         {TENSOR_INT32, TENSOR_KIND_INT, 1},
+      {TENSOR_INT64, TENSOR_KIND_INT, 1},         {TENSOR_FLOAT16, TENSOR_KIND_FLOAT, 1},
+      {TENSOR_BFLOAT16, TENSOR_KIND_FLOAT, 1},    {TENSOR_FLOAT32, TENSOR_KIND_FLOAT, 1},
+      {TENSOR_FLOAT64, TENSOR_KIND_FLOAT, 1},     {TENSOR_COMPLEX64, TENSOR_KIND_COMPLEX, 1},
+      {TENSOR_COMPLEX128, TENSOR_KIND_COMPLEX, 1},
+  };
+  ck_assert_int_eq(TENSOR_KIND_BOOL, 0);
+  ck_assert_int_eq(TENSOR_KIND_INT, 1);
+  ck_assert_int_eq(TENSOR_KIND_FLOAT, 2);
+  ck_assert_int_eq(TENSOR_KIND_COMPLEX, 3);
+  ck_assert_int_eq(sizeof kinds / sizeof *kinds, 15);
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; ++i) {
+    ck_assert_int_eq(tensor_dtype_kind(kinds[i].dtype), kinds[i].kind);
+    ck_assert_int_eq(tensor_dtype_is_signed(kinds[i].dtype), kinds[i].is_signed);
+  }
+  for (int32_t d = -300; d < 300; ++d)
+    if (!tensor_dtype_name(d)) {
+      ck_assert_int_eq(tensor_dtype_kind(d), -1);
+      ck_assert_int_eq(tensor_dtype_is_signed(d), 0);
+    }
+  ck_assert_int_eq(tensor_dtype_kind(INT32_MIN), -1);
+  ck_assert_int_eq(tensor_dtype_is_signed(INT32_MAX), 0);
+}
+END_TEST
+
 START_TEST(dtype_is_reported) {
   for (size_t i = 0; i < sizeof dtype_table / sizeof *dtype_table; ++i) {
     tensor_t *t = NULL;
@@ -207,6 +241,7 @@ static Suite *inspection_suite(void) {
   tc = tcase_create("dtypes");
   tcase_add_test(tc, dtype_names_and_sizes);
   tcase_add_test(tc, unknown_dtypes);
+  tcase_add_test(tc, dtype_kinds_and_signedness);
   tcase_add_test(tc, dtype_is_reported);
   tcase_add_test(tc, version);
   suite_add_tcase(s, tc);

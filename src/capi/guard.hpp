@@ -1,8 +1,10 @@
-// The C boundary: handle conversion, argument helpers and the guard that turns
-// every C++ exception into a status code plus a thread-local message.
+// The C boundary: handle conversion, argument helpers and the guards that turn
+// every C++ exception into a status code plus a thread-local message. Argument
+// checks live in the core; an entry point names its op once and passes it on.
 #pragma once
 
 #include <new>
+#include <string>
 #include <utility>
 
 #include "error.hpp"
@@ -35,32 +37,77 @@ inline core::Tensor& arg(const tensor_t* t, const char* op, const char* name = "
   return *from_handle(t);
 }
 
-// Runs `body` and converts any exception into a status. Nothing escapes.
+// The storage behind a handle argument; Error(Invalid) if NULL.
+inline core::Ref<core::Storage> arg(tensor_storage_t* s, const char* op) {
+  if (!s) core::fail(core::Status::Invalid, op, ": storage is NULL");
+  return core::Ref<core::Storage>::share(from_handle(s));
+}
+
+// Runs `body(op)` and converts any exception into a status. Nothing escapes.
+// Exceptions that are not ours are internal errors.
 template <typename Body>
-tensor_status_t guarded(Body&& body) noexcept {
+tensor_status_t guarded(const char* op, Body&& body) noexcept {
   try {
-    body();
+    body(op);
     return TENSOR_OK;
   } catch (const core::Error& e) {
     return record_error(e.status(), e.what());
   } catch (const std::bad_alloc&) {
     return record_error(core::Status::NoMem, "out of memory");
   } catch (const std::exception& e) {
-    return record_error(core::Status::Unsupported, e.what());
+    try {
+      return record_error(core::Status::Internal, (std::string(op) + ": internal error: " + e.what()).c_str());
+    } catch (...) {
+      return record_error(core::Status::Internal, e.what());
+    }
   } catch (...) {
-    return record_error(core::Status::Unsupported, "unknown internal error");
+    return record_error(core::Status::Internal, "unknown internal error");
   }
 }
 
+// What a producer hands the caller: a core reference becomes its C handle;
+// a plain pointer (a DLPack managed tensor) is passed through.
+template <typename T>
+auto hand_over(core::Ref<T> ref) noexcept {
+  return to_handle(ref.leak());
+}
+template <typename T>
+T* hand_over(T* p) noexcept {
+  return p;
+}
+
 // For functions whose result is a new reference through `out`: checks `out`,
-// NULLs it, runs `make` (returning core::Ref<T>) and hands the reference over.
+// NULLs it, runs `make(op)` and hands the result over.
 template <typename Handle, typename Make>
 tensor_status_t produce(Handle** out, const char* op, Make&& make) noexcept {
-  if (!out) return record_error(core::Status::Invalid, (std::string(op) + ": out is NULL").c_str());
+  if (!out)
+    return guarded(op, [](const char* name) { core::fail(core::Status::Invalid, name, ": out is NULL"); });
   *out = nullptr;
-  return guarded([&] {
-    auto ref = make();
-    *out = to_handle(ref.leak());
+  return guarded(op, [&](const char* name) { *out = hand_over(make(name)); });
+}
+
+// For functions that give several new references, snprintf-style: `make(op)`
+// returns a std::vector of core references; their number goes to *count, and
+// they go to out[0 .. count) when `capacity` holds them (the rest of out up to
+// capacity is NULLed). out NULL with capacity 0 only asks for the count.
+// Capacity too small is Invalid, with *count still the number needed; on any
+// failure out[0 .. capacity) is NULL.
+template <typename Make>
+tensor_status_t produce_many(tensor_t** out, int64_t capacity, int64_t* count, const char* op,
+                             Make&& make) noexcept {
+  return guarded(op, [&](const char* name) {
+    if (!count) core::fail(core::Status::Invalid, name, ": count is NULL");
+    *count = 0;
+    if (capacity < 0) core::fail(core::Status::Invalid, name, ": negative capacity ", capacity);
+    if (!out && capacity > 0) core::fail(core::Status::Invalid, name, ": out is NULL with capacity ", capacity);
+    for (int64_t i = 0; i < capacity; ++i) out[i] = nullptr;
+    auto pieces = make(name);
+    const auto n = static_cast<int64_t>(pieces.size());
+    *count = n;
+    if (!out) return;  // the count alone was asked for
+    if (n > capacity)
+      core::fail(core::Status::Invalid, name, ": ", n, " results do not fit in out's capacity of ", capacity);
+    for (int64_t i = 0; i < n; ++i) out[i] = hand_over(std::move(pieces[static_cast<size_t>(i)]));
   });
 }
 

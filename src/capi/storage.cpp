@@ -2,21 +2,17 @@
 #include "guard.hpp"
 
 using namespace ctensor;
-using core::Status;
 
 extern "C" {
 
 tensor_status_t tensor_storage_new(tensor_storage_t** out, size_t nbytes) {
-  return capi::produce(out, "storage_new", [&] { return core::Storage::allocate(nbytes, true); });
+  return capi::produce(out, "storage_new", [&](const char*) { return core::Storage::allocate(nbytes, true); });
 }
 
 tensor_status_t tensor_storage_wrap(tensor_storage_t** out, void* data, size_t nbytes,
                                     uint32_t flags, tensor_release_fn release, void* ctx) {
-  return capi::produce(out, "storage_wrap", [&] {
-    if (flags & ~TENSOR_READONLY) core::fail(Status::Invalid, "storage_wrap: unknown flags ", flags);
-    if (!data && nbytes > 0)
-      core::fail(Status::Invalid, "storage_wrap: data is NULL with nbytes ", nbytes);
-    return core::Storage::wrap(data, nbytes, flags & TENSOR_READONLY, release, ctx);
+  return capi::produce(out, "storage_wrap", [&](const char* op) {
+    return core::Storage::wrap_checked(op, data, nbytes, flags, release, ctx);
   });
 }
 

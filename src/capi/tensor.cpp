@@ -1,90 +1,49 @@
 // Tensor creation (from storages, foreign buffers, fresh memory) and inspection.
-#include <cstring>
-
-#include "layout/shape.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
-using core::Status;
 
 extern "C" {
 
 tensor_status_t tensor_from_storage(tensor_t** out, tensor_storage_t* s, tensor_dtype_t dtype,
                                     int64_t ndim, const int64_t* sizes, const int64_t* strides,
                                     int64_t storage_offset) {
-  return capi::produce(out, "from_storage", [&] {
-    if (!s) core::fail(Status::Invalid, "from_storage: storage is NULL");
-    return core::Tensor::make_checked("from_storage", core::Ref<core::Storage>::share(capi::from_handle(s)),
-                                      dtype, ndim, sizes, strides, storage_offset);
+  return capi::produce(out, "from_storage", [&](const char* op) {
+    return core::Tensor::make_checked(op, capi::arg(s, op), dtype, ndim, sizes, strides, storage_offset);
   });
 }
 
 tensor_status_t tensor_from_buffer(tensor_t** out, void* buffer, size_t nbytes,
                                    tensor_dtype_t dtype, int64_t count, int64_t offset,
                                    uint32_t flags, tensor_release_fn release, void* ctx) {
-  return capi::produce(out, "from_buffer", [&] {
-    const char* op = "from_buffer";
-    core::require_known_dtype(dtype, op);
-    if (flags & ~TENSOR_READONLY) core::fail(Status::Invalid, op, ": unknown flags ", flags);
-    if (!buffer) core::fail(Status::Invalid, op, ": buffer is NULL");
-    if (nbytes == 0) core::fail(Status::Invalid, op, ": both buffer length (0) and count (", count, ") must not be 0");
-    if (offset < 0 || static_cast<uint64_t>(offset) >= nbytes)
-      core::fail(Status::Invalid, op, ": offset (", offset, " bytes) must be non-negative and no greater than buffer length (",
-                 nbytes, " bytes) minus 1");
-    if (count == 0) core::fail(Status::Invalid, op, ": both buffer length (", nbytes, ") and count (0) must not be 0");
-    const size_t itemsize = core::dtype_size(dtype);
-    const size_t remaining = nbytes - static_cast<size_t>(offset);
-    size_t used;
-    if (count < 0) {
-      if (remaining % itemsize != 0)
-        core::fail(Status::Invalid, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
-                   " bytes) must be a multiple of element size (", itemsize, ")");
-      if (remaining > static_cast<size_t>(INT64_MAX))  // size_t allows it; int64 counts do not
-        core::fail(Status::Overflow, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
-                   " bytes) does not fit int64");
-      count = static_cast<int64_t>(remaining / itemsize);
-      used = remaining;
-    } else {
-      const int64_t bytes = core::checked_mul(count, static_cast<int64_t>(itemsize), op);
-      if (static_cast<uint64_t>(bytes) > remaining)
-        core::fail(Status::Invalid, op, ": requested buffer length (", count, " * ", itemsize, " bytes) after offset (",
-                   offset, " bytes) must not be greater than actual buffer length (", nbytes, " bytes)");
-      used = static_cast<size_t>(bytes);
-    }
-    auto storage = core::Storage::wrap(static_cast<char*>(buffer) + offset, used, flags & TENSOR_READONLY,
-                                       release, ctx);
-    try {
-      return core::Tensor::make(storage, dtype, 1, &count, nullptr, 0);
-    } catch (...) {
-      storage->forget_release();  // on failure the caller keeps its buffer
-      throw;
-    }
+  return capi::produce(out, "from_buffer", [&](const char* op) {
+    return core::Tensor::from_buffer(op, buffer, nbytes, dtype, count, offset, flags, release, ctx);
   });
 }
 
-}  // extern "C"
-
-extern "C" {
+tensor_status_t tensor_from_blob(tensor_t** out, void* data, tensor_dtype_t dtype, int64_t ndim,
+                                 const int64_t* sizes, const int64_t* strides, uint32_t flags,
+                                 tensor_release_fn release, void* ctx) {
+  return capi::produce(out, "from_blob", [&](const char* op) {
+    return core::Tensor::from_blob(op, data, 0, dtype, ndim, sizes, strides,
+                                   core::Storage::readonly_from_flags(op, flags), release, ctx);
+  });
+}
 
 tensor_status_t tensor_empty(tensor_t** out, int64_t ndim, const int64_t* sizes, tensor_dtype_t dtype) {
-  return capi::produce(out, "empty", [&] { return core::Tensor::allocate("empty", dtype, ndim, sizes, false); });
+  return capi::produce(out, "empty",
+                       [&](const char* op) { return core::Tensor::allocate(op, dtype, ndim, sizes, false); });
 }
 
 tensor_status_t tensor_zeros(tensor_t** out, int64_t ndim, const int64_t* sizes, tensor_dtype_t dtype) {
-  return capi::produce(out, "zeros", [&] { return core::Tensor::allocate("zeros", dtype, ndim, sizes, true); });
+  return capi::produce(out, "zeros",
+                       [&](const char* op) { return core::Tensor::allocate(op, dtype, ndim, sizes, true); });
 }
 
 tensor_status_t tensor_from_data(tensor_t** out, const void* data, int64_t ndim, const int64_t* sizes,
                                  tensor_dtype_t dtype) {
-  return capi::produce(out, "from_data", [&] {
-    auto t = core::Tensor::allocate("from_data", dtype, ndim, sizes, false);
-    const size_t nbytes = t->storage()->nbytes();
-    if (nbytes > 0) {
-      if (!data) core::fail(Status::Invalid, "from_data: data is NULL for ", t->numel(), " elements");
-      std::memcpy(t->data(), data, nbytes);
-    }
-    return t;
-  });
+  return capi::produce(out, "from_data",
+                       [&](const char* op) { return core::Tensor::from_data(op, data, ndim, sizes, dtype); });
 }
 
 int64_t tensor_ndim(const tensor_t* t) { return t ? capi::from_handle(t)->ndim() : 0; }

@@ -10,23 +10,30 @@
 
 namespace ctensor::core {
 
-// Values equal the public TENSOR_* status codes.
+// Every status: the core's name, the public macro and its value (0, 1, 2, ...
+// without gaps). The facade checks the values against ctensor.h and names them.
+#define CTENSOR_STATUSES(X)                   \
+  X(Ok, TENSOR_OK, 0)                         \
+  X(Invalid, TENSOR_E_INVALID, 1)             \
+  X(NoMem, TENSOR_E_NOMEM, 2)                 \
+  X(Bounds, TENSOR_E_BOUNDS, 3)               \
+  X(Shape, TENSOR_E_SHAPE, 4)                 \
+  X(Stride, TENSOR_E_STRIDE, 5)               \
+  X(DType, TENSOR_E_DTYPE, 6)                 \
+  X(Overflow, TENSOR_E_OVERFLOW, 7)           \
+  X(ReadOnly, TENSOR_E_READONLY, 8)           \
+  X(Overlap, TENSOR_E_OVERLAP, 9)             \
+  X(Device, TENSOR_E_DEVICE, 10)              \
+  X(Copy, TENSOR_E_COPY, 11)                  \
+  X(IO, TENSOR_E_IO, 12)                      \
+  X(Format, TENSOR_E_FORMAT, 13)              \
+  X(Unsupported, TENSOR_E_UNSUPPORTED, 14)    \
+  X(Internal, TENSOR_E_INTERNAL, 15)
+
 enum class Status : int32_t {
-  Ok = 0,
-  Invalid = 1,
-  NoMem = 2,
-  Bounds = 3,
-  Shape = 4,
-  Stride = 5,
-  DType = 6,
-  Overflow = 7,
-  ReadOnly = 8,
-  Overlap = 9,
-  Device = 10,
-  Copy = 11,
-  IO = 12,
-  Format = 13,
-  Unsupported = 14,
+#define CTENSOR_STATUS_ENUM(name, macro, value) name = value,
+  CTENSOR_STATUSES(CTENSOR_STATUS_ENUM)
+#undef CTENSOR_STATUS_ENUM
 };
 
 class Error : public std::runtime_error {

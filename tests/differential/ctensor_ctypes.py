@@ -42,6 +42,8 @@ _proto("tensor_last_error", ctypes.c_char_p)
 _proto("tensor_status_name", ctypes.c_char_p, i32)
 _proto("tensor_dtype_name", ctypes.c_char_p, i32)
 _proto("tensor_dtype_size", ctypes.c_size_t, i32)
+_proto("tensor_dtype_kind", i32, i32)
+_proto("tensor_dtype_is_signed", i32, i32)
 _proto("tensor_from_data", i32, PP, P, i64, I64P, i32)
 _proto("tensor_empty", i32, PP, i64, I64P, i32)
 _proto("tensor_release", None, P)
@@ -64,6 +66,7 @@ STATUS = {
     "TENSOR_E_SHAPE": 4, "TENSOR_E_STRIDE": 5, "TENSOR_E_DTYPE": 6, "TENSOR_E_OVERFLOW": 7,
     "TENSOR_E_READONLY": 8, "TENSOR_E_OVERLAP": 9, "TENSOR_E_DEVICE": 10, "TENSOR_E_COPY": 11,
     "TENSOR_E_IO": 12, "TENSOR_E_FORMAT": 13, "TENSOR_E_UNSUPPORTED": 14,
+    "TENSOR_E_INTERNAL": 15,
 }
 
 # ctensor dtype value -> NumPy dtype (None where NumPy has no equivalent).

@@ -1,7 +1,7 @@
 """Every dtype pair converted by tensor_to / tensor_copy, compared with PyTorch 1.13
 and NumPy on random and special values.
 
-Where those oracles are undefined or round twice, the API.md rule is computed here
+Where those oracles are undefined or round twice, ctensor's rule (ctensor.h, "Conversion rules") is computed here
 in exact arithmetic instead:
 - float -> integer out of range, +-inf or NaN: saturate, NaN -> 0 (undefined in C++);
 - -> float16/bfloat16: one round-to-nearest-even of the exact value (PyTorch goes
@@ -146,7 +146,7 @@ def round_narrow(value, mant, expbits):
 
 
 def saturate(value, dtype):
-    """API.md's float -> integer rule for one value."""
+    """ctensor's float -> integer rule for one value."""
     info = np.iinfo(INTS[dtype])
     if math.isnan(value):
         return 0

@@ -239,7 +239,7 @@ def test_copy_into_empty_destination_still_checks_broadcasting():
 
 
 def test_empty_read_only_destination_succeeds_when_shapes_fit():
-    """API.md: an empty dst always succeeds (nothing is written), read-only included;
+    """ctensor: an empty dst always succeeds (nothing is written), read-only included;
     a source that cannot broadcast is still TENSOR_E_SHAPE."""
     buf = ctypes.create_string_buffer(16)
     s = ctypes.c_void_p()

@@ -5,10 +5,10 @@ Random destinations and sources are laid over one shared storage (so that they
 often overlap) or over separate ones, with random broadcasting and dtype pairs.
 The oracle is NumPy assignment from a snapshot of the source: tensor_copy must
 give exactly that, touch no byte outside the destination, and refuse a
-destination with internal overlap (API.md's rule) with TENSOR_E_OVERLAP.
+destination with internal overlap (ctensor's rule) with TENSOR_E_OVERLAP.
 Fixed seeds keep every run identical.
 
-Run: CTENSOR_LIB=build-review/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_copies_torch.py -q
+Run: CTENSOR_LIB=build-test/src/libctensor.so /usr/bin/python3 -m pytest tests/differential/test_copies_torch.py -q
 """
 import ctypes
 import math
@@ -262,7 +262,7 @@ def test_random_copies_match_torch_copy_(seed):
             continue
         vals = np.array([rng.choice([0, 1, 2, 7, 100, -3, 0.5, -2.5]) for _ in range(max(1, int(np.prod(s_sizes))))])
         ts = torch.tensor(vals[:int(np.prod(s_sizes))] if s_sizes else vals[0], dtype=torch.float64)
-        if TORCH[s_dtype] in (torch.uint8, torch.bool) or TORCH[d_dtype] == torch.uint8:  # API.md saturates where torch wraps
+        if TORCH[s_dtype] in (torch.uint8, torch.bool) or TORCH[d_dtype] == torch.uint8:  # ctensor saturates where torch wraps
             ts = ts.abs()
         ts = ts.reshape(s_sizes).to(TORCH[s_dtype])
         td = torch.zeros(d_sizes, dtype=TORCH[d_dtype])
@@ -282,7 +282,7 @@ def test_random_copies_match_torch_copy_(seed):
 
 
 def test_copy_from_itself_with_transpose_is_a_snapshot():
-    # dst = dst.T through the same storage: torch gives garbage here, NumPy and API.md a snapshot
+    # dst = dst.T through the same storage: torch gives garbage here, NumPy and ctensor a snapshot
     n = 7
     a = np.arange(n * n, dtype=np.float32).reshape(n, n)
     st = Storage(n * n * 4)
@@ -414,7 +414,7 @@ def test_fill_rejections():
     assert lib.tensor_fill(t.handle, 1.0) == READONLY
     assert bytes(ro.buf) == bytes(64)
     assert lib.tensor_fill(None, 1.0) == INVALID
-    # read-only and empty: nothing is written, API.md: an empty dst always succeeds
+    # read-only and empty: nothing is written; ctensor: an empty dst always succeeds
     t0 = view(ro, 6, [0], [1], 0)
     assert lib.tensor_fill(t0.handle, 1.0) == OK
 

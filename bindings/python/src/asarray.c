@@ -11,33 +11,26 @@
 
 /* ---- dtype inference ---------------------------------------------------- */
 
-static int category(tensor_dtype_t d) {
-  if (d == TENSOR_BOOL) return 0;
-  if (ct_dtype_is_complex(d)) return 3;
-  return ct_dtype_is_floating(d) ? 2 : 1;
-}
-
-static int is_unsigned(tensor_dtype_t d) {
-  return d == TENSOR_UINT8 || d == TENSOR_UINT16 || d == TENSOR_UINT32 || d == TENSOR_UINT64;
-}
-
 static tensor_dtype_t signed_int_wider_than(size_t size) {
   return size < 2 ? TENSOR_INT16 : size < 4 ? TENSOR_INT32 : TENSOR_INT64;
 }
 
-/* PyTorch's promoteTypes for the dtypes data can carry. */
+/* PyTorch's promoteTypes for the dtypes data can carry; the categories are the
+   dtype kinds, ordered TENSOR_KIND_BOOL < _INT < _FLOAT < _COMPLEX. */
 tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b) {
   if (a < 0 || a == b) return b;
-  const int ca = category(a), cb = category(b);
+  const int ca = tensor_dtype_kind(a), cb = tensor_dtype_kind(b);
   const size_t sa = tensor_dtype_size(a), sb = tensor_dtype_size(b);
   if (ca != cb) {
     const tensor_dtype_t hi = ca > cb ? a : b, lo = ca > cb ? b : a;
     /* complex64 with float64 widens to complex128 */
-    if (category(hi) == 3 && category(lo) == 2 && tensor_dtype_size(lo) == 8) return TENSOR_COMPLEX128;
+    if (tensor_dtype_kind(hi) == TENSOR_KIND_COMPLEX && tensor_dtype_kind(lo) == TENSOR_KIND_FLOAT &&
+        tensor_dtype_size(lo) == 8)
+      return TENSOR_COMPLEX128;
     return hi;
   }
-  if (ca == 1 && is_unsigned(a) != is_unsigned(b)) {
-    const tensor_dtype_t u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
+  if (ca == TENSOR_KIND_INT && tensor_dtype_is_signed(a) != tensor_dtype_is_signed(b)) {
+    const tensor_dtype_t u = tensor_dtype_is_signed(a) ? b : a, s = tensor_dtype_is_signed(a) ? a : b;
     return tensor_dtype_size(s) > tensor_dtype_size(u) ? s : signed_int_wider_than(tensor_dtype_size(u));
   }
   if (sa == sb) return TENSOR_FLOAT32; /* float16 with bfloat16 */
@@ -51,20 +44,8 @@ static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
   Py_XDECREF(dtype);
   const char *s = str ? PyUnicode_AsUTF8(str) : NULL;
   tensor_dtype_t d = -1;
-  if (s && strlen(s) >= 3) {
-    static const struct {
-      const char *str;
-      tensor_dtype_t code;
-    } table[] = {
-        {"|b1", TENSOR_BOOL},    {"|u1", TENSOR_UINT8},     {"|i1", TENSOR_INT8},
-        {"<i2", TENSOR_INT16},   {"<i4", TENSOR_INT32},     {"<i8", TENSOR_INT64},
-        {"<u2", TENSOR_UINT16},  {"<u4", TENSOR_UINT32},    {"<u8", TENSOR_UINT64},
-        {"<f2", TENSOR_FLOAT16}, {"<f4", TENSOR_FLOAT32},   {"<f8", TENSOR_FLOAT64},
-        {"<c8", TENSOR_COMPLEX64}, {"<c16", TENSOR_COMPLEX128},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-      if (strcmp(s, table[i].str) == 0) d = table[i].code;
-  }
+  for (tensor_dtype_t code = 0; s && d < 0 && code < CT_DTYPE_LIMIT; code++)
+    if (ct_dtype_typestr(code) && strcmp(s, ct_dtype_typestr(code)) == 0) d = code;
   Py_XDECREF(str);
   if (d < 0 && !PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't convert NumPy scalar of type %.200s", Py_TYPE(obj)->tp_name);
@@ -187,8 +168,10 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
 
 /* Widest dtype of a category: the buffer is filled in it, then converted once. */
 static tensor_dtype_t wide(tensor_dtype_t d) {
-  static const tensor_dtype_t by_category[] = {TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT64, TENSOR_COMPLEX128};
-  return by_category[category(d)];
+  static const tensor_dtype_t by_category[] = {
+      [TENSOR_KIND_BOOL] = TENSOR_BOOL, [TENSOR_KIND_INT] = TENSOR_INT64,
+      [TENSOR_KIND_FLOAT] = TENSOR_FLOAT64, [TENSOR_KIND_COMPLEX] = TENSOR_COMPLEX128};
+  return by_category[tensor_dtype_kind(d)];
 }
 
 /* Stores one leaf into the buffer of the final dtype's category as torch's

@@ -25,6 +25,9 @@ int ct_check_options(PyObject *device, int requires_grad, const char *what);
 
 /* ---- dtype.c ----------------------------------------------------------- */
 
+/* dtype codes are c10::ScalarType values, all below this. */
+#define CT_DTYPE_LIMIT 64
+
 typedef struct {
   PyObject_HEAD
   tensor_dtype_t code;
@@ -42,6 +45,10 @@ int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out);
 int ct_dtype_converter(PyObject *obj, void *out);
 int ct_dtype_is_floating(tensor_dtype_t code);
 int ct_dtype_is_complex(tensor_dtype_t code);
+/* torch's legacy tensor type name of a dtype ("FloatTensor"); NULL if none. */
+const char *ct_dtype_legacy_name(tensor_dtype_t code);
+/* NumPy's array-interface typestr of a dtype ("<f4"); NULL for bfloat16. */
+const char *ct_dtype_typestr(tensor_dtype_t code);
 /* PEP 3118 format of a dtype; NULL for bfloat16, which has none. */
 const char *ct_dtype_format(tensor_dtype_t code);
 /* dtype of a PEP 3118 format string of `itemsize` bytes; -1 if unsupported. */
@@ -157,6 +164,15 @@ PyObject *ct_tensor_view_as(PyObject *self, PyObject *other);
 PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other);
 PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_hsplit(PyObject *module, PyObject *args);
+PyObject *ct_vsplit(PyObject *module, PyObject *args);
+PyObject *ct_dsplit(PyObject *module, PyObject *args);
+PyObject *ct_atleast_1d(PyObject *module, PyObject *args);
+PyObject *ct_atleast_2d(PyObject *module, PyObject *args);
+PyObject *ct_atleast_3d(PyObject *module, PyObject *args);
+PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
 int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);

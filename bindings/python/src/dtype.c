@@ -1,19 +1,11 @@
 /* ctensor.dtype: one immortal object per element type (ctensor.float32, ...),
-   compared by identity as torch.dtype is. */
+   compared by identity as torch.dtype is. Which dtypes exist, their names, sizes,
+   kinds and signedness come from the library (tensor_dtype_*). */
 #include <string.h>
 
 #include "ctensor_py.h"
 
-#define CODE_LIMIT 30 /* codes are c10::ScalarType values, the largest is 29 */
-
-static PyObject *dtypes[CODE_LIMIT];
-
-static const tensor_dtype_t all_codes[] = {
-    TENSOR_UINT8,   TENSOR_INT8,      TENSOR_INT16,      TENSOR_INT32, TENSOR_INT64,
-    TENSOR_FLOAT16, TENSOR_FLOAT32,   TENSOR_FLOAT64,    TENSOR_COMPLEX64,
-    TENSOR_COMPLEX128, TENSOR_BOOL,   TENSOR_BFLOAT16,   TENSOR_UINT16, TENSOR_UINT32,
-    TENSOR_UINT64,
-};
+static PyObject *dtypes[CT_DTYPE_LIMIT];
 
 /* torch's short names for the same objects. */
 static const struct {
@@ -25,18 +17,49 @@ static const struct {
     {"int", TENSOR_INT32},        {"long", TENSOR_INT64},
 };
 
-int ct_dtype_is_floating(tensor_dtype_t code) {
-  return code == TENSOR_FLOAT16 || code == TENSOR_BFLOAT16 || code == TENSOR_FLOAT32 ||
-         code == TENSOR_FLOAT64;
+int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_FLOAT; }
+
+int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
+
+const char *ct_dtype_legacy_name(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_UINT8: return "ByteTensor";
+    case TENSOR_INT8: return "CharTensor";
+    case TENSOR_INT16: return "ShortTensor";
+    case TENSOR_INT32: return "IntTensor";
+    case TENSOR_INT64: return "LongTensor";
+    case TENSOR_UINT16: return "UInt16Tensor";
+    case TENSOR_UINT32: return "UInt32Tensor";
+    case TENSOR_UINT64: return "UInt64Tensor";
+    case TENSOR_FLOAT16: return "HalfTensor";
+    case TENSOR_BFLOAT16: return "BFloat16Tensor";
+    case TENSOR_FLOAT32: return "FloatTensor";
+    case TENSOR_FLOAT64: return "DoubleTensor";
+    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
+    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
+    case TENSOR_BOOL: return "BoolTensor";
+    default: return NULL;
+  }
 }
 
-int ct_dtype_is_complex(tensor_dtype_t code) {
-  return code == TENSOR_COMPLEX64 || code == TENSOR_COMPLEX128;
-}
-
-static int is_signed(tensor_dtype_t code) {
-  return !(code == TENSOR_UINT8 || code == TENSOR_UINT16 || code == TENSOR_UINT32 ||
-           code == TENSOR_UINT64 || code == TENSOR_BOOL);
+const char *ct_dtype_typestr(tensor_dtype_t code) {
+  switch (code) {
+    case TENSOR_BOOL: return "|b1";
+    case TENSOR_UINT8: return "|u1";
+    case TENSOR_INT8: return "|i1";
+    case TENSOR_INT16: return "<i2";
+    case TENSOR_INT32: return "<i4";
+    case TENSOR_INT64: return "<i8";
+    case TENSOR_UINT16: return "<u2";
+    case TENSOR_UINT32: return "<u4";
+    case TENSOR_UINT64: return "<u8";
+    case TENSOR_FLOAT16: return "<f2";
+    case TENSOR_FLOAT32: return "<f4";
+    case TENSOR_FLOAT64: return "<f8";
+    case TENSOR_COMPLEX64: return "<c8";
+    case TENSOR_COMPLEX128: return "<c16";
+    default: return NULL; /* bfloat16: NumPy has none */
+  }
 }
 
 const char *ct_dtype_format(tensor_dtype_t code) {
@@ -97,7 +120,7 @@ tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
 }
 
 PyObject *ct_dtype_object(tensor_dtype_t code) {
-  return code >= 0 && code < CODE_LIMIT ? dtypes[code] : NULL;
+  return code >= 0 && code < CT_DTYPE_LIMIT ? dtypes[code] : NULL;
 }
 
 int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
@@ -145,7 +168,7 @@ static PyObject *dtype_is_complex(PyObject *self, void *closure) {
 
 static PyObject *dtype_is_signed(PyObject *self, void *closure) {
   (void)closure;
-  return PyBool_FromLong(is_signed(((DtypeObject *)self)->code));
+  return PyBool_FromLong(tensor_dtype_is_signed(((DtypeObject *)self)->code));
 }
 
 /* dtypes are singletons: copying or pickling gives the same object back. */
@@ -181,10 +204,11 @@ PyTypeObject Ct_DtypeType = {
 int ct_dtype_init(PyObject *module) {
   if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
-  for (size_t i = 0; i < sizeof all_codes / sizeof *all_codes; i++) {
+  for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
+    if (!tensor_dtype_name(code)) continue; /* not a dtype */
     DtypeObject *d = PyObject_New(DtypeObject, &Ct_DtypeType);
     if (!d) return -1;
-    d->code = all_codes[i];
+    d->code = code;
     dtypes[d->code] = (PyObject *)d; /* this reference is never dropped: dtypes are immortal */
     if (PyModule_AddObjectRef(module, tensor_dtype_name(d->code), (PyObject *)d) < 0) return -1;
   }

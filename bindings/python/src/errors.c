@@ -11,7 +11,7 @@ static PyObject *exception_for(tensor_status_t status) {
     case TENSOR_E_FORMAT: return PyExc_ValueError;
     case TENSOR_E_IO: return PyExc_OSError;
     case TENSOR_E_UNSUPPORTED: return PyExc_NotImplementedError;
-    /* INVALID, SHAPE, STRIDE, DTYPE, OVERFLOW, OVERLAP, DEVICE: TORCH_CHECK's RuntimeError */
+    /* INVALID, SHAPE, STRIDE, DTYPE, OVERFLOW, OVERLAP, DEVICE, INTERNAL: TORCH_CHECK's RuntimeError */
     default: return PyExc_RuntimeError;
   }
 }

@@ -8,18 +8,6 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* Replaces *cur by the result of a view call (consuming the old reference). */
-static int step(tensor_t **cur, tensor_status_t st, tensor_t **next) {
-  if (st != TENSOR_OK) {
-    ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
-    return -1;
-  }
-  tensor_release(*cur);
-  *cur = *next;
-  *next = NULL;
-  return 0;
-}
-
 /* Python bools and 0-dim bool tensors add a dim of size 1 (true) or 0 (false). */
 static int is_bool_index(PyObject *item) {
   if (PyBool_Check(item)) return 1;
@@ -129,92 +117,130 @@ static int sequence_as_tuple(PyObject *index) {
   return 0;
 }
 
+/* One basic index item as a tensor_index kind and values: exact types first (the
+   common case costs a few compares), then bools and integers in other clothes
+   (NumPy scalars and 0-dim arrays, 0-dim tensors). 1 if it was basic, 0 if it is
+   an advanced index, -1 with an exception. */
+static int basic_item(PyObject *item, int32_t *kind, int64_t *v) {
+  v[0] = v[1] = v[2] = 0;
+  if (PyLong_CheckExact(item)) {
+    *kind = TENSOR_INDEX_INT;
+    v[0] = PyLong_AsLongLong(item);
+    return v[0] == -1 && PyErr_Occurred() ? -1 : 1;
+  }
+  if (PySlice_Check(item)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(item, &start, &stop, &step) < 0) return -1; /* open ends: PY_SSIZE_T_MIN/MAX */
+    *kind = TENSOR_INDEX_SLICE;
+    v[0] = start, v[1] = stop, v[2] = step;
+    return 1;
+  }
+  if (item == Py_None || item == Py_Ellipsis) {
+    *kind = item == Py_None ? TENSOR_INDEX_NEWAXIS : TENSOR_INDEX_ELLIPSIS;
+    return 1;
+  }
+  if (is_bool_index(item)) { /* t[True] / t[False]: a new dim of size 1 / 0 */
+    const int truth = PyObject_IsTrue(item);
+    *kind = TENSOR_INDEX_BOOL;
+    v[0] = truth;
+    return truth < 0 ? -1 : 1;
+  }
+  const int advanced = is_advanced(item);
+  if (advanced) return advanced < 0 ? -1 : 0;
+  if (PyIndex_Check(item)) {
+    PyObject *number = PyNumber_Index(item);
+    *kind = TENSOR_INDEX_INT;
+    v[0] = number ? PyLong_AsLongLong(number) : -1;
+    Py_XDECREF(number);
+    return v[0] == -1 && PyErr_Occurred() ? -1 : 1;
+  }
+  const int scalar = ct_scalar_kind(item);
+  PyErr_Clear();
+  PyErr_Format(scalar == CT_KIND_FLOAT || scalar == CT_KIND_COMPLEX ? PyExc_IndexError : PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
+               "only integers, slices (`:`), ellipsis (`...`), None, booleans and integer or boolean "
+               "tensors are valid indices (got %.200s)",
+               Py_TYPE(item)->tp_name);
+  return -1;
+}
+
+/* The view t[basic part of index] in one tensor_index call, as a new reference, or
+   NULL with an exception. Advanced items keep their dims in place (as full slices)
+   and are collected into `adv`, bool masks already turned into one int64 index
+   tensor per masked dim. */
 static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   adv->m = 0;
-  const int as_tuple = sequence_as_tuple(index);
-  if (as_tuple < 0) return NULL;
-  PyObject *items = PyTuple_Check(index) ? Py_NewRef(index) : as_tuple ? PySequence_Tuple(index) : PyTuple_Pack(1, index);
-  if (!items) return NULL;
-  const Py_ssize_t n = PyTuple_GET_SIZE(items);
+  PyObject *seq = NULL; /* a tuple, or a sequence indexing as one, or NULL for one item */
+  if (PyTuple_Check(index)) {
+    seq = Py_NewRef(index);
+  } else if (!PyLong_CheckExact(index) && !PySlice_Check(index) && index != Py_None && index != Py_Ellipsis) {
+    const int as_tuple = sequence_as_tuple(index);
+    if (as_tuple < 0) return NULL;
+    if (as_tuple && !(seq = PySequence_Tuple(index))) return NULL;
+  }
+  PyObject *const *items = seq ? PySequence_Fast_ITEMS(seq) : &index;
+  const Py_ssize_t n = seq ? PyTuple_GET_SIZE(seq) : 1;
   if (n > TENSOR_MAX_DIMS) {
     PyErr_SetString(PyExc_IndexError, "too many indices");
-    Py_DECREF(items);
+    Py_XDECREF(seq);
     return NULL;
   }
+  /* at most 64 items, and masks expand to at most 64 named dims in all */
+  int32_t kinds[2 * TENSOR_MAX_DIMS];
+  int64_t values[6 * TENSOR_MAX_DIMS];
   tensor_t *given[TENSOR_MAX_DIMS] = {NULL}; /* advanced items as tensors, by position */
-  int64_t consumed = 0, ellipses = 0;
+  int64_t first_kind[TENSOR_MAX_DIMS];
+  const int64_t ndim = tensor_ndim(t);
+  int64_t nk = 0, named = 0;
   int failed = 0;
   for (Py_ssize_t i = 0; !failed && i < n; i++) {
-    PyObject *item = PyTuple_GET_ITEM(items, i);
-    const int advanced = item == Py_None || item == Py_Ellipsis || PySlice_Check(item) || is_bool_index(item)
-                             ? 0 : is_advanced(item);
-    if (advanced < 0) {
+    first_kind[i] = nk;
+    const int basic = basic_item(items[i], &kinds[nk], &values[3 * nk]);
+    if (basic < 0) {
       failed = 1;
-    } else if (advanced) {
-      given[i] = index_tensor(item);
-      if (!given[i]) failed = 1;
-      else consumed += tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 1;
-    } else if (item == Py_Ellipsis) {
-      ellipses++;
-    } else if (PySlice_Check(item) || (item != Py_None && !is_bool_index(item) && PyIndex_Check(item))) {
-      consumed++;
-    } else if (item != Py_None && !is_bool_index(item)) {
-      const int kind = ct_scalar_kind(item);
-      PyErr_Clear();
-      PyErr_Format(kind == CT_KIND_FLOAT || kind == CT_KIND_COMPLEX ? PyExc_IndexError : PyExc_TypeError, /* as torch, which tries to make an index tensor of it */
-                   "only integers, slices (`:`), ellipsis (`...`), None, booleans and integer or boolean "
-                   "tensors are valid indices (got %.200s)",
-                   Py_TYPE(item)->tp_name);
+    } else if (basic) {
+      named += kinds[nk] == TENSOR_INDEX_INT || kinds[nk] == TENSOR_INDEX_SLICE;
+      nk++;
+    } else if (!(given[i] = index_tensor(items[i]))) {
       failed = 1;
+    } else {
+      const int64_t k = tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 1;
+      for (int64_t j = 0; j < k && named + k <= ndim; j++, nk++) { /* past ndim only the count matters */
+        kinds[nk] = TENSOR_INDEX_SLICE;
+        values[3 * nk] = 0, values[3 * nk + 1] = TENSOR_SLICE_END, values[3 * nk + 2] = 1;
+      }
+      named += k;
     }
   }
-  const int64_t ndim = tensor_ndim(t);
-  /* several ellipses are allowed, as in torch: each skips the dims left unindexed */
-  if (!failed && consumed > ndim) {
+  if (!failed && named > ndim) {
     PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %lld", (long long)ndim);
     failed = 1;
   }
-  tensor_t *cur = failed ? NULL : tensor_retain(t), *next = NULL;
-  int64_t dim = 0;
-  for (Py_ssize_t i = 0; cur && i < n; i++) {
-    PyObject *item = PyTuple_GET_ITEM(items, i);
-    int rc = 0;
-    if (given[i] && tensor_dtype(given[i]) == TENSOR_BOOL) {
-      rc = ct_mask_to_indices(given[i], cur, dim, adv->idx + adv->m);
-      for (int64_t k = 0; rc == 0 && k < tensor_ndim(given[i]); k++) adv->dims[adv->m++] = dim++;
-    } else if (given[i]) {
-      adv->idx[adv->m] = tensor_retain(given[i]);
-      adv->dims[adv->m++] = dim++;
-    } else if (item == Py_Ellipsis) {
-      dim += ndim - consumed;
-    } else if (item == Py_None || is_bool_index(item)) {
-      rc = step(&cur, tensor_unsqueeze(&next, cur, dim), &next);
-      const int truth = item == Py_None ? 1 : PyObject_IsTrue(item);
-      if (rc == 0 && truth == 0) /* t[False] selects nothing along a new dim */
-        rc = step(&cur, tensor_slice(&next, cur, dim, 0, 0, 1), &next);
-      if (truth < 0) rc = -1;
-      dim++;
-    } else if (PySlice_Check(item)) {
-      Py_ssize_t start, stop, stride;
-      rc = PySlice_Unpack(item, &start, &stop, &stride); /* open ends become PY_SSIZE_T_MIN/MAX */
-      if (rc == 0) rc = step(&cur, tensor_slice(&next, cur, dim, start, stop, stride), &next);
-      dim++;
-    } else {
-      PyObject *number = PyNumber_Index(item);
-      long long k = number ? PyLong_AsLongLong(number) : -1;
-      Py_XDECREF(number);
-      if (k == -1 && PyErr_Occurred()) rc = -1;
-      else rc = step(&cur, tensor_select(&next, cur, dim, k), &next);
+  tensor_t *view = NULL;
+  if (!failed) {
+    const tensor_status_t st = tensor_index(&view, t, nk, kinds, values);
+    if (st != TENSOR_OK) ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+  }
+  /* Each advanced item's dims in the view: the dim counter of tensor_index at its
+     full slices (dims before the counter never move). */
+  int64_t dim = 0, k = 0;
+  for (Py_ssize_t i = 0; view && i < n; i++) {
+    for (; k < first_kind[i]; k++)
+      dim += kinds[k] == TENSOR_INDEX_INT ? 0 : kinds[k] == TENSOR_INDEX_ELLIPSIS ? ndim - named : 1;
+    if (!given[i]) continue;
+    const int64_t masked = tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 0;
+    if (masked && ct_mask_to_indices(given[i], view, dim, adv->idx + adv->m) < 0) {
+      tensor_release(view);
+      view = NULL;
+      break;
     }
-    if (rc < 0) {
-      tensor_release(cur);
-      cur = NULL;
-    }
+    if (!masked) adv->idx[adv->m] = tensor_retain(given[i]);
+    for (int64_t j = 0; j < (masked ? masked : 1); j++) adv->dims[adv->m++] = dim++;
+    k += masked ? masked : 1;
   }
   for (Py_ssize_t i = 0; i < n; i++) tensor_release(given[i]);
-  Py_DECREF(items);
-  if (!cur) advanced_release(adv);
-  return cur;
+  Py_XDECREF(seq);
+  if (!view) advanced_release(adv);
+  return view;
 }
 
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
@@ -232,27 +258,6 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
   tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
   if (st != TENSOR_OK) return ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   return ct_tensor_wrap(out);
-}
-
-/* torch's legacy tensor type names, for its "can't assign" message. */
-static const char *legacy_name(tensor_dtype_t d) {
-  switch (d) {
-    case TENSOR_UINT8: return "ByteTensor";
-    case TENSOR_INT8: return "CharTensor";
-    case TENSOR_INT16: return "ShortTensor";
-    case TENSOR_INT32: return "IntTensor";
-    case TENSOR_INT64: return "LongTensor";
-    case TENSOR_UINT16: return "UInt16Tensor";
-    case TENSOR_UINT32: return "UInt32Tensor";
-    case TENSOR_UINT64: return "UInt64Tensor";
-    case TENSOR_FLOAT16: return "HalfTensor";
-    case TENSOR_BFLOAT16: return "BFloat16Tensor";
-    case TENSOR_FLOAT32: return "FloatTensor";
-    case TENSOR_FLOAT64: return "DoubleTensor";
-    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
-    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
-    default: return "BoolTensor";
-  }
 }
 
 /* The numbers torch's __setitem__ takes (valueToTensor): Python bool, int, float
@@ -274,7 +279,7 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
     return ct_tensor_from_dlpack_object(value);
   if (!PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't assign a %.200s to a ctensor.%s", Py_TYPE(value)->tp_name,
-                 legacy_name(dst_dtype));
+                 ct_dtype_legacy_name(dst_dtype));
   return NULL;
 }
 

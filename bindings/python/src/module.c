@@ -26,7 +26,8 @@ static PyMethodDef forwarded[] = {
     FORWARD("narrow"),     FORWARD("select"),  FORWARD("clone"),        FORWARD("numel"),
     FORWARD("broadcast_to"), FORWARD("is_floating_point"), FORWARD("is_complex"), FORWARD("split"),
     FORWARD("chunk"),      FORWARD("unbind"),  FORWARD("swapaxes"),     FORWARD("swapdims"),
-    FORWARD("movedim"),    FORWARD("moveaxis"),
+    FORWARD("movedim"),    FORWARD("moveaxis"), FORWARD("tensor_split"), FORWARD("diagonal"),
+    FORWARD("unflatten"),
     {NULL, NULL, 0, NULL},
 };
 
@@ -108,6 +109,12 @@ static PyMethodDef module_methods[] = {
     {"as_tensor", KW(ct_as_tensor), "as_tensor(data, dtype=None, device=None): shares tensors and NumPy arrays "
      "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
+    {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)."},
+    {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0."},
+    {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2."},
+    {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim."},
+    {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims."},
+    {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims."},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},

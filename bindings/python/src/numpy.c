@@ -9,27 +9,39 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* isinstance(obj, numpy.<name>) if NumPy is loaded; -1 on error. */
-static int numpy_isinstance(PyObject *obj, const char *name) {
-  PyObject *modname = PyUnicode_FromString("numpy");
-  if (!modname) return -1;
-  PyObject *numpy = PyImport_GetModule(modname);
-  Py_DECREF(modname);
-  if (!numpy) return PyErr_Occurred() ? -1 : 0;
-  PyObject *type = PyObject_GetAttrString(numpy, name);
-  Py_DECREF(numpy);
-  if (!type) return -1;
-  const int r = PyObject_IsInstance(obj, type);
-  Py_DECREF(type);
-  return r;
+/* numpy.ndarray and numpy.generic, looked up once NumPy has been imported (a type
+   check is then one pointer walk: indexing asks it for every item). */
+enum { NUMPY_NDARRAY, NUMPY_GENERIC };
+static PyTypeObject *numpy_types[2];
+
+/* isinstance(obj, numpy.<kind>) if NumPy is loaded; -1 on error. */
+static int numpy_isinstance(PyObject *obj, int kind) {
+  if (!numpy_types[kind]) {
+    static const char *const names[2] = {"ndarray", "generic"};
+    PyObject *modname = PyUnicode_FromString("numpy");
+    if (!modname) return -1;
+    PyObject *numpy = PyImport_GetModule(modname);
+    Py_DECREF(modname);
+    if (!numpy) return PyErr_Occurred() ? -1 : 0; /* not imported: obj cannot be one */
+    PyObject *type = PyObject_GetAttrString(numpy, names[kind]);
+    Py_DECREF(numpy);
+    if (!type) return -1;
+    if (!PyType_Check(type)) {
+      Py_DECREF(type);
+      PyErr_Format(PyExc_TypeError, "numpy.%s is not a type", names[kind]);
+      return -1;
+    }
+    numpy_types[kind] = (PyTypeObject *)type; /* kept for the life of the process */
+  }
+  return PyObject_TypeCheck(obj, numpy_types[kind]);
 }
 
 int ct_is_numpy_array(PyObject *obj) {
-  return numpy_isinstance(obj, "ndarray");
+  return numpy_isinstance(obj, NUMPY_NDARRAY);
 }
 
 int ct_is_numpy_scalar(PyObject *obj) {
-  return numpy_isinstance(obj, "generic");
+  return numpy_isinstance(obj, NUMPY_GENERIC);
 }
 
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
@@ -69,11 +81,8 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
     PyBuffer_Release(&view);
     return NULL;
   }
-  /* The storage spans exactly the bytes the view addresses; element 0 may sit
-     in its middle when strides are negative. */
+  /* The library's storage spans exactly the bytes the view addresses. */
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-  Py_ssize_t low = 0, high = view.itemsize;
-  int empty = 0;
   if (!view.strides) { /* PEP 3118: no strides means C order */
     Py_ssize_t step = view.itemsize;
     for (int i = view.ndim - 1; i >= 0; i--) {
@@ -90,31 +99,23 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
     }
     sizes[i] = view.shape[i];
     strides[i] = byte_stride / view.itemsize;
-    if (view.shape[i] == 0) empty = 1;
-    else if (byte_stride < 0) low += (view.shape[i] - 1) * byte_stride;
-    else high += (view.shape[i] - 1) * byte_stride;
   }
   if (problem) {
     PyErr_SetString(exc, problem);
     PyBuffer_Release(&view);
     return NULL;
   }
-  if (empty) low = high = 0;
-  char *base = (char *)view.buf + low;
   Py_buffer *held = ct_buffer_hold(&view);
   if (!held) return NULL;
-  tensor_storage_t *storage = NULL;
-  tensor_status_t st = tensor_storage_wrap(&storage, base, (size_t)(high - low),
-                                           readonly ? TENSOR_READONLY : 0, ct_buffer_release, held);
-  if (st != TENSOR_OK) {
+  tensor_t *t = NULL;
+  const tensor_status_t st = tensor_from_blob(&t, held->buf, dtype, held->ndim, sizes, strides,
+                                              readonly ? TENSOR_READONLY : 0, ct_buffer_release, held);
+  if (st != TENSOR_OK) { /* the callback was not taken: give the export back now */
     PyBuffer_Release(held);
     PyMem_RawFree(held);
     return (tensor_t *)ct_raise(st);
   }
-  tensor_t *t = NULL;
-  st = tensor_from_storage(&t, storage, dtype, held->ndim, sizes, strides, -low / held->itemsize);
-  tensor_storage_release(storage); /* the tensor holds its own reference (or, on failure, none) */
-  return st == TENSOR_OK ? t : (tensor_t *)ct_raise(st);
+  return t;
 }
 
 PyObject *ct_from_numpy(PyObject *module, PyObject *arr) {
@@ -149,30 +150,10 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
   return arr;
 }
 
-static const char *typestr(tensor_dtype_t dtype) {
-  switch (dtype) {
-    case TENSOR_BOOL: return "|b1";
-    case TENSOR_UINT8: return "|u1";
-    case TENSOR_INT8: return "|i1";
-    case TENSOR_INT16: return "<i2";
-    case TENSOR_INT32: return "<i4";
-    case TENSOR_INT64: return "<i8";
-    case TENSOR_UINT16: return "<u2";
-    case TENSOR_UINT32: return "<u4";
-    case TENSOR_UINT64: return "<u8";
-    case TENSOR_FLOAT16: return "<f2";
-    case TENSOR_FLOAT32: return "<f4";
-    case TENSOR_FLOAT64: return "<f8";
-    case TENSOR_COMPLEX64: return "<c8";
-    case TENSOR_COMPLEX128: return "<c16";
-    default: return NULL;
-  }
-}
-
 PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
   (void)closure;
   const tensor_t *t = SELF(self);
-  const char *ts = typestr(tensor_dtype(t));
+  const char *ts = ct_dtype_typestr(tensor_dtype(t));
   if (!ts) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;

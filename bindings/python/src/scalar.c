@@ -6,47 +6,20 @@
 
 #include "ctensor_py.h"
 
-static double half_to_double(uint16_t h) {
-  const int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  double v;
-  if (exp == 0) v = ldexp(mant, -24); /* subnormal */
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = ldexp(mant + 1024, exp - 25);
-  return sign ? -v : v;
-}
-
-static double bfloat16_to_double(uint16_t b) {
-  const uint32_t bits = (uint32_t)b << 16;
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
 #define LOAD(type) (*(const type *)p)
 
+/* Conversions go through the library, so that its rules (and its float16 and
+   bfloat16 decoding) hold here too. */
 double ct_scalar_as_double(tensor_dtype_t dtype, const char *p) {
-  switch (dtype) {
-    case TENSOR_UINT8: return LOAD(uint8_t);
-    case TENSOR_INT8: return LOAD(int8_t);
-    case TENSOR_INT16: return LOAD(int16_t);
-    case TENSOR_INT32: return LOAD(int32_t);
-    case TENSOR_INT64: return (double)LOAD(int64_t);
-    case TENSOR_UINT16: return LOAD(uint16_t);
-    case TENSOR_UINT32: return LOAD(uint32_t);
-    case TENSOR_UINT64: return (double)LOAD(uint64_t);
-    case TENSOR_BOOL: return LOAD(uint8_t) != 0;
-    case TENSOR_FLOAT16: return half_to_double(LOAD(uint16_t));
-    case TENSOR_BFLOAT16: return bfloat16_to_double(LOAD(uint16_t));
-    case TENSOR_FLOAT32: case TENSOR_COMPLEX64: return LOAD(float);
-    case TENSOR_FLOAT64: case TENSOR_COMPLEX128: return LOAD(double);
-    default: return NAN;
-  }
+  double v = NAN; /* unknown dtype */
+  tensor_convert(&v, TENSOR_FLOAT64, p, dtype, 1);
+  return v;
 }
 
 double ct_scalar_imag(tensor_dtype_t dtype, const char *p) {
-  if (dtype == TENSOR_COMPLEX64) return ((const float *)p)[1];
-  if (dtype == TENSOR_COMPLEX128) return ((const double *)p)[1];
-  return 0.0;
+  double v[2] = {0.0, 0.0};
+  if (tensor_dtype_kind(dtype) == TENSOR_KIND_COMPLEX) tensor_convert(v, TENSOR_COMPLEX128, p, dtype, 1);
+  return v[1];
 }
 
 PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p) {
@@ -281,17 +254,15 @@ PyObject *ct_raise_overflow(tensor_dtype_t dtype) {
   return NULL;
 }
 
-/* Integer limits of a dtype (integral dtypes only). */
+/* Integer limits of a dtype (integral dtypes only), from its size and signedness. */
 static void int_limits(tensor_dtype_t d, int64_t *lo, uint64_t *hi) {
-  switch (d) {
-    case TENSOR_UINT8: *lo = 0, *hi = UINT8_MAX; break;
-    case TENSOR_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
-    case TENSOR_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
-    case TENSOR_INT32: *lo = INT32_MIN, *hi = INT32_MAX; break;
-    case TENSOR_UINT16: *lo = 0, *hi = UINT16_MAX; break;
-    case TENSOR_UINT32: *lo = 0, *hi = UINT32_MAX; break;
-    case TENSOR_UINT64: *lo = 0, *hi = UINT64_MAX; break;
-    default: *lo = INT64_MIN, *hi = INT64_MAX;
+  const unsigned bits = 8u * (unsigned)tensor_dtype_size(d);
+  if (tensor_dtype_is_signed(d)) {
+    *hi = ((uint64_t)1 << (bits - 1)) - 1;
+    *lo = -(int64_t)*hi - 1;
+  } else {
+    *lo = 0;
+    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
   }
 }
 

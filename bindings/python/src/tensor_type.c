@@ -326,9 +326,7 @@ static PyObject *tensor_zero_(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_is_signed(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  const tensor_dtype_t d = tensor_dtype(SELF(self));
-  return PyBool_FromLong(!(d == TENSOR_BOOL || d == TENSOR_UINT8 || d == TENSOR_UINT16 || d == TENSOR_UINT32 ||
-                           d == TENSOR_UINT64));
+  return PyBool_FromLong(tensor_dtype_is_signed(tensor_dtype(SELF(self))));
 }
 
 static PyObject *tensor_type_as(PyObject *self, PyObject *other) {
@@ -339,7 +337,7 @@ static PyObject *tensor_type_as(PyObject *self, PyObject *other) {
   return convert_to(self, tensor_dtype(SELF(other)));
 }
 
-/* dims given as an int or a sequence of ints, wrapped; count or -1. */
+/* dims given as an int or a sequence of ints, wrapped (IndexError as torch); count or -1. */
 static int64_t dims_of(PyObject *obj, int64_t ndim, int64_t *out) {
   PyObject *seq = PyLong_Check(obj) || PyIndex_Check(obj) ? PyTuple_Pack(1, obj) : PySequence_Tuple(obj);
   if (!seq) return -1;
@@ -357,13 +355,13 @@ static int64_t dims_of(PyObject *obj, int64_t ndim, int64_t *out) {
   return n;
 }
 
-/* torch.movedim(t, source, destination): a permute view. */
-static PyObject *tensor_movedim(PyObject *self, PyObject *args, PyObject *kwargs) {
+/* torch.movedim(t, source, destination): the C API's movedim (a permute view). */
+static PyObject *tensor_movedim_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"source", "destination", NULL};
   PyObject *src_obj, *dst_obj;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:movedim", kwlist, &src_obj, &dst_obj)) return NULL;
   const int64_t ndim = tensor_ndim(SELF(self));
-  int64_t src[TENSOR_MAX_DIMS], dst[TENSOR_MAX_DIMS], order[TENSOR_MAX_DIMS];
+  int64_t src[TENSOR_MAX_DIMS], dst[TENSOR_MAX_DIMS];
   const int64_t n = dims_of(src_obj, ndim, src), m = n < 0 ? -1 : dims_of(dst_obj, ndim, dst);
   if (n < 0 || m < 0) return NULL;
   if (n != m) {
@@ -372,32 +370,9 @@ static PyObject *tensor_movedim(PyObject *self, PyObject *args, PyObject *kwargs
                  "dims as destination (%lld dims)", (long long)n, (long long)m);
     return NULL;
   }
-  int used_src[TENSOR_MAX_DIMS] = {0};
-  for (int64_t i = 0; i < ndim; i++) order[i] = -1;
-  for (int64_t i = 0; i < n; i++) {
-    if (used_src[src[i]] || order[dst[i]] >= 0) {
-      PyErr_SetString(PyExc_RuntimeError, "movedim: repeated dim in `source` or `destination`");
-      return NULL;
-    }
-    used_src[src[i]] = 1;
-    order[dst[i]] = src[i];
-  }
-  int64_t next = 0;
-  for (int64_t i = 0; i < ndim; i++) {
-    if (order[i] >= 0) continue;
-    while (used_src[next]) next++;
-    order[i] = next++;
-  }
-  PyObject *perm = PyTuple_New(ndim);
-  for (int64_t i = 0; perm && i < ndim; i++) {
-    PyObject *v = PyLong_FromLongLong(order[i]);
-    if (!v) Py_CLEAR(perm);
-    else PyTuple_SET_ITEM(perm, i, v);
-  }
-  if (!perm) return NULL;
-  PyObject *r = PyObject_CallMethod(self, "permute", "(O)", perm);
-  Py_DECREF(perm);
-  return r;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_movedim(&out, SELF(self), n, src, dst);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
 static PyObject *tensor_get_false(PyObject *self, void *closure) {
@@ -469,15 +444,6 @@ typedef struct {
 
 static PyTypeObject LegacyType;
 
-static const char *const legacy_names[] = {
-    [TENSOR_UINT8] = "ByteTensor",    [TENSOR_INT8] = "CharTensor",       [TENSOR_INT16] = "ShortTensor",
-    [TENSOR_INT32] = "IntTensor",     [TENSOR_INT64] = "LongTensor",      [TENSOR_FLOAT16] = "HalfTensor",
-    [TENSOR_BFLOAT16] = "BFloat16Tensor", [TENSOR_FLOAT32] = "FloatTensor", [TENSOR_FLOAT64] = "DoubleTensor",
-    [TENSOR_COMPLEX64] = "ComplexFloatTensor", [TENSOR_COMPLEX128] = "ComplexDoubleTensor",
-    [TENSOR_BOOL] = "BoolTensor",     [TENSOR_UINT16] = "UInt16Tensor",   [TENSOR_UINT32] = "UInt32Tensor",
-    [TENSOR_UINT64] = "UInt64Tensor",
-};
-
 /* t.type() is "ctensor.FloatTensor"; t.type(dtype or "torch.IntTensor") converts. */
 static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dtype", "non_blocking", NULL};
@@ -485,18 +451,19 @@ static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs)
   int non_blocking = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Op:type", kwlist, &target, &non_blocking)) return NULL;
   const tensor_dtype_t own = tensor_dtype(SELF(self));
-  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
-  if (target == Py_None)
-    return PyUnicode_FromFormat("ctensor.%s", own >= 0 && own < count && legacy_names[own] ? legacy_names[own] : "Tensor");
+  if (target == Py_None) {
+    const char *legacy = ct_dtype_legacy_name(own);
+    return PyUnicode_FromFormat("ctensor.%s", legacy ? legacy : "Tensor");
+  }
   tensor_dtype_t dtype;
   if (PyUnicode_Check(target)) {
     const char *name = PyUnicode_AsUTF8(target);
     if (!name) return NULL;
     const char *dot = strrchr(name, '.');
     const char *base = dot ? dot + 1 : name;
-    for (dtype = 0; dtype < count; dtype++)
-      if (legacy_names[dtype] && strcmp(legacy_names[dtype], base) == 0) break;
-    if (dtype == count) {
+    for (dtype = 0; dtype < CT_DTYPE_LIMIT; dtype++)
+      if (ct_dtype_legacy_name(dtype) && strcmp(ct_dtype_legacy_name(dtype), base) == 0) break;
+    if (dtype == CT_DTYPE_LIMIT) {
       PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
       return NULL;
     }
@@ -641,14 +608,14 @@ static PyTypeObject LegacyType = {
 
 static int add_legacy_types(PyObject *module) {
   if (PyType_Ready(&LegacyType) < 0) return -1;
-  const int count = (int)(sizeof legacy_names / sizeof *legacy_names);
-  for (int d = 0; d < count; d++) {
-    if (!legacy_names[d]) continue;
+  for (tensor_dtype_t d = 0; d < CT_DTYPE_LIMIT; d++) {
+    const char *name = ct_dtype_legacy_name(d);
+    if (!name) continue;
     LegacyTypeObject *l = PyObject_New(LegacyTypeObject, &LegacyType);
     if (!l) return -1;
     l->dtype = d;
-    l->name = legacy_names[d];
-    if (PyModule_AddObject(module, legacy_names[d], (PyObject *)l) < 0) {
+    l->name = name;
+    if (PyModule_AddObject(module, name, (PyObject *)l) < 0) {
       Py_DECREF(l);
       return -1;
     }
@@ -703,8 +670,8 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("zero_", tensor_zero_, "fill_(0)."),
     NOARGS("is_signed", tensor_is_signed, "Whether the dtype is signed."),
     ONEARG("type_as", tensor_type_as, "to(other.dtype)."),
-    KWARGS("movedim", tensor_movedim, "movedim(source, destination): a permuted view."),
-    KWARGS("moveaxis", tensor_movedim, "moveaxis(source, destination): movedim."),
+    KWARGS("movedim", tensor_movedim_m, "movedim(source, destination): a permuted view."),
+    KWARGS("moveaxis", tensor_movedim_m, "moveaxis(source, destination): movedim."),
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("detach_", tensor_self, "self."),
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
@@ -761,6 +728,9 @@ static PyMethodDef tensor_methods[] = {
     ONEARG("reshape_as", ct_tensor_reshape_as, "reshape_as(other)"),
     KWARGS("split", ct_tensor_split, "split(split_size_or_sections, dim=0): a tuple of views."),
     KWARGS("chunk", ct_tensor_chunk, "chunk(chunks, dim=0): a tuple of views."),
+    KWARGS("tensor_split", ct_tensor_tensor_split, "tensor_split(indices_or_sections, dim=0): a tuple of views."),
+    KWARGS("diagonal", ct_tensor_diagonal, "diagonal(offset=0, dim1=0, dim2=1): a view of the diagonal."),
+    KWARGS("unflatten", ct_tensor_unflatten, "unflatten(dim, sizes): dim split into sizes (a view)."),
     KWARGS("unbind", ct_tensor_unbind, "unbind(dim=0): a tuple of views."),
     KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
     KWARGS("clone", ct_tensor_clone, "clone(memory_format=preserve_format): a copy (torch's preserve_format layout)."),

@@ -96,7 +96,7 @@ PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs) {
   return r;
 }
 
-static PyObject *tensor_index(PyObject *self) {
+static PyObject *tensor_nb_index(PyObject *self) {
   const tensor_dtype_t d = tensor_dtype(SELF(self));
   if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
     PyErr_SetString(PyExc_TypeError,
@@ -141,7 +141,7 @@ PyNumberMethods ct_tensor_as_number = {
     .nb_bool = tensor_bool,
     .nb_int = tensor_int,
     .nb_float = tensor_float,
-    .nb_index = tensor_index,
+    .nb_index = tensor_nb_index,
 };
 
 /* `x in t`: some element equals x (torch: (t == x).any()). */

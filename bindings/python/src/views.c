@@ -328,34 +328,42 @@ PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dimension", "size", "step", NULL};
   long long dimension, size, step;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:unfold", kwlist, &dimension, &size, &step)) return NULL;
-  const tensor_t *t = SELF(self);
-  const int64_t ndim = tensor_ndim(t);
   int64_t d = dimension;
-  if (ct_wrap_dim(&d, ndim) < 0) return NULL;
-  const int64_t dim_size = ndim ? tensor_sizes(t)[d] : 1, dim_stride = ndim ? tensor_strides(t)[d] : 1;
-  if (size > dim_size || size < 0) {
-    PyErr_Format(PyExc_RuntimeError, "maximum size for tensor at dimension %lld is %lld but size is %lld",
-                 (long long)d, (long long)dim_size, size);
-    return NULL;
-  }
-  if (step <= 0) {
-    PyErr_Format(PyExc_RuntimeError, "step is %lld but must be > 0", step);
-    return NULL;
-  }
-  /* dim d now steps by windows; a new last dim walks inside each window */
-  int64_t sizes[TENSOR_MAX_DIMS + 1], strides[TENSOR_MAX_DIMS + 1];
-  for (int64_t i = 0; i < ndim; i++) {
-    sizes[i] = tensor_sizes(t)[i];
-    strides[i] = tensor_strides(t)[i];
-  }
-  if (ndim) {
-    sizes[d] = (dim_size - size) / step + 1;
-    strides[d] = dim_stride * step;
-  }
-  sizes[ndim] = size;
-  strides[ndim] = dim_stride;
+  if (ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL; /* IndexError, as torch */
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_as_strided(&out, t, ndim ? ndim + 1 : 1, sizes, strides, tensor_storage_offset(t));
+  const tensor_status_t st = tensor_unfold(&out, SELF(self), d, size, step);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"offset", "dim1", "dim2", NULL};
+  long long offset = 0, dim1 = 0, dim2 = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLL:diagonal", kwlist, &offset, &dim1, &dim2)) return NULL;
+  int64_t d1 = dim1, d2 = dim2;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ct_wrap_dim(&d1, ndim) < 0 || ct_wrap_dim(&d2, ndim) < 0) return NULL; /* IndexError, as torch */
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_diagonal(&out, SELF(self), offset, d1, d2);
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", "sizes", NULL};
+  long long dim;
+  PyObject *sizes_obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LO:unflatten", kwlist, &dim, &sizes_obj)) return NULL;
+  int64_t d = dim, sizes[TENSOR_MAX_DIMS];
+  PyObject *wrapped = PyTuple_Pack(1, sizes_obj);
+  const int64_t n = wrapped ? ct_parse_sizes(wrapped, sizes, "unflatten") : -1;
+  Py_XDECREF(wrapped);
+  if (n < 0) return NULL;
+  if (n > 0 && tensor_ndim(SELF(self)) == 0) { /* torch does not wrap a 0-dim tensor's dim here */
+    PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", dim);
+    return NULL;
+  }
+  if (n > 0 && ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL; /* empty sizes: C's RuntimeError first */
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_unflatten(&out, SELF(self), d, n, sizes);
   return result(st, out, 0, NULL);
 }
 

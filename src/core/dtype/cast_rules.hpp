@@ -1,4 +1,4 @@
-// The element conversion rules of API.md as one template, and the loops and kernel
+// The element conversion rules (ctensor.h's "Conversion rules") as one template, and the loops and kernel
 // tables built from it. Shared by the portable kernels and the vector ones, which
 // must give bit-identical results.
 #pragma once
@@ -13,6 +13,7 @@
 
 #include "dtype/convert.hpp"
 #include "dtype/half.hpp"
+#include "memory/unaligned.hpp"
 
 namespace ctensor::core {
 
@@ -121,19 +122,6 @@ inline To convert(From x) noexcept {
   }
 }
 
-// Unaligned element access: views of wrapped memory need not be aligned.
-template <class T>
-inline T load(const char* p) noexcept {
-  T x;
-  std::memcpy(&x, p, sizeof(T));
-  return x;
-}
-
-template <class T>
-inline void store(char* p, T x) noexcept {
-  std::memcpy(p, &x, sizeof(T));
-}
-
 template <class From, class To>
 inline void cast_contiguous(const char* src, char* dst, int64_t n) noexcept {
   for (int64_t i = 0; i < n; ++i)
@@ -158,31 +146,25 @@ void copy_elements(const char* src, int64_t src_stride, char* dst, int64_t dst_s
     std::memcpy(dst, src, sizeof(T));
 }
 
-// The C++ type that stores each dtype, in table order.
+// The C++ type that stores each dtype.
 template <DType D>
 struct Element;
-template <> struct Element<dtype::UInt8> { using type = uint8_t; };
-template <> struct Element<dtype::Int8> { using type = int8_t; };
-template <> struct Element<dtype::Int16> { using type = int16_t; };
-template <> struct Element<dtype::Int32> { using type = int32_t; };
-template <> struct Element<dtype::Int64> { using type = int64_t; };
-template <> struct Element<dtype::Float16> { using type = Half; };
-template <> struct Element<dtype::Float32> { using type = float; };
-template <> struct Element<dtype::Float64> { using type = double; };
-template <> struct Element<dtype::Complex64> { using type = Complex<float>; };
-template <> struct Element<dtype::Complex128> { using type = Complex<double>; };
-template <> struct Element<dtype::Bool> { using type = Bool8; };
-template <> struct Element<dtype::BFloat16> { using type = BFloat16; };
-template <> struct Element<dtype::UInt16> { using type = uint16_t; };
-template <> struct Element<dtype::UInt32> { using type = uint32_t; };
-template <> struct Element<dtype::UInt64> { using type = uint64_t; };
+#define CTENSOR_ELEMENT(Name, value, macro, T, ...) \
+  template <>                                       \
+  struct Element<dtype::Name> {                     \
+    using type = T;                                 \
+  };
+CTENSOR_FORALL_DTYPES(CTENSOR_ELEMENT)
+#undef CTENSOR_ELEMENT
 
-inline constexpr std::array<DType, 15> kCastDTypes = {
-    dtype::UInt8,     dtype::Int8,       dtype::Int16, dtype::Int32,    dtype::Int64,
-    dtype::Float16,   dtype::Float32,    dtype::Float64, dtype::Complex64, dtype::Complex128,
-    dtype::Bool,      dtype::BFloat16,   dtype::UInt16, dtype::UInt32,   dtype::UInt64};
+#define CTENSOR_ELEMENT_SIZE(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  static_assert(sizeof(T) * 8 == (bits), #Name "'s element type does not have its bits");
+CTENSOR_FORALL_DTYPES(CTENSOR_ELEMENT_SIZE)
+#undef CTENSOR_ELEMENT_SIZE
 
-constexpr int kNumCastDTypes = static_cast<int>(kCastDTypes.size());
+// The dtypes the cast tables cover: all of them, in the list's order.
+inline constexpr const auto& kCastDTypes = kAllDTypes;
+constexpr int kNumCastDTypes = kNumDTypes;
 
 // Position of `d` in kCastDTypes, -1 if unknown.
 constexpr int cast_index(DType d) noexcept {

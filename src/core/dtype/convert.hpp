@@ -1,6 +1,7 @@
-// Element conversion between dtypes, with the rules of API.md: wrapping
-// integer narrowing, truncating and saturating float->int (NaN -> 0), x != 0 for
-// bool, round-to-nearest-even once for float16/bfloat16, real part of complex.
+// Element conversion between dtypes, with the rules of ctensor.h's "Conversion
+// rules": wrapping integer narrowing, truncating and saturating float->int
+// (NaN -> 0), x != 0 for bool, round-to-nearest-even once for float16/bfloat16,
+// real part of complex.
 #pragma once
 
 #include <cstdint>
@@ -21,5 +22,10 @@ CastKernel cast_kernel(DType from, DType to) noexcept;
 
 // Writes `value` converted to `to` (as a float64 source) into the element at `dst`.
 void convert_from_double(double value, DType to, void* dst) noexcept;
+
+// tensor_convert: `count` contiguous elements of `src` converted into `dst`.
+// Invalid (unknown dtype, count < 0, NULL with elements), Overflow (byte counts),
+// Overlap (the two byte ranges overlap).
+void convert_elements(const char* op, void* dst, DType dst_dtype, const void* src, DType src_dtype, int64_t count);
 
 }  // namespace ctensor::core

@@ -1,38 +1,40 @@
 #include "dtype/dtype.hpp"
 
 #include "error.hpp"
+#include "ctensor.h"
 
 namespace ctensor::core {
+
+#define CTENSOR_DTYPE_MATCHES(Name, value, macro, ...) \
+  static_assert(dtype::Name == (macro), #macro " differs between dtype/dtype_list.hpp and ctensor.h");
+CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_MATCHES)
+#undef CTENSOR_DTYPE_MATCHES
+static_assert(static_cast<int32_t>(DTypeKind::Bool) == TENSOR_KIND_BOOL &&
+                  static_cast<int32_t>(DTypeKind::Int) == TENSOR_KIND_INT &&
+                  static_cast<int32_t>(DTypeKind::Float) == TENSOR_KIND_FLOAT &&
+                  static_cast<int32_t>(DTypeKind::Complex) == TENSOR_KIND_COMPLEX,
+              "DTypeKind differs from ctensor.h's TENSOR_KIND_*");
 
 namespace {
 
 // Indexed by ScalarType value; gaps (8 = complex32, 12-14 quantized, ...) are unknown.
-constexpr int kTableSize = 30;
+constexpr DType max_value() {
+  DType m = 0;
+  for (DType d : kAllDTypes) m = d > m ? d : m;
+  return m;
+}
+constexpr int kTableSize = max_value() + 1;
 
 struct Table {
   DTypeInfo entries[kTableSize] = {};
   bool present[kTableSize] = {};
 
-  constexpr void set(DType d, DTypeInfo info) {
-    entries[d] = info;
-    present[d] = true;
-  }
   constexpr Table() {
-    set(dtype::UInt8, {"uint8", 1, DTypeKind::Unsigned});
-    set(dtype::Int8, {"int8", 1, DTypeKind::Signed});
-    set(dtype::Int16, {"int16", 2, DTypeKind::Signed});
-    set(dtype::Int32, {"int32", 4, DTypeKind::Signed});
-    set(dtype::Int64, {"int64", 8, DTypeKind::Signed});
-    set(dtype::Float16, {"float16", 2, DTypeKind::Float});
-    set(dtype::Float32, {"float32", 4, DTypeKind::Float});
-    set(dtype::Float64, {"float64", 8, DTypeKind::Float});
-    set(dtype::Complex64, {"complex64", 8, DTypeKind::Complex});
-    set(dtype::Complex128, {"complex128", 16, DTypeKind::Complex});
-    set(dtype::Bool, {"bool", 1, DTypeKind::Bool});
-    set(dtype::BFloat16, {"bfloat16", 2, DTypeKind::Float});
-    set(dtype::UInt16, {"uint16", 2, DTypeKind::Unsigned});
-    set(dtype::UInt32, {"uint32", 4, DTypeKind::Unsigned});
-    set(dtype::UInt64, {"uint64", 8, DTypeKind::Unsigned});
+#define CTENSOR_DTYPE_INFO(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  entries[value] = {name, (bits) / 8, DTypeKind::kind, is_signed};                        \
+  present[value] = true;
+    CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_INFO)
+#undef CTENSOR_DTYPE_INFO
   }
 };
 

@@ -1,25 +1,38 @@
-// Element types: values equal PyTorch's c10::ScalarType and the public TENSOR_* dtypes.
+// Element types: values equal PyTorch's c10::ScalarType and the public TENSOR_*
+// dtypes. Everything here is generated from dtype/dtype_list.hpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+
+#include "dtype/dtype_list.hpp"
 
 namespace ctensor::core {
 
 using DType = int32_t;
 
 namespace dtype {
-constexpr DType UInt8 = 0, Int8 = 1, Int16 = 2, Int32 = 3, Int64 = 4, Float16 = 5,
-                Float32 = 6, Float64 = 7, Complex64 = 9, Complex128 = 10, Bool = 11,
-                BFloat16 = 15, UInt16 = 27, UInt32 = 28, UInt64 = 29;
+#define CTENSOR_DTYPE_CONSTANT(Name, value, ...) constexpr DType Name = value;
+CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_CONSTANT)
+#undef CTENSOR_DTYPE_CONSTANT
 }  // namespace dtype
 
-enum class DTypeKind : uint8_t { Bool, Unsigned, Signed, Float, Complex };
+// Every dtype, in the list's order.
+#define CTENSOR_DTYPE_ENTRY(Name, ...) dtype::Name,
+inline constexpr std::array kAllDTypes = {CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_ENTRY)};
+#undef CTENSOR_DTYPE_ENTRY
+inline constexpr int kNumDTypes = static_cast<int>(kAllDTypes.size());
+
+// PyTorch's promotion categories, ordered (bool < integer < float < complex);
+// values equal the public TENSOR_KIND_* macros.
+enum class DTypeKind : int32_t { Bool = 0, Int = 1, Float = 2, Complex = 3 };
 
 struct DTypeInfo {
   const char* name;  // PyTorch's name without "torch."
   size_t size;       // bytes per element
   DTypeKind kind;
+  bool is_signed;  // torch.dtype.is_signed
 };
 
 // Info for a known dtype, nullptr otherwise.

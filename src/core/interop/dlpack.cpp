@@ -1,6 +1,8 @@
 #include "interop/dlpack.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "error.hpp"
 #include "layout/shape.hpp"
@@ -9,25 +11,76 @@ namespace ctensor::core {
 
 namespace {
 
-// DLDataTypeCode values from the DLPack specification.
-constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5,
-                  kDLBool = 6;
-
 struct Mapping {
   DType dtype;
   DLPackType type;
 };
 
-constexpr Mapping kMappings[] = {
-    {dtype::UInt8, {kDLUInt, 8}},         {dtype::Int8, {kDLInt, 8}},
-    {dtype::Int16, {kDLInt, 16}},         {dtype::Int32, {kDLInt, 32}},
-    {dtype::Int64, {kDLInt, 64}},         {dtype::Float16, {kDLFloat, 16}},
-    {dtype::Float32, {kDLFloat, 32}},     {dtype::Float64, {kDLFloat, 64}},
-    {dtype::Complex64, {kDLComplex, 64}}, {dtype::Complex128, {kDLComplex, 128}},
-    {dtype::Bool, {kDLBool, 8}},          {dtype::BFloat16, {kDLBfloat, 16}},
-    {dtype::UInt16, {kDLUInt, 16}},       {dtype::UInt32, {kDLUInt, 32}},
-    {dtype::UInt64, {kDLUInt, 64}},
+#define CTENSOR_DLPACK_MAPPING(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  {dtype::Name, {kDL##dl_code, bits}},
+constexpr Mapping kMappings[] = {CTENSOR_FORALL_DTYPES(CTENSOR_DLPACK_MAPPING)};
+#undef CTENSOR_DLPACK_MAPPING
+
+// What an exported managed tensor owns; reached from the struct via manager_ctx.
+template <typename Managed>
+struct Export {
+  Managed managed{};
+  Ref<Tensor> tensor;
+  std::unique_ptr<int64_t[]> dims;  // shape then strides
+
+  static void deleter(Managed* self) noexcept { delete static_cast<Export*>(self->manager_ctx); }
 };
+
+template <typename Managed>
+Managed* export_tensor(Tensor& t) {
+  auto e = std::make_unique<Export<Managed>>();
+  const int64_t n = t.ndim();
+  e->dims = std::make_unique<int64_t[]>(static_cast<size_t>(2 * n + 1));  // +1: never NULL
+  std::copy(t.sizes(), t.sizes() + n, e->dims.get());
+  std::copy(t.strides(), t.strides() + n, e->dims.get() + n);
+  e->tensor = Ref<Tensor>::share(&t);
+
+  const Device device = t.storage()->device();
+  const DLPackType type = dlpack_type(t.dtype());
+  DLTensor& dl = e->managed.dl_tensor;
+  dl.data = t.data();  // as PyTorch: element [0,...,0] with byte_offset 0
+  dl.device.device_type = static_cast<DLDeviceType>(device.type);
+  dl.device.device_id = device.id;
+  dl.ndim = static_cast<int32_t>(n);
+  dl.dtype.code = type.code;
+  dl.dtype.bits = type.bits;
+  dl.dtype.lanes = 1;
+  dl.shape = e->dims.get();
+  dl.strides = e->dims.get() + n;
+  dl.byte_offset = 0;
+  e->managed.manager_ctx = e.get();
+  e->managed.deleter = &Export<Managed>::deleter;
+  return &e.release()->managed;
+}
+
+// Storage release callback of an imported managed tensor.
+template <typename Managed>
+void call_deleter(void* ctx) {
+  auto* m = static_cast<Managed*>(ctx);
+  if (m->deleter) m->deleter(m);
+}
+
+// Builds the tensor; ownership of m passes only once nothing can fail any more.
+template <typename Managed>
+Ref<Tensor> import_tensor(const char* op, Managed* m, bool readonly) {
+  const DLTensor& dl = m->dl_tensor;
+  const int64_t ndim = dl.ndim;
+  check_sizes(op, ndim, dl.shape);
+  if (dl.dtype.lanes != 1)
+    fail(Status::DType, op, ": dtype lanes ", dl.dtype.lanes, " (vector types) are not supported");
+  const std::optional<DType> dtype = dtype_from_dlpack(dl.dtype.code, dl.dtype.bits);
+  if (!dtype)
+    fail(Status::DType, op, ": DLPack dtype code ", int{dl.dtype.code}, " with ", int{dl.dtype.bits},
+         " bits has no ctensor dtype");
+  const Device device{static_cast<int32_t>(dl.device.device_type), dl.device.device_id};
+  return Tensor::from_blob(op, dl.data, dl.byte_offset, *dtype, ndim, dl.shape, dl.strides, readonly,
+                           &call_deleter<Managed>, m, device);
+}
 
 }  // namespace
 
@@ -43,29 +96,32 @@ std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept {
   return std::nullopt;
 }
 
-ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
-                           const int64_t* sizes, const int64_t* strides, size_t itemsize) {
-  uintptr_t first;  // address of element [0,...,0]
-  if (__builtin_add_overflow(data, byte_offset, &first))
-    fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
-  for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] == 0) return {first, 0, 0};
+DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags) {
+  if (flags != 0) fail(Status::Invalid, op, ": flags ", flags, " are reserved and must be 0");
+  DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(t);
+  m->version.major = DLPACK_MAJOR_VERSION;
+  m->version.minor = DLPACK_MINOR_VERSION;
+  m->flags = t.readonly() ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  return m;
+}
 
-  checked_numel(op, ndim, sizes);
-  const Extent e = element_extent(op, ndim, sizes, strides);
-  const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
-  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
-  const int64_t nbytes = checked_mul(count, item, op);
-  const int64_t below = checked_mul(before, item, op);
-  // The window [first - below, first - below + nbytes) must be a real address range.
-  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
-                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
-  if (!fits)
-    fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
-         ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
-         ", strides ", DimList{strides, ndim}, ")");
-  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
+DLManagedTensor* export_dlpack_legacy(const char* op, Tensor& t) {
+  if (t.readonly())
+    fail(Status::ReadOnly, op, ": the tensor is read-only and legacy DLPack cannot say so; use tensor_to_dlpack");
+  return export_tensor<DLManagedTensor>(t);
+}
+
+Ref<Tensor> import_dlpack(const char* op, DLManagedTensorVersioned* m) {
+  if (!m) fail(Status::Invalid, op, ": managed tensor is NULL");
+  if (m->version.major != DLPACK_MAJOR_VERSION)
+    fail(Status::Unsupported, op, ": DLPack version ", m->version.major, ".", m->version.minor,
+         " is not supported (major version must be ", DLPACK_MAJOR_VERSION, ")");
+  return import_tensor(op, m, (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0);
+}
+
+Ref<Tensor> import_dlpack_legacy(const char* op, DLManagedTensor* m) {
+  if (!m) fail(Status::Invalid, op, ": managed tensor is NULL");
+  return import_tensor(op, m, false);
 }
 
 }  // namespace ctensor::core

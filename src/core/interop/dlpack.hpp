@@ -1,5 +1,8 @@
-// The core side of DLPack exchange, free of the C structs: which DLPack element
-// types match which dtypes, and which bytes a foreign strided view addresses.
+// DLPack exchange: which DLPack element types match which dtypes, and
+// export/import of managed tensors. Export
+// hands out a managed tensor that holds a tensor reference; import wraps the
+// producer's memory in a storage whose release runs the producer's deleter.
+// Neither copies elements or touches device memory.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +10,8 @@
 #include <optional>
 
 #include "dtype/dtype.hpp"
+#include "layout/tensor.hpp"
+#include "ctensor_dlpack.h"
 
 namespace ctensor::core {
 
@@ -22,18 +27,15 @@ DLPackType dlpack_type(DType d) noexcept;
 // The dtype a DLPack (code, bits) stands for; nullopt if ctensor has none.
 std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept;
 
-// Exactly the bytes a strided view addresses, as a storage to wrap: `base` is the
-// lowest addressed byte, element [0,...,0] sits at storage_offset elements from it.
-struct ByteWindow {
-  uintptr_t base;
-  size_t nbytes;
-  int64_t storage_offset;
-};
+// tensor_to_dlpack: a DLPack 1.x managed tensor holding a reference to t.
+// `flags` is reserved (Error(Invalid) unless 0).
+DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags);
+// tensor_to_dlpack_legacy: a pre-1.0 managed tensor; Error(ReadOnly) for read-only t.
+DLManagedTensor* export_dlpack_legacy(const char* op, Tensor& t);
 
-// The window of a view whose element [0,...,0] is at address data + byte_offset.
-// A view with no elements gets an empty window there. Error(Overflow) if an extent
-// or an address overflows; sizes must have been checked (check_sizes).
-ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
-                           const int64_t* sizes, const int64_t* strides, size_t itemsize);
+// tensor_from_dlpack(_legacy): a tensor viewing m's memory, checked as the public
+// header lists. Ownership of m passes to the tensor only on success.
+Ref<Tensor> import_dlpack(const char* op, DLManagedTensorVersioned* m);
+Ref<Tensor> import_dlpack_legacy(const char* op, DLManagedTensor* m);
 
 }  // namespace ctensor::core

@@ -1,10 +1,12 @@
 // view, reshape and flatten: new shapes over the same elements, following
-// PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp).
+// PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp); and
+// the other operations that give the input itself where they can, else a copy.
 #include <algorithm>
 
 #include "engine/copy.hpp"
 #include "layout/view_layout.hpp"
 #include "layout/views.hpp"
+#include "ctensor.h"
 
 namespace ctensor::core {
 
@@ -15,17 +17,18 @@ namespace {
 // Copies `sizes` into l, resolving one -1 against numel, in PyTorch's order:
 // several -1 (Shape); the product of the other sizes, wrapping as PyTorch's int64
 // does, against numel (Shape on mismatch, or a -1 ambiguous with 0 elements);
-// then PyTorch's numel check, an unsigned 64-bit running product that must not
-// overflow (Overflow): [3, 2**62 + 1, 0] has no elements, [2**62, 4, 0] overflows.
+// then the element count rule (Overflow): sizes with a 0 have no elements in any
+// order ([2**62, 4, 0] included), others must multiply within int64.
 void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t numel, Layout& l) {
-  detail::check_shape_arg(op, ndim, sizes);
+  check_sizes(op, ndim, sizes, /*inferable=*/true);
   l.ndim = ndim;
   int64_t inferred = -1;
   uint64_t uproduct = 1;
-  bool overflow = false;
+  bool overflow = false, has_zero = false;
   for (int64_t i = 0; i < ndim; ++i) {
     l.sizes[i] = sizes[i];
     if (sizes[i] != -1) {
+      has_zero |= sizes[i] == 0;
       overflow |= __builtin_mul_overflow(uproduct, static_cast<uint64_t>(sizes[i]), &uproduct);
     } else if (inferred >= 0) {
       fail(Status::Shape, op, ": only one dimension can be inferred in ", DimList{sizes, ndim});
@@ -41,7 +44,7 @@ void infer_size(const char* op, int64_t ndim, const int64_t* sizes, int64_t nume
              " because the -1 could be any value");
       l.sizes[inferred] = numel / product;
     }
-    if (overflow || uproduct > static_cast<uint64_t>(INT64_MAX))
+    if (!has_zero && (overflow || uproduct > static_cast<uint64_t>(INT64_MAX)))
       fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
     return;
   }
@@ -146,6 +149,23 @@ Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t 
   l.sizes[start] = checked_numel(op, end - start + 1, t.sizes() + start);
   std::copy(t.sizes() + end + 1, t.sizes() + n, l.sizes + start + 1);
   return reshape(op, t, l.ndim, l.sizes);
+}
+
+Ref<Tensor> contiguous(const char* op, Tensor& t) {
+  if (t.is_contiguous()) return Ref<Tensor>::share(&t);
+  return contiguous_copy(op, t, t.dtype());
+}
+
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode) {
+  require_known_dtype(dtype, op);
+  if (copy_mode != TENSOR_COPY_IF_NEEDED && copy_mode != TENSOR_COPY_ALWAYS && copy_mode != TENSOR_COPY_NEVER)
+    fail(Status::Invalid, op, ": unknown copy mode ", copy_mode,
+         " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
+  if (copy_mode != TENSOR_COPY_ALWAYS && dtype == t.dtype()) return Ref<Tensor>::share(&t);
+  if (copy_mode == TENSOR_COPY_NEVER)
+    fail(Status::Copy, op, ": converting ", dtype_info(t.dtype())->name, " to ", dtype_info(dtype)->name,
+         " needs a copy but the copy mode is TENSOR_COPY_NEVER");
+  return contiguous_copy(op, t, dtype);
 }
 
 }  // namespace ctensor::core

@@ -1,29 +1,31 @@
 #include "layout/shape.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
 namespace ctensor::core {
 
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes) {
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
   if (ndim < 0 || ndim > kMaxDims)
     fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
   if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
+  const int64_t least = inferable ? -1 : 0;
   for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] < 0)
-      fail(Status::Invalid, op, ": negative size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
+    if (sizes[i] < least)
+      fail(Status::Invalid, op, inferable ? ": invalid size " : ": negative size ", sizes[i], " at dim ", i, " in ",
+           DimList{sizes, ndim});
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
-  // As PyTorch's safe_multiplies_u64: the running product is unsigned 64-bit, so
-  // [1, 2**62, 2, 0] (2**63 before the 0) has no elements rather than overflowing;
-  // a numel that does not fit int64 is refused.
-  uint64_t n = 1;
-  bool overflow = false;
-  for (int64_t i = 0; i < ndim; ++i) overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(sizes[i]), &n);
-  if (overflow || n > static_cast<uint64_t>(INT64_MAX))
-    fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
-  return static_cast<int64_t>(n);
+  // One rule, whatever the order of the sizes: a 0 among them means no elements
+  // (never an overflow); otherwise the product must fit in int64.
+  if (std::find(sizes, sizes + ndim, 0) != sizes + ndim) return 0;
+  int64_t n = 1;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (__builtin_mul_overflow(n, sizes[i], &n))
+      fail(Status::Overflow, op, ": the number of elements of sizes ", DimList{sizes, ndim}, " overflows int64");
+  return n;
 }
 
 void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
@@ -35,19 +37,6 @@ void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides) {
     // torch.empty([0, 2**40, 2**40]) and ctensor agree on (0, 2**40, 1).
     s = static_cast<int64_t>(static_cast<uint64_t>(s) * static_cast<uint64_t>(sizes[i] > 1 ? sizes[i] : 1));
   }
-}
-
-bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides) {
-  int64_t expected = 1;
-  for (int64_t i = ndim - 1; i >= 0; --i) {
-    if (sizes[i] == 0) return true;
-  }
-  for (int64_t i = ndim - 1; i >= 0; --i) {
-    if (sizes[i] == 1) continue;
-    if (strides[i] != expected) return false;
-    expected *= sizes[i];
-  }
-  return true;
 }
 
 int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
@@ -112,22 +101,20 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
   // One pass with overflow flags instead of throws: this runs on every
-  // as_strided, and a view with no elements must pass even if its extent overflows.
-  // The element count is PyTorch's unsigned running product over every dim, a 0
-  // included: [2**62, 4, 0] overflows (torch: "numel: integer multiplication
-  // overflow") although it has no elements.
+  // as_strided, and a view with no elements must pass even if its extent or its
+  // product of sizes overflows (it addresses nothing).
   bool overflow = false, empty = false, numel_overflow = false;
-  uint64_t numel = 1;
+  int64_t numel = 1;
   int64_t lo = 0, hi = 0;
   for (int64_t i = 0; i < ndim; ++i) {
     empty |= sizes[i] == 0;
-    numel_overflow |= __builtin_mul_overflow(numel, static_cast<uint64_t>(sizes[i]), &numel);
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
     int64_t span;
     overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
     overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
-  if (numel_overflow || numel > static_cast<uint64_t>(INT64_MAX)) checked_numel(op, ndim, sizes);  // throws
-  if (empty) return;  // addresses nothing
+  if (empty) return;
+  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
   int64_t first, last, first_byte, end_byte;
   const int64_t item = static_cast<int64_t>(itemsize);
   overflow |= __builtin_add_overflow(storage_offset, lo, &first);
@@ -147,6 +134,31 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
     fail(Status::Bounds, op, ": view needs storage bytes [", first_byte, ", ", end_byte,
          ") but storage has ", storage_nbytes, " bytes (sizes ", DimList{sizes, ndim}, ", strides ",
          DimList{strides, ndim}, ", storage offset ", storage_offset, ")");
+}
+
+ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                           const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  uintptr_t first;  // address of element [0,...,0]
+  if (__builtin_add_overflow(data, byte_offset, &first))
+    fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
+  for (int64_t i = 0; i < ndim; ++i)
+    if (sizes[i] == 0) return {first, 0, 0};
+
+  checked_numel(op, ndim, sizes);
+  const Extent e = element_extent(op, ndim, sizes, strides);
+  const int64_t item = static_cast<int64_t>(itemsize);
+  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
+  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
+  const int64_t nbytes = checked_mul(count, item, op);
+  const int64_t below = checked_mul(before, item, op);
+  // The window [first - below, first - below + nbytes) must be a real address range.
+  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
+                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
+  if (!fits)
+    fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
+         ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
+         ", strides ", DimList{strides, ndim}, ")");
+  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
 }
 
 }  // namespace ctensor::core

@@ -1,6 +1,7 @@
 // Overflow-checked size/stride arithmetic and dim bookkeeping shared by every op.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "error.hpp"
@@ -23,17 +24,17 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
   return r;
 }
 
-// Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0.
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes);
+// Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0;
+// a requested shape that is `inferable` (view, reshape, expand) may hold -1 too.
+// Error(Invalid) otherwise.
+void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable = false);
 
-// Product of sizes, overflow-checked (1 for ndim 0).
+// The element count: 0 when a size is 0 (never an overflow), else the product of
+// the sizes, which must fit in int64 (Error(Overflow) otherwise); 1 for ndim 0.
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes);
 
 // Writes C-order strides for sizes (PyTorch's: size-0/1 dims count as 1).
 void contiguous_strides(int64_t ndim, const int64_t* sizes, int64_t* strides);
-
-// PyTorch's is_contiguous: size-1 dims are ignored; an empty tensor is contiguous.
-bool is_contiguous(int64_t ndim, const int64_t* sizes, const int64_t* strides);
 
 // Wraps a possibly negative dim into [0, ndim); a 0-dim tensor accepts -1 and 0
 // (as PyTorch's wrap_scalar). Error(Invalid) otherwise.
@@ -72,5 +73,19 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
 // `storage_nbytes` bytes. Views with no elements always pass.
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes);
+
+// Exactly the bytes a strided view addresses, as a storage to wrap: `base` is the
+// lowest addressed byte, element [0,...,0] sits at storage_offset elements from it.
+struct ByteWindow {
+  uintptr_t base;
+  size_t nbytes;
+  int64_t storage_offset;
+};
+
+// The window of a view whose element [0,...,0] is at address data + byte_offset.
+// A view with no elements gets an empty window there. Error(Overflow) if an extent
+// or an address overflows; sizes must have been checked (check_sizes).
+ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                           const int64_t* sizes, const int64_t* strides, size_t itemsize);
 
 }  // namespace ctensor::core

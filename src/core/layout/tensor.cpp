@@ -122,6 +122,78 @@ Ref<Tensor> Tensor::allocate(const char* op, DType dtype, int64_t ndim, const in
   return make(Storage::allocate(static_cast<size_t>(nbytes), zeroed), dtype, ndim, sizes, nullptr, 0);
 }
 
+Ref<Tensor> Tensor::from_data(const char* op, const void* data, int64_t ndim, const int64_t* sizes,
+                              DType dtype) {
+  Ref<Tensor> t = allocate(op, dtype, ndim, sizes, false);
+  const size_t nbytes = t->storage()->nbytes();
+  if (nbytes > 0) {
+    if (!data) fail(Status::Invalid, op, ": data is NULL for ", t->numel(), " elements");
+    std::memcpy(t->data(), data, nbytes);
+  }
+  return t;
+}
+
+Ref<Tensor> Tensor::from_blob(const char* op, void* data, uint64_t byte_offset, DType dtype, int64_t ndim,
+                              const int64_t* sizes, const int64_t* strides, bool readonly, ReleaseFn release,
+                              void* ctx, Device device) {
+  require_known_dtype(dtype, op);
+  check_sizes(op, ndim, sizes);
+  const int64_t numel = checked_numel(op, ndim, sizes);
+  if (numel > 0 && !data) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
+  int64_t compact[kMaxDims];
+  if (!strides) {
+    contiguous_strides(ndim, sizes, compact);
+    strides = compact;
+  }
+  const ByteWindow w = addressed_bytes(op, reinterpret_cast<uintptr_t>(data), byte_offset, ndim, sizes, strides,
+                                       dtype_size(dtype));
+  auto storage = Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, release, ctx, device);
+  try {
+    return make(storage, dtype, ndim, sizes, strides, w.storage_offset);
+  } catch (...) {
+    storage->forget_release();  // on failure the caller keeps its memory
+    throw;
+  }
+}
+
+Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
+                                int64_t offset, uint32_t flags, ReleaseFn release, void* ctx) {
+  require_known_dtype(dtype, op);
+  const bool readonly = Storage::readonly_from_flags(op, flags);
+  if (!buffer) fail(Status::Invalid, op, ": buffer is NULL");
+  if (nbytes == 0) fail(Status::Invalid, op, ": both buffer length (0) and count (", count, ") must not be 0");
+  if (offset < 0 || static_cast<uint64_t>(offset) >= nbytes)
+    fail(Status::Invalid, op, ": offset (", offset, " bytes) must be non-negative and no greater than buffer length (",
+         nbytes, " bytes) minus 1");
+  if (count == 0) fail(Status::Invalid, op, ": both buffer length (", nbytes, ") and count (0) must not be 0");
+  const size_t itemsize = dtype_size(dtype);
+  const size_t remaining = nbytes - static_cast<size_t>(offset);
+  size_t used;
+  if (count < 0) {
+    if (remaining % itemsize != 0)
+      fail(Status::Invalid, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
+           " bytes) must be a multiple of element size (", itemsize, ")");
+    if (remaining > static_cast<size_t>(INT64_MAX))  // size_t allows it; int64 counts do not
+      fail(Status::Overflow, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
+           " bytes) does not fit int64");
+    count = static_cast<int64_t>(remaining / itemsize);
+    used = remaining;
+  } else {
+    const int64_t bytes = checked_mul(count, static_cast<int64_t>(itemsize), op);
+    if (static_cast<uint64_t>(bytes) > remaining)
+      fail(Status::Invalid, op, ": requested buffer length (", count, " * ", itemsize, " bytes) after offset (",
+           offset, " bytes) must not be greater than actual buffer length (", nbytes, " bytes)");
+    used = static_cast<size_t>(bytes);
+  }
+  auto storage = Storage::wrap(static_cast<char*>(buffer) + offset, used, readonly, release, ctx);
+  try {
+    return make(storage, dtype, 1, &count, nullptr, 0);
+  } catch (...) {
+    storage->forget_release();  // on failure the caller keeps its buffer
+    throw;
+  }
+}
+
 Ref<Tensor> Tensor::wrapped_number(DType dtype, const void* value) {
   Ref<Tensor> t = allocate("scalar", dtype, 0, nullptr, false);
   std::memcpy(t->data(), value, t->itemsize());

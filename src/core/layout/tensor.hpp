@@ -28,6 +28,23 @@ class Tensor final : public RefCounted<Tensor> {
   static Ref<Tensor> allocate(const char* op, DType dtype, int64_t ndim, const int64_t* sizes,
                               bool zeroed);
 
+  // tensor_from_data: a new contiguous tensor holding a copy of `data` (C order).
+  static Ref<Tensor> from_data(const char* op, const void* data, int64_t ndim, const int64_t* sizes,
+                               DType dtype);
+
+  // A view of foreign memory (at::from_blob) whose element [0,...,0] is at
+  // data + byte_offset, strides nullptr meaning contiguous; its storage wraps
+  // exactly the bytes the view addresses. Invalid (bad sizes or dtype, data NULL
+  // with elements), Overflow. On failure release is never called.
+  static Ref<Tensor> from_blob(const char* op, void* data, uint64_t byte_offset, DType dtype, int64_t ndim,
+                               const int64_t* sizes, const int64_t* strides, bool readonly, ReleaseFn release,
+                               void* ctx, Device device = {});
+
+  // tensor_from_buffer (torch.frombuffer): a 1-D view of caller memory, checked as
+  // the public header lists. On failure release is never called.
+  static Ref<Tensor> from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
+                                 int64_t offset, uint32_t flags, ReleaseFn release, void* ctx);
+
   // A new 0-dim tensor holding the element at `value` and marked as a wrapped
   // number (a Python scalar in PyTorch's type promotion). Views of it are not.
   static Ref<Tensor> wrapped_number(DType dtype, const void* value);

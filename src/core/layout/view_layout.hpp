@@ -39,15 +39,10 @@ inline int64_t wrapping_mul(int64_t a, int64_t b) noexcept {
   return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 
-// Validates a requested shape in which -1 may appear: ndim in [0, 64], sizes
-// non-NULL when ndim > 0, every size >= -1. Error(Invalid) otherwise.
-inline void check_shape_arg(const char* op, int64_t ndim, const int64_t* sizes) {
-  if (ndim < 0 || ndim > kMaxDims)
-    fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
-  if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
-  for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] < -1)
-      fail(Status::Invalid, op, ": invalid size ", sizes[i], " at dim ", i, " in ", DimList{sizes, ndim});
-}
+// In-place forms of slice, select and unsqueeze, shared by those views and by
+// index (which applies many of them in one pass); same checks and messages.
+void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t stop, int64_t step);
+void select_dim(const char* op, Layout& l, int64_t dim, int64_t index);
+void insert_dim(const char* op, Layout& l, int64_t dim);
 
 }  // namespace ctensor::core::detail

@@ -61,20 +61,19 @@ int64_t adjust_slice_bound(int64_t bound, int64_t length, int64_t step) {
 
 }  // namespace
 
-Ref<Tensor> slice(const char* op, const Tensor& t, int64_t dim, int64_t start, int64_t stop,
-                  int64_t step) {
-  if (t.ndim() == 0) fail(Status::Invalid, op, ": cannot slice a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, t.ndim());
+namespace detail {
+
+void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t stop, int64_t step) {
+  if (l.ndim == 0) fail(Status::Invalid, op, ": cannot slice a 0-dim tensor");
+  const int64_t d = wrap_dim(op, dim, l.ndim);
   if (step == 0) fail(Status::Invalid, op, ": slice step cannot be zero");
   if (step == INT64_MIN) step = -INT64_MAX;  // as PySlice_Unpack, so that -step exists
-  const int64_t length = t.size(d);
+  const int64_t length = l.sizes[d];
   start = adjust_slice_bound(start, length, step);
   stop = adjust_slice_bound(stop, length, step);
   int64_t count = 0;
   if (step > 0 && start < stop) count = (stop - start - 1) / step + 1;
   if (step < 0 && stop < start) count = (start - stop - 1) / -step + 1;
-
-  Layout l = detail::layout_of(t);
   l.sizes[d] = count;
   // PyTorch moves even an empty positive-step slice to `start` (within [0, length]);
   // NumPy keeps an empty reversed slice at the first element with the old stride,
@@ -83,28 +82,52 @@ Ref<Tensor> slice(const char* op, const Tensor& t, int64_t dim, int64_t start, i
     l.offset = checked_add(l.offset, checked_mul(start, l.strides[d], op), op);
     // Fits whenever it matters; it wraps (as in PyTorch and NumPy) only for a
     // single-element dim or a tensor with no elements.
-    l.strides[d] = detail::wrapping_mul(l.strides[d], step);
+    l.strides[d] = wrapping_mul(l.strides[d], step);
   }
+}
+
+void select_dim(const char* op, Layout& l, int64_t dim, int64_t index) {
+  const int64_t n = l.ndim;
+  if (n == 0) fail(Status::Invalid, op, ": cannot select from a 0-dim tensor");
+  const int64_t d = wrap_dim(op, dim, n);
+  const int64_t size = l.sizes[d];
+  if (index < -size || index >= size)
+    fail(Status::Bounds, op, ": index ", index, " is out of range for size ", size, " of dim ", d,
+         " (sizes ", DimList{l.sizes, n}, ")");
+  if (index < 0) index += size;
+  l.offset = checked_add(l.offset, checked_mul(index, l.strides[d], op), op);
+  std::copy(l.sizes + d + 1, l.sizes + n, l.sizes + d);
+  std::copy(l.strides + d + 1, l.strides + n, l.strides + d);
+  l.ndim = n - 1;
+}
+
+void insert_dim(const char* op, Layout& l, int64_t dim) {
+  const int64_t n = l.ndim;
+  if (n >= kMaxDims) fail(Status::Invalid, op, ": the tensor already has the maximum of ", kMaxDims, " dims");
+  if (dim < -(n + 1) || dim > n)
+    fail(Status::Invalid, op, ": dim ", dim, " is out of range for inserting a dim into a tensor with ", n,
+         " dims (expected to be in range of [", -(n + 1), ", ", n, "])");
+  const int64_t d = dim < 0 ? dim + n + 1 : dim;
+  std::copy_backward(l.sizes + d, l.sizes + n, l.sizes + n + 1);
+  std::copy_backward(l.strides + d, l.strides + n, l.strides + n + 1);
+  l.sizes[d] = 1;
+  // As PyTorch: the stride that makes the new dim contiguous with the one it precedes.
+  l.strides[d] = d < n ? wrapping_mul(l.sizes[d + 1], l.strides[d + 1]) : 1;
+  l.ndim = n + 1;
+}
+
+}  // namespace detail
+
+Ref<Tensor> slice(const char* op, const Tensor& t, int64_t dim, int64_t start, int64_t stop,
+                  int64_t step) {
+  Layout l = detail::layout_of(t);
+  detail::slice_dim(op, l, dim, start, stop, step);
   return detail::alias(t, l);
 }
 
 Ref<Tensor> select(const char* op, const Tensor& t, int64_t dim, int64_t index) {
-  const int64_t n = t.ndim();
-  if (n == 0) fail(Status::Invalid, op, ": cannot select from a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, n);
-  const int64_t size = t.size(d);
-  if (index < -size || index >= size)
-    fail(Status::Bounds, op, ": index ", index, " is out of range for size ", size, " of dim ", d,
-         " (sizes ", DimList{t.sizes(), n}, ")");
-  if (index < 0) index += size;
-  Layout l;
-  l.ndim = n - 1;
-  l.offset = checked_add(t.storage_offset(), checked_mul(index, t.stride(d), op), op);
-  for (int64_t i = 0, j = 0; i < n; ++i) {
-    if (i == d) continue;
-    l.sizes[j] = t.size(i);
-    l.strides[j++] = t.stride(i);
-  }
+  Layout l = detail::layout_of(t);
+  detail::select_dim(op, l, dim, index);
   return detail::alias(t, l);
 }
 
@@ -131,7 +154,7 @@ Ref<Tensor> narrow(const char* op, const Tensor& t, int64_t dim, int64_t start, 
 }
 
 Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes) {
-  detail::check_shape_arg(op, ndim, sizes);
+  check_sizes(op, ndim, sizes, /*inferable=*/true);
   const int64_t n = t.ndim();
   if (ndim < n)
     fail(Status::Shape, op, ": ", ndim, " sizes ", DimList{sizes, ndim}, " are fewer than the tensor's ",
@@ -184,22 +207,8 @@ Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim) {
 }
 
 Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim) {
-  const int64_t n = t.ndim();
-  if (n >= kMaxDims) fail(Status::Invalid, op, ": the tensor already has the maximum of ", kMaxDims, " dims");
-  if (dim < -(n + 1) || dim > n)
-    fail(Status::Invalid, op, ": dim ", dim, " is out of range for inserting a dim into a tensor with ", n,
-         " dims (expected to be in range of [", -(n + 1), ", ", n, "])");
-  const int64_t d = dim < 0 ? dim + n + 1 : dim;
-  Layout l;
-  l.ndim = n + 1;
-  l.offset = t.storage_offset();
-  std::copy(t.sizes(), t.sizes() + d, l.sizes);
-  std::copy(t.strides(), t.strides() + d, l.strides);
-  std::copy(t.sizes() + d, t.sizes() + n, l.sizes + d + 1);
-  std::copy(t.strides() + d, t.strides() + n, l.strides + d + 1);
-  l.sizes[d] = 1;
-  // As PyTorch: the stride that makes the new dim contiguous with the one it precedes.
-  l.strides[d] = d < n ? detail::wrapping_mul(t.size(d), t.stride(d)) : 1;
+  Layout l = detail::layout_of(t);
+  detail::insert_dim(op, l, dim);
   return detail::alias(t, l);
 }
 

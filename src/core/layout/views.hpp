@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "layout/tensor.hpp"
 
@@ -27,6 +28,13 @@ Ref<Tensor> reshape(const char* op, const Tensor& t, int64_t ndim, const int64_t
 // torch.flatten(t, start_dim, end_dim) through reshape; 0-dim gives [1].
 Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim);
 
+// t itself if contiguous, else a contiguous copy.
+Ref<Tensor> contiguous(const char* op, Tensor& t);
+
+// tensor_to: t converted to `dtype` under a public TENSOR_COPY_* mode; t itself
+// when no copy is needed or wanted. Throws Invalid (unknown dtype or mode), Copy.
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode);
+
 Ref<Tensor> transpose(const char* op, const Tensor& t, int64_t dim0, int64_t dim1);
 
 // Result dim i is t's dim dims[i]; ndim must equal t's, dims distinct.
@@ -47,6 +55,43 @@ Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t*
 Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim);
 
 Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim);
+
+// The kinds of basic index items (values as TENSOR_INDEX_*).
+enum class IndexKind : int32_t { Int = 0, Slice = 1, NewAxis = 2, Ellipsis = 3, Bool = 4 };
+
+// t[items] with NumPy/PyTorch basic indexing in one pass: item i is kinds[i] with
+// values[3i .. 3i+2] (the index; start, stop, step; or a bool's 0/1). The result
+// equals the chain of select/slice/unsqueeze calls; an ellipsis skips the dims no
+// integer or slice names (each one, as PyTorch). Throws Invalid (bad kinds, too
+// many indices), Bounds (an integer out of range), Overflow.
+Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kinds, const int64_t* values);
+
+// Tensor.diagonal(offset, dim1, dim2): the diagonal as a new last dim.
+Ref<Tensor> diagonal(const char* op, const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
+
+// Tensor.unfold(dim, size, step): windows of `size` along dim as a new last dim.
+Ref<Tensor> unfold(const char* op, const Tensor& t, int64_t dim, int64_t size, int64_t step);
+
+// torch.movedim(t, source, destination) with `count` dims each.
+Ref<Tensor> movedim(const char* op, const Tensor& t, int64_t count, const int64_t* source,
+                    const int64_t* destination);
+
+// Tensor.unflatten(dim, sizes): dim split into `count` dims (one may be -1), a view.
+Ref<Tensor> unflatten(const char* op, const Tensor& t, int64_t dim, int64_t count, const int64_t* sizes);
+
+// torch.atleast_1d / 2d / 3d for min_dims 1, 2, 3.
+Ref<Tensor> atleast(const char* op, const Tensor& t, int64_t min_dims);
+
+// The splits: views of consecutive pieces of one dim, as PyTorch's split (pieces of
+// split_size, the last shorter), split_with_sizes, chunk and tensor_split (by a
+// number of sections, or at indices: count + 1 pieces).
+std::vector<Ref<Tensor>> split(const char* op, const Tensor& t, int64_t split_size, int64_t dim);
+std::vector<Ref<Tensor>> split_with_sizes(const char* op, const Tensor& t, int64_t count, const int64_t* sizes,
+                                          int64_t dim);
+std::vector<Ref<Tensor>> chunk(const char* op, const Tensor& t, int64_t chunks, int64_t dim);
+std::vector<Ref<Tensor>> tensor_split(const char* op, const Tensor& t, int64_t sections, int64_t dim);
+std::vector<Ref<Tensor>> tensor_split_indices(const char* op, const Tensor& t, int64_t count, const int64_t* indices,
+                                              int64_t dim);
 
 // Tensor.view(dtype) with PyTorch 1.13's rules.
 Ref<Tensor> view_dtype(const char* op, const Tensor& t, DType dtype);

@@ -222,7 +222,7 @@ void run_binary_op(BinaryOp op, const TensorIterator& it, std::index_sequence<I.
 DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
   const char* name = binary_op_name(op);
   DType common = result_type(name, a, b);
-  const Category c = category(common);
+  const DTypeKind c = category(common);
   switch (op) {
     case BinaryOp::Sub:
       if (a.dtype() == dtype::Bool || b.dtype() == dtype::Bool)
@@ -231,8 +231,8 @@ DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
       break;
     case BinaryOp::Div: common = to_floating(common); break;
     case BinaryOp::Pow:
-      if (c == Category::Bool) fail(Status::DType, "pow: not implemented for bool (as in PyTorch)");
-      if (c == Category::Integer && b.is_wrapped_number()) {
+      if (c == DTypeKind::Bool) fail(Status::DType, "pow: not implemented for bool (as in PyTorch)");
+      if (c == DTypeKind::Int && b.is_wrapped_number()) {
         int64_t e = 0;
         std::memcpy(&e, b.data(), std::min<size_t>(b.itemsize(), sizeof e));
         if (b.dtype() == dtype::Int64 && e < 0)
@@ -242,13 +242,13 @@ DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
       break;
     case BinaryOp::Maximum:
     case BinaryOp::Minimum:
-      if (c == Category::Complex) fail(Status::DType, name, ": not implemented for complex tensors");
+      if (c == DTypeKind::Complex) fail(Status::DType, name, ": not implemented for complex tensors");
       break;
     case BinaryOp::Lt:
     case BinaryOp::Le:
     case BinaryOp::Gt:
     case BinaryOp::Ge:
-      if (c == Category::Complex) fail(Status::DType, name, ": complex numbers have no order");
+      if (c == DTypeKind::Complex) fail(Status::DType, name, ": complex numbers have no order");
       break;
     default: break;
   }

@@ -6,7 +6,7 @@ namespace ctensor::core {
 
 namespace {
 
-bool is_signed_int(DType d) noexcept { return dtype_info(d)->kind == DTypeKind::Signed; }
+bool is_signed_int(DType d) noexcept { return dtype_info(d)->is_signed; }
 
 DType signed_of_size(size_t bytes) noexcept {
   switch (bytes) {
@@ -25,28 +25,17 @@ DType complex_of(DType real) noexcept {
 DType combine_categories(const char* op, DType higher, DType lower) {
   if (higher < 0) return lower;
   if (lower < 0) return higher;
-  const Category h = category(higher), l = category(lower);
-  if (h == Category::Complex) return higher;
+  const DTypeKind h = category(higher), l = category(lower);
+  if (h == DTypeKind::Complex) return higher;
   // A float keeps its precision when a complex number joins it (float16 would
   // give PyTorch's complex32, which ctensor has not: complex64).
-  if (l == Category::Complex) return h == Category::Float ? complex_of(higher) : lower;
-  if (h == Category::Float) return higher;
-  if (higher == dtype::Bool || l == Category::Float) return promote_types(op, higher, lower);
+  if (l == DTypeKind::Complex) return h == DTypeKind::Float ? complex_of(higher) : lower;
+  if (h == DTypeKind::Float) return higher;
+  if (higher == dtype::Bool || l == DTypeKind::Float) return promote_types(op, higher, lower);
   return higher;
 }
 
 }  // namespace
-
-Category category(DType d) noexcept {
-  switch (dtype_info(d)->kind) {
-    case DTypeKind::Bool: return Category::Bool;
-    case DTypeKind::Unsigned:
-    case DTypeKind::Signed: return Category::Integer;
-    case DTypeKind::Float: return Category::Float;
-    case DTypeKind::Complex: return Category::Complex;
-  }
-  return Category::Integer;
-}
 
 const char* dtype_name(DType d) noexcept {
   const DTypeInfo* info = dtype_info(d);
@@ -55,21 +44,21 @@ const char* dtype_name(DType d) noexcept {
 
 DType promote_types(const char* op, DType a, DType b) {
   if (a == b) return a;
-  const Category ca = category(a), cb = category(b);
+  const DTypeKind ca = category(a), cb = category(b);
   if (ca != cb) {
     // The higher category wins, except that float64 with complex64 needs complex128.
     const bool a_higher = ca > cb;
     const DType high = a_higher ? a : b, low = a_higher ? b : a;
-    if (category(high) == Category::Complex && low == dtype::Float64) return dtype::Complex128;
+    if (category(high) == DTypeKind::Complex && low == dtype::Float64) return dtype::Complex128;
     return high;
   }
   const size_t sa = dtype_size(a), sb = dtype_size(b);
   switch (ca) {
-    case Category::Complex: return sa > sb ? a : b;
-    case Category::Float:
+    case DTypeKind::Complex: return sa > sb ? a : b;
+    case DTypeKind::Float:
       if (sa == sb) return dtype::Float32;  // float16 with bfloat16
       return sa > sb ? a : b;
-    case Category::Integer: {
+    case DTypeKind::Int: {
       if (is_signed_int(a) == is_signed_int(b)) return sa > sb ? a : b;
       const DType s = is_signed_int(a) ? a : b, u = is_signed_int(a) ? b : a;
       if (dtype_size(s) > dtype_size(u)) return s;
@@ -78,7 +67,7 @@ DType promote_types(const char* op, DType a, DType b) {
              " (PyTorch refuses to promote uint64 with signed integers too); convert one of them first");
       return signed_of_size(2 * dtype_size(u));
     }
-    case Category::Bool: break;
+    case DTypeKind::Bool: break;
   }
   return a;
 }
@@ -92,8 +81,8 @@ DType result_type(const char* op, int64_t n, const Tensor* const* operands) {
     if (t.is_wrapped_number()) {
       slot = &wrapped;
       // A Python float is the default float, a Python complex the default complex.
-      if (category(d) == Category::Float) d = dtype::Float32;
-      if (category(d) == Category::Complex) d = dtype::Complex64;
+      if (category(d) == DTypeKind::Float) d = dtype::Float32;
+      if (category(d) == DTypeKind::Complex) d = dtype::Complex64;
     } else if (t.ndim() == 0) {
       slot = &zero_dim;
     }
@@ -108,14 +97,14 @@ DType result_type(const char* op, const Tensor& a, const Tensor& b) {
 }
 
 bool can_cast(DType from, DType to) noexcept {
-  const Category f = category(from), t = category(to);
-  if (f == Category::Complex && t != Category::Complex) return false;
-  if (f == Category::Float && t < Category::Float) return false;
-  if (f != Category::Bool && t == Category::Bool) return false;
+  const DTypeKind f = category(from), t = category(to);
+  if (f == DTypeKind::Complex && t != DTypeKind::Complex) return false;
+  if (f == DTypeKind::Float && t < DTypeKind::Float) return false;
+  if (f != DTypeKind::Bool && t == DTypeKind::Bool) return false;
   return true;
 }
 
-DType to_floating(DType d) noexcept { return category(d) < Category::Float ? dtype::Float32 : d; }
+DType to_floating(DType d) noexcept { return category(d) < DTypeKind::Float ? dtype::Float32 : d; }
 
 DType to_real(DType d) noexcept {
   if (d == dtype::Complex64) return dtype::Float32;

@@ -11,9 +11,8 @@
 
 namespace ctensor::core {
 
-enum class Category : uint8_t { Bool, Integer, Float, Complex };
-
-Category category(DType d) noexcept;
+// The dtype's promotion category (dtype/dtype.hpp's kind).
+inline DTypeKind category(DType d) noexcept { return dtype_info(d)->kind; }
 
 // torch.promote_types, with the unsigned 16/32/64-bit types placed in the
 // integer lattice by value range (uint32 with int32 gives int64); uint64 with a

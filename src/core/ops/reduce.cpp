@@ -194,17 +194,17 @@ void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
 // ---- driver ----------------------------------------------------------------------
 
 DType result_dtype(ReduceOp op, DType input) {
-  const Category c = category(input);
+  const DTypeKind c = category(input);
   switch (op) {
     case ReduceOp::Sum:
-    case ReduceOp::Prod: return c <= Category::Integer ? dtype::Int64 : input;
+    case ReduceOp::Prod: return c <= DTypeKind::Int ? dtype::Int64 : input;
     case ReduceOp::Mean:
-      if (c <= Category::Integer)
+      if (c <= DTypeKind::Int)
         fail(Status::DType, "mean: could not infer output dtype: the input dtype must be a floating point or complex "
                             "dtype, got ", dtype_name(input));
       return input;
     default:
-      if (c == Category::Complex) fail(Status::DType, reduce_op_name(op), ": not implemented for complex tensors");
+      if (c == DTypeKind::Complex) fail(Status::DType, reduce_op_name(op), ": not implemented for complex tensors");
       return input;
   }
 }

@@ -1,0 +1,532 @@
+//! Tensors: refcounted strided views, their constructors, views and copies.
+
+use std::fmt;
+use std::ptr::{self, NonNull};
+
+use ctensor_sys as sys;
+
+use crate::borrow::{self, Access};
+use crate::dtype::{DType, Element};
+use crate::error::{check, Error, Result, Status};
+use crate::storage::Storage;
+
+/// A strided view (dtype, sizes, strides, storage offset) onto a [`Storage`]:
+/// PyTorch's memory model. Views share the storage; the tensor they were made
+/// from is never changed.
+///
+/// `Clone` adds a reference to the same handle (`tensor_retain`) and `Drop`
+/// removes one; a tensor holds its storage, so handles may be dropped in any
+/// order. To copy the elements use [`Tensor::clone_data`].
+///
+/// `Tensor` is `Send + Sync`. Its metadata never changes after creation, so
+/// sharing it is always safe. Its *elements* may be shared with other tensors
+/// (and with other threads); every access to them is borrow-checked at run time
+/// per byte range: any number of readers ([`Tensor::as_slice`], iterators, array
+/// views, the copies the library makes) or one writer ([`Tensor::as_slice_mut`],
+/// [`Tensor::fill`], [`Tensor::copy_from`]). A conflicting access fails with
+/// [`Status::Overlap`] rather than racing.
+pub struct Tensor {
+    raw: NonNull<sys::tensor_t>,
+}
+
+// SAFETY: tensor handles are immutable and atomically refcounted; element memory
+// is only touched under the borrow registry.
+unsafe impl Send for Tensor {}
+unsafe impl Sync for Tensor {}
+
+/// How [`Tensor::to_with`] may share memory (torch.asarray's `copy=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyMode {
+    /// Share when the dtype already matches (`copy=None`).
+    IfNeeded,
+    /// Always make a new tensor (`copy=True`).
+    Always,
+    /// Fail with [`Status::Copy`] when a copy would be needed (`copy=False`).
+    Never,
+}
+
+/// One item of [`Tensor::index`]: NumPy/PyTorch basic indexing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Index {
+    /// An integer (negative counts from the end); removes the dim.
+    Int(i64),
+    /// `start:stop:step` as [`Tensor::slice`] takes them (`None`: an open end).
+    Slice { start: Option<i64>, stop: Option<i64>, step: i64 },
+    /// `None` / `np.newaxis`: a new dim of size 1.
+    NewAxis,
+    /// `...`: the dims that no integer or slice names.
+    Ellipsis,
+    /// `True` (a new dim of size 1) or `False` (a new dim of size 0).
+    Bool(bool),
+}
+
+impl Index {
+    /// `..` (a whole dim).
+    pub const FULL: Index = Index::Slice { start: None, stop: None, step: 1 };
+
+    /// The C kind and three values.
+    fn encode(self) -> (i32, [i64; 3]) {
+        match self {
+            Index::Int(i) => (sys::TENSOR_INDEX_INT, [i, 0, 0]),
+            Index::Slice { start, stop, step } => {
+                let (start, stop) = slice_bounds(start, stop, step);
+                (sys::TENSOR_INDEX_SLICE, [start, stop, step])
+            }
+            Index::NewAxis => (sys::TENSOR_INDEX_NEWAXIS, [0; 3]),
+            Index::Ellipsis => (sys::TENSOR_INDEX_ELLIPSIS, [0; 3]),
+            Index::Bool(b) => (sys::TENSOR_INDEX_BOOL, [i64::from(b), 0, 0]),
+        }
+    }
+}
+
+/// A slice's bounds with `None` as the C open ends: the bound past which
+/// clamping reaches the first or last element in the step's direction.
+fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
+    let (open_start, open_stop) =
+        if step < 0 { (sys::TENSOR_SLICE_END, i64::MIN) } else { (i64::MIN, sys::TENSOR_SLICE_END) };
+    (start.unwrap_or(open_start), stop.unwrap_or(open_stop))
+}
+
+fn ndim_of(sizes: &[i64]) -> i64 {
+    sizes.len() as i64
+}
+
+/// The pointer C reads `n` entries from: NULL only for an empty array.
+fn opt_ptr(values: Option<&[i64]>) -> *const i64 {
+    values.map_or(ptr::null(), <[i64]>::as_ptr)
+}
+
+impl Tensor {
+    /// Takes over a reference the library gave out (non-null after `TENSOR_OK`).
+    pub(crate) fn from_new_reference(raw: *mut sys::tensor_t) -> Tensor {
+        Tensor { raw: NonNull::new(raw).expect("the library returned TENSOR_OK with a NULL tensor") }
+    }
+
+    /// Runs a C function that writes a new tensor through `out`.
+    pub(crate) fn make(f: impl FnOnce(*mut *mut sys::tensor_t) -> sys::tensor_status_t) -> Result<Tensor> {
+        let mut out = ptr::null_mut();
+        check(f(&mut out))?;
+        Ok(Tensor::from_new_reference(out))
+    }
+
+    /// The C handle, borrowed (valid while `self` lives).
+    pub fn as_raw(&self) -> *mut sys::tensor_t {
+        self.raw.as_ptr()
+    }
+
+    /// Gives up this reference as a C handle the caller must release.
+    pub fn into_raw(self) -> *mut sys::tensor_t {
+        let raw = self.raw.as_ptr();
+        std::mem::forget(self);
+        raw
+    }
+
+    /// Takes over one reference to a C handle; `None` for NULL.
+    ///
+    /// # Safety
+    /// `raw` must be NULL or a live tensor whose reference the caller owns and gives up.
+    pub unsafe fn from_raw(raw: *mut sys::tensor_t) -> Option<Tensor> {
+        NonNull::new(raw).map(|raw| Tensor { raw })
+    }
+
+    // ----- creation -------------------------------------------------------
+
+    /// A new zero-filled contiguous tensor.
+    ///
+    /// ```
+    /// use ctensor::{DType, Tensor};
+    /// let t = Tensor::zeros(DType::Float32, &[2, 3])?;
+    /// assert_eq!(t.to_vec::<f32>()?, vec![0.0; 6]);
+    /// assert_eq!(Tensor::zeros(DType::Float32, &[-1]).unwrap_err().status, ctensor::Status::Invalid);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn zeros(dtype: DType, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe { sys::tensor_zeros(out, ndim_of(sizes), sizes.as_ptr(), dtype.code()) })
+    }
+
+    /// A new contiguous tensor whose contents are unspecified (not zero-filled;
+    /// always some bytes the process wrote or the system zeroed).
+    pub fn empty(dtype: DType, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe { sys::tensor_empty(out, ndim_of(sizes), sizes.as_ptr(), dtype.code()) })
+    }
+
+    /// A new contiguous tensor holding a copy of `data` (C order); `data` must
+    /// have exactly as many elements as `sizes` gives.
+    ///
+    /// ```
+    /// use ctensor::{Status, Tensor};
+    /// let t = Tensor::from_slice(&[1i32, 2, 3, 4, 5, 6], &[2, 3])?;
+    /// assert_eq!(t.transpose(0, 1)?.to_vec::<i32>()?, [1, 4, 2, 5, 3, 6]);
+    /// assert_eq!(Tensor::from_slice(&[1i32, 2], &[3]).unwrap_err().status, Status::Shape);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn from_slice<T: Element>(data: &[T], sizes: &[i64]) -> Result<Tensor> {
+        // The library checks the sizes; the element count is then compared with data's.
+        let t = Tensor::empty(T::DTYPE, sizes)?;
+        t.expect_numel("from_slice", data.len())?;
+        if !data.is_empty() {
+            // SAFETY: t is a new contiguous, aligned tensor of data.len() elements
+            // that nothing else references yet.
+            unsafe { ptr::copy_nonoverlapping(data.as_ptr(), t.data_ptr().cast::<T>(), data.len()) };
+        }
+        Ok(t)
+    }
+
+    /// A contiguous tensor that takes over `data` without copying. The `Vec` is
+    /// dropped when the last view of it goes away, on whichever thread that is.
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let v = vec![1.0f64, 2.0, 3.0, 4.0];
+    /// let address = v.as_ptr();
+    /// let t = Tensor::from_vec(v, &[2, 2])?;
+    /// assert_eq!(t.data_ptr() as *const f64, address);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn from_vec<T: Element>(data: Vec<T>, sizes: &[i64]) -> Result<Tensor> {
+        let len = data.len();
+        let t = Tensor::from_storage(&Storage::from_vec(data, false)?, T::DTYPE, sizes, None, 0)?;
+        t.expect_numel("from_vec", len)?;
+        Ok(t)
+    }
+
+    /// A view of `storage` (which gains a reference). `strides` `None` means
+    /// contiguous; every element must lie inside the storage.
+    pub fn from_storage(
+        storage: &Storage,
+        dtype: DType,
+        sizes: &[i64],
+        strides: Option<&[i64]>,
+        storage_offset: i64,
+    ) -> Result<Tensor> {
+        same_len("from_storage", sizes, strides)?;
+        // SAFETY: sizes and strides have ndim entries; storage is live.
+        Tensor::make(|out| unsafe {
+            sys::tensor_from_storage(
+                out,
+                storage.as_raw(),
+                dtype.code(),
+                ndim_of(sizes),
+                sizes.as_ptr(),
+                opt_ptr(strides),
+                storage_offset,
+            )
+        })
+    }
+
+    fn expect_numel(&self, op: &str, len: usize) -> Result<()> {
+        if self.numel() == len {
+            return Ok(());
+        }
+        Err(Error::new(
+            Status::Shape,
+            format!("{op}: sizes {:?} hold {} elements but the data has {len}", self.sizes(), self.numel()),
+        ))
+    }
+
+    // ----- inspection -----------------------------------------------------
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_ndim(self.as_raw()) as usize }
+    }
+
+    /// Sizes, one per dim.
+    pub fn sizes(&self) -> &[i64] {
+        // SAFETY: the library's array has ndim entries and lives as long as the tensor.
+        unsafe { std::slice::from_raw_parts(sys::tensor_sizes(self.as_raw()), self.ndim()) }
+    }
+
+    /// Strides in elements, one per dim (negative and zero allowed).
+    pub fn strides(&self) -> &[i64] {
+        // SAFETY: as sizes().
+        unsafe { std::slice::from_raw_parts(sys::tensor_strides(self.as_raw()), self.ndim()) }
+    }
+
+    /// Offset of element `[0, ..., 0]` from the storage start, in elements.
+    pub fn storage_offset(&self) -> i64 {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_storage_offset(self.as_raw()) }
+    }
+
+    /// Element type.
+    pub fn dtype(&self) -> DType {
+        // SAFETY: live handle.
+        DType::from_raw(unsafe { sys::tensor_dtype(self.as_raw()) })
+    }
+
+    /// Number of elements (1 for a 0-dim tensor).
+    pub fn numel(&self) -> usize {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_numel(self.as_raw()) as usize }
+    }
+
+    /// Whether the elements are contiguous in C order (PyTorch's rule).
+    pub fn is_contiguous(&self) -> bool {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_is_contiguous(self.as_raw()) != 0 }
+    }
+
+    /// Whether the storage is read-only.
+    pub fn is_readonly(&self) -> bool {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_is_readonly(self.as_raw()) != 0 }
+    }
+
+    /// Address of element `[0, ..., 0]`. Using it is `unsafe` and bypasses the
+    /// borrow checks.
+    pub fn data_ptr(&self) -> *mut u8 {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_data(self.as_raw()).cast() }
+    }
+
+    /// The storage viewed (a new reference).
+    pub fn storage(&self) -> Storage {
+        // SAFETY: the borrowed storage is retained before it is wrapped.
+        let raw = unsafe { sys::tensor_storage_retain(sys::tensor_storage(self.as_raw())) };
+        Storage::from_new_reference(raw)
+    }
+
+    /// Where the memory lives, as a DLPack `(device_type, device_id)`: `(1, 0)`
+    /// (kDLCPU) for everything but DLPack imports from other devices.
+    pub fn device(&self) -> (i32, i32) {
+        let (mut kind, mut id) = (0, 0);
+        // SAFETY: live handle and valid out pointers.
+        unsafe { sys::tensor_device(self.as_raw(), &mut kind, &mut id) };
+        (kind, id)
+    }
+
+    /// The current reference count of this handle.
+    pub fn refcount(&self) -> i64 {
+        // SAFETY: live handle.
+        unsafe { sys::tensor_refcount(self.as_raw()) }
+    }
+
+    // ----- views ----------------------------------------------------------
+
+    /// `torch.as_strided` onto this tensor's storage; `strides` `None` is contiguous.
+    pub fn as_strided(&self, sizes: &[i64], strides: Option<&[i64]>, storage_offset: i64) -> Result<Tensor> {
+        same_len("as_strided", sizes, strides)?;
+        // SAFETY: sizes and strides have ndim entries.
+        Tensor::make(|out| unsafe {
+            sys::tensor_as_strided(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr(), opt_ptr(strides), storage_offset)
+        })
+    }
+
+    /// `Tensor.view(sizes)`; one size may be -1.
+    pub fn view(&self, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe { sys::tensor_view(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr()) })
+    }
+
+    /// `Tensor.reshape(sizes)`: a view where possible, else a contiguous copy.
+    pub fn reshape(&self, sizes: &[i64]) -> Result<Tensor> {
+        let _read = self.borrow("reshape", Access::Shared)?;
+        // SAFETY: sizes has ndim entries; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_reshape(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr()) })
+    }
+
+    /// Swaps two dims.
+    pub fn transpose(&self, dim0: i64, dim1: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_transpose(out, self.as_raw(), dim0, dim1) })
+    }
+
+    /// Reorders dims: result dim `i` is input dim `dims[i]`.
+    pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
+        // SAFETY: dims has ndim entries.
+        Tensor::make(|out| unsafe { sys::tensor_permute(out, self.as_raw(), ndim_of(dims), dims.as_ptr()) })
+    }
+
+    /// `t[start:stop:step]` along `dim`, with Python's clamping and negative
+    /// indices; `None` is an open end, `step` may be negative (a reversed view).
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let t = Tensor::from_slice(&[0u8, 1, 2, 3, 4], &[5])?;
+    /// assert_eq!(t.slice(0, None, None, -2)?.to_vec::<u8>()?, [4, 2, 0]);
+    /// assert_eq!(t.slice(0, Some(-3), None, 1)?.to_vec::<u8>()?, [2, 3, 4]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn slice(&self, dim: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> Result<Tensor> {
+        let (start, stop) = slice_bounds(start, stop, step);
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_slice(out, self.as_raw(), dim, start, stop, step) })
+    }
+
+    /// `t[items]` with NumPy/PyTorch basic indexing, in one view (as the chain of
+    /// `select`, `slice` and `unsqueeze` would give, errors included).
+    ///
+    /// ```
+    /// use ctensor::{Index, Tensor};
+    /// let t = Tensor::from_slice(&(0..24).collect::<Vec<i32>>(), &[2, 3, 4])?;
+    /// // t[-1, ..., None, 1::2], as PyTorch 1.13 lays it out
+    /// let v = t.index(&[
+    ///     Index::Int(-1),
+    ///     Index::Ellipsis,
+    ///     Index::NewAxis,
+    ///     Index::Slice { start: Some(1), stop: None, step: 2 },
+    /// ])?;
+    /// assert_eq!((v.sizes(), v.strides()), (&[3, 1, 2][..], &[4, 4, 2][..]));
+    /// assert_eq!(v.to_vec::<i32>()?, [13, 15, 17, 19, 21, 23]);
+    /// // negative steps too: t[0, 0, ::-1]
+    /// let r = t.index(&[Index::Int(0), Index::Int(0), Index::Slice { start: None, stop: None, step: -1 }])?;
+    /// assert_eq!(r.to_vec::<i32>()?, [3, 2, 1, 0]);
+    /// assert_eq!(t.index(&[Index::FULL, Index::Int(3)]).unwrap_err().status, ctensor::Status::Bounds);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn index(&self, items: &[Index]) -> Result<Tensor> {
+        let (kinds, values): (Vec<i32>, Vec<[i64; 3]>) = items.iter().map(|item| item.encode()).unzip();
+        let values: Vec<i64> = values.concat();
+        // SAFETY: kinds has n entries and values 3n.
+        Tensor::make(|out| unsafe {
+            sys::tensor_index(out, self.as_raw(), kinds.len() as i64, kinds.as_ptr(), values.as_ptr())
+        })
+    }
+
+    /// `t.select(dim, index)`, removing `dim`; a negative index counts from the end.
+    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_select(out, self.as_raw(), dim, index) })
+    }
+
+    /// `t.narrow(dim, start, length)`.
+    pub fn narrow(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start, length) })
+    }
+
+    /// `t.expand(sizes)`: size-1 and new leading dims get stride 0; -1 keeps a size.
+    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe { sys::tensor_expand(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr()) })
+    }
+
+    /// `torch.broadcast_to(t, sizes)`: the same view as [`Tensor::expand`].
+    pub fn broadcast_to(&self, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has ndim entries.
+        Tensor::make(|out| unsafe {
+            sys::tensor_broadcast_to(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr())
+        })
+    }
+
+    /// Removes `dim` if its size is 1 (else the view is unchanged).
+    pub fn squeeze(&self, dim: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_squeeze(out, self.as_raw(), dim) })
+    }
+
+    /// Removes every size-1 dim.
+    pub fn squeeze_all(&self) -> Result<Tensor> {
+        self.squeeze(sys::TENSOR_ALL_DIMS)
+    }
+
+    /// Inserts a size-1 dim at `dim` (in `[-ndim-1, ndim]`).
+    pub fn unsqueeze(&self, dim: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_unsqueeze(out, self.as_raw(), dim) })
+    }
+
+    /// `torch.flatten(t, start_dim, end_dim)`: a view where possible, else a copy.
+    pub fn flatten(&self, start_dim: i64, end_dim: i64) -> Result<Tensor> {
+        let _read = self.borrow("flatten", Access::Shared)?;
+        // SAFETY: live handle; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_flatten(out, self.as_raw(), start_dim, end_dim) })
+    }
+
+    /// `Tensor.view(dtype)`: the same bytes read as another dtype (PyTorch 1.13's rules).
+    pub fn view_dtype(&self, dtype: DType) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_view_dtype(out, self.as_raw(), dtype.code()) })
+    }
+
+    // ----- copies ---------------------------------------------------------
+
+    /// `self` (one more reference) if contiguous, else a new contiguous copy.
+    pub fn contiguous(&self) -> Result<Tensor> {
+        let _read = self.borrow("contiguous", Access::Shared)?;
+        // SAFETY: live handle; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_contiguous(out, self.as_raw()) })
+    }
+
+    /// A new contiguous, writable copy (`Tensor.clone()` in PyTorch).
+    pub fn clone_data(&self) -> Result<Tensor> {
+        let _read = self.borrow("clone", Access::Shared)?;
+        // SAFETY: live handle; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_clone(out, self.as_raw()) })
+    }
+
+    /// `self[...] = src`: broadcasts `src` and converts its dtype; correct when
+    /// the two share memory.
+    pub fn copy_from(&self, src: &Tensor) -> Result<()> {
+        let _borrow =
+            borrow::acquire("copy", &[(self.span(), Access::Exclusive), (src.span(), Access::Shared)])?;
+        // SAFETY: live handles; dst is borrowed for writing and src for reading.
+        check(unsafe { sys::tensor_copy(self.as_raw(), src.as_raw()) })
+    }
+
+    /// This tensor as `dtype`, sharing when the dtype already matches.
+    pub fn to(&self, dtype: DType) -> Result<Tensor> {
+        self.to_with(dtype, CopyMode::IfNeeded)
+    }
+
+    /// This tensor as `dtype` with torch.asarray's copy rule.
+    pub fn to_with(&self, dtype: DType, copy: CopyMode) -> Result<Tensor> {
+        let mode = match copy {
+            CopyMode::IfNeeded => sys::TENSOR_COPY_IF_NEEDED,
+            CopyMode::Always => sys::TENSOR_COPY_ALWAYS,
+            CopyMode::Never => sys::TENSOR_COPY_NEVER,
+        };
+        let _read = self.borrow("to", Access::Shared)?;
+        // SAFETY: live handle; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_to(out, self.as_raw(), dtype.code(), mode) })
+    }
+
+    /// Sets every element to `value`, converted as from a float64.
+    pub fn fill(&self, value: f64) -> Result<()> {
+        let _write = self.borrow("fill", Access::Exclusive)?;
+        // SAFETY: live handle; the elements are borrowed for writing.
+        check(unsafe { sys::tensor_fill(self.as_raw(), value) })
+    }
+}
+
+/// `Err(Invalid)` when `strides` is given with a length other than `sizes`'s
+/// (C would read past the shorter array).
+fn same_len(op: &str, sizes: &[i64], strides: Option<&[i64]>) -> Result<()> {
+    match strides {
+        Some(s) if s.len() != sizes.len() => Err(Error::new(
+            Status::Invalid,
+            format!("{op}: {} sizes but {} strides", sizes.len(), s.len()),
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl Clone for Tensor {
+    fn clone(&self) -> Tensor {
+        // SAFETY: retaining a live handle.
+        unsafe { sys::tensor_retain(self.as_raw()) };
+        Tensor { raw: self.raw }
+    }
+}
+
+impl Drop for Tensor {
+    fn drop(&mut self) {
+        // SAFETY: this handle owns one reference.
+        unsafe { sys::tensor_release(self.as_raw()) }
+    }
+}
+
+impl fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("dtype", &self.dtype())
+            .field("sizes", &self.sizes())
+            .field("strides", &self.strides())
+            .field("storage_offset", &self.storage_offset())
+            .finish()
+    }
+}

@@ -1,0 +1,65 @@
+//! Generates `ctensor-sys/src/bindings.rs` from the headers in this checkout's
+//! `include/` with bindgen. `cargo run -p ctensor-sys-regen` rewrites the file;
+//! this crate's test fails when the checked-in file differs from a fresh run.
+
+use std::path::{Path, PathBuf};
+
+use bindgen::callbacks::{IntKind, ParseCallbacks};
+
+/// bindings/rust, the workspace this crate belongs to.
+fn workspace_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("regen lives in bindings/rust")
+}
+
+/// The repository's `include/` folder (the headers the bindings must match).
+pub fn include_dir() -> PathBuf {
+    workspace_dir().join("../../include")
+}
+
+/// Where the checked-in bindings live.
+pub fn bindings_path() -> PathBuf {
+    workspace_dir().join("ctensor-sys/src/bindings.rs")
+}
+
+/// Gives each macro the C type of the parameters it is passed to, so Rust code
+/// needs no casts (bindgen would make them all `u32`).
+#[derive(Debug)]
+struct MacroTypes;
+
+impl ParseCallbacks for MacroTypes {
+    fn int_macro(&self, name: &str, _value: i64) -> Option<IntKind> {
+        let kind = match name {
+            // flag words (uint32_t parameters)
+            "TENSOR_READONLY" => IntKind::U32,
+            // DLManagedTensorVersioned.flags is uint64_t
+            n if n.starts_with("DLPACK_FLAG_") => IntKind::U64,
+            // dims, sizes and slice bounds are int64_t
+            "TENSOR_MAX_DIMS" | "TENSOR_SLICE_END" | "TENSOR_ALL_DIMS" => IntKind::I64,
+            n if n.starts_with("DLPACK_") && n.ends_with("_VERSION") => IntKind::U32,
+            // statuses, dtypes, copy modes, versions and the rest are int32_t
+            _ => IntKind::I32,
+        };
+        Some(kind)
+    }
+}
+
+/// The bindings for `include/ctensor.h` (which includes `ctensor_dlpack.h`),
+/// formatted, exactly as they are checked in.
+pub fn generate() -> String {
+    let include = include_dir();
+    let header = include.join("ctensor.h");
+    bindgen::Builder::default()
+        .header(header.to_str().expect("UTF-8 path"))
+        .clang_arg(format!("-I{}", include.display()))
+        // Everything the two headers declare, nothing from the system headers.
+        .allowlist_file(r".*[/\\]ctensor(_dlpack)?\.h")
+        // INT64_MAX / INT64_MIN macros need clang to evaluate them.
+        .clang_macro_fallback()
+        .parse_callbacks(Box::new(MacroTypes))
+        .prepend_enum_name(false)
+        .layout_tests(true)
+        .formatter(bindgen::Formatter::Prettyplease)
+        .generate()
+        .expect("bindgen could not parse include/ctensor.h")
+        .to_string()
+}

@@ -1,0 +1,322 @@
+"""Static check of the Julia binding against include/ctensor.h, without Julia.
+
+Parses every `ccall((:tensor_xxx, libctensor()), Ret, (ArgTypes...), args...)` in
+bindings/julia/CTensor.jl/src and checks that the function is declared in the header
+with the same number of parameters, compatible types (Int32 <-> int32_t and the
+int32_t typedefs, Int64 <-> int64_t, UInt32 <-> uint32_t, Csize_t <-> size_t,
+Cdouble <-> double, Ptr{Int64} <-> int64_t *, Ptr{UInt8} <-> char *, Ptr{Cvoid} <->
+pointers to void, opaque structs and functions, Ptr{Ptr{Cvoid}} <-> tensor_t **) and
+a compatible return type; that each raw wrapper is named after its C function
+and passes its parameters through in order; and that the package's status codes,
+dtype table and read-only flag have the header's values.
+
+Run by scripts/test.sh: python3 -m pytest tests/check_julia_ccalls.py
+"""
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+HEADER = ROOT / "include" / "ctensor.h"
+JULIA_SRC = ROOT / "bindings" / "julia" / "CTensor.jl" / "src"
+RAW_LAYER = "LibCTensor.jl"
+
+# ---------------------------------------------------------------------------------
+# C side: CTENSOR_API declarations -> (return type, [parameter types]), each type a
+# canonical value: "i32", "i64", "u32", "size", "f64", "void", or ("ptr", pointee).
+
+C_SCALARS = {"int32_t": "i32", "tensor_status_t": "i32", "tensor_dtype_t": "i32",
+             "int64_t": "i64", "uint32_t": "u32", "size_t": "size", "double": "f64",
+             "void": "void", "char": "char"}
+C_OPAQUE = {"tensor_t", "tensor_storage_t", "DLManagedTensor", "DLManagedTensorVersioned"}
+C_FUNCTION_POINTERS = {"tensor_release_fn"}
+
+
+def c_type(text):
+    """Canonical type of a C type (without the parameter name)."""
+    text = re.sub(r"\bconst\b", " ", text)
+    depth = text.count("*")
+    base = text.replace("*", " ").split()
+    if len(base) != 1:
+        raise ValueError(f"cannot read C type {text!r}")
+    name = base[0]
+    if name in C_FUNCTION_POINTERS:
+        canonical = ("ptr", "fn")
+    elif name in C_OPAQUE:
+        canonical = "opaque"
+    elif name in C_SCALARS:
+        canonical = C_SCALARS[name]
+    else:
+        raise ValueError(f"unknown C type {name!r}")
+    for _ in range(depth):
+        canonical = ("ptr", canonical)
+    return canonical
+
+
+def c_parameter_type(param):
+    """The canonical type of one parameter declaration such as `const int64_t *sizes`."""
+    param = param.strip()
+    name = re.search(r"([A-Za-z_]\w*)\s*$", param)
+    type_text = param[:name.start()] if name and name.group(1) not in C_SCALARS else param
+    return c_type(type_text)
+
+
+def parse_header(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"^\s*#[^\n]*", " ", text, flags=re.M)
+    functions = {}
+    for m in re.finditer(r"\bCTENSOR_API\s+([^;(]*?)\b(tensor_\w+)\s*\(([^;]*?)\)\s*;", text, flags=re.S):
+        ret, name, params = m.group(1), m.group(2), m.group(3).strip()
+        param_types = [] if params in ("", "void") else [c_parameter_type(p) for p in params.split(",")]
+        functions[name] = (c_type(ret), param_types)
+    return functions
+
+
+# ---------------------------------------------------------------------------------
+# Julia side
+
+JULIA_SCALARS = {"Int32": "i32", "Cint": "i32", "Int64": "i64", "UInt32": "u32", "Cuint": "u32",
+                 "Csize_t": "size", "Cdouble": "f64", "Float64": "f64", "Cvoid": "void",
+                 "UInt8": "u8"}
+
+
+def julia_type(text):
+    text = text.strip()
+    if text == "Cstring":
+        return ("ptr", "char")
+    m = re.fullmatch(r"Ptr\{(.*)\}", text)
+    if m:
+        pointee = m.group(1).strip()
+        return ("ptr", "char" if pointee in ("UInt8", "Cchar") else julia_type(pointee))
+    if text in JULIA_SCALARS:
+        return JULIA_SCALARS[text]
+    raise ValueError(f"unknown Julia type {text!r}")
+
+
+def compatible(jl, c):
+    """Whether a Julia ccall type passes the C type: equal, or Ptr{Cvoid} for a pointer
+    to void, an opaque struct or a function (at any pointer depth)."""
+    if isinstance(jl, tuple) and isinstance(c, tuple):
+        if jl[1] == "void" and c[1] in ("void", "opaque", "fn"):
+            return True
+        return compatible(jl[1], c[1])
+    return jl == c
+
+
+def split_top_level(text):
+    """Splits on commas outside (), {} and []."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def balanced(text, open_at):
+    """The text inside the parenthesis opening at open_at, and the index after it."""
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[open_at + 1:i], i + 1
+    raise ValueError("unbalanced parentheses")
+
+
+def statement_start(text, pos):
+    """Start of the last unindented line at or before pos (where a definition begins)."""
+    start = text.rfind("\n", 0, pos) + 1
+    while start > 0 and text[start:start + 1].isspace():
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
+
+
+def parse_ccalls(text, filename="<text>"):
+    """Every ccall in a Julia source, with the wrapper that contains it (if it is a
+    one-definition wrapper `name(params) = ccall(...)`)."""
+    calls = []
+    for m in re.finditer(r"\bccall\(", text):
+        inner, _ = balanced(text, m.end() - 1)
+        parts = split_top_level(inner)
+        target = re.fullmatch(r"\(\s*:(\w+)\s*,\s*(.*?)\s*\)", parts[0], flags=re.S)
+        types_text = parts[2].strip()
+        if not (types_text.startswith("(") and types_text.endswith(")")):
+            raise ValueError(f"{filename}: argument types of a ccall are not a tuple: {types_text}")
+        # The definition starts at the last unindented line before the ccall.
+        definition = statement_start(text, m.start())
+        head = re.match(r"(\w+)\(([^)]*)\)\s*=", text[definition:m.start()])
+        calls.append({
+            "where": f"{filename}:{text.count(chr(10), 0, m.start()) + 1}",
+            "name": target.group(1) if target else None,
+            "library": target.group(2) if target else parts[0],
+            "ret": parts[1],
+            "arg_types": split_top_level(types_text[1:-1]),
+            "args": parts[3:],
+            "wrapper": head.group(1) if head else None,
+            "wrapper_params": split_top_level(head.group(2)) if head else None,
+        })
+    return calls
+
+
+def problems(call, header):
+    """What is wrong with one ccall against the header ([] if nothing)."""
+    name = call["name"]
+    if name is None or not name.startswith("tensor_"):
+        return [f"{call['where']}: ccall target {call['library']!r} is not a (:tensor_*, lib) pair"]
+    if name not in header:
+        return [f"{call['where']}: {name} is not declared in include/ctensor.h"]
+    out = []
+    if call["library"] != "libctensor()":
+        out.append(f"{call['where']}: {name} is not called through libctensor()")
+    c_ret, c_params = header[name]
+    if len(call["arg_types"]) != len(c_params):
+        out.append(f"{call['where']}: {name} has {len(call['arg_types'])} argument types, "
+                   f"the header {len(c_params)} parameters")
+    for i, (jl, c) in enumerate(zip(call["arg_types"], c_params), 1):
+        if not compatible(julia_type(jl), c):
+            out.append(f"{call['where']}: {name} argument {i}: {jl} does not match C {c}")
+    if not compatible(julia_type(call["ret"]), c_ret):
+        out.append(f"{call['where']}: {name} returns C {c_ret}, not {call['ret']}")
+    if len(call["args"]) != len(call["arg_types"]):
+        out.append(f"{call['where']}: {name} passes {len(call['args'])} arguments for "
+                   f"{len(call['arg_types'])} types")
+    if call["wrapper"] != name:
+        out.append(f"{call['where']}: the wrapper of {name} is named {call['wrapper']!r}")
+    elif call["wrapper_params"] != call["args"]:
+        out.append(f"{call['where']}: {name} passes {call['args']}, not its parameters "
+                   f"{call['wrapper_params']} in order")
+    return out
+
+
+HEADER_FUNCTIONS = parse_header(HEADER.read_text())
+JULIA_FILES = sorted(JULIA_SRC.glob("*.jl"))
+CCALLS = [c for f in JULIA_FILES if f.name == RAW_LAYER
+          for c in parse_ccalls(f.read_text(), f"src/{f.name}")]
+
+
+# ---------------------------------------------------------------------------------
+# Tests of the binding
+
+@pytest.mark.parametrize("call", CCALLS, ids=[c["name"] or c["where"] for c in CCALLS])
+def test_ccall_matches_header(call):
+    assert problems(call, HEADER_FUNCTIONS) == []
+
+
+def test_every_ccall_is_in_the_raw_layer_and_parsed():
+    for f in JULIA_FILES:
+        count = len(re.findall(r"\bccall\(", f.read_text()))
+        if f.name == RAW_LAYER:
+            assert count == len(CCALLS) > 30
+        else:
+            assert count == 0, f"{f.name} calls C directly; ccalls belong in {RAW_LAYER}"
+
+
+def test_each_function_is_wrapped_once():
+    names = [c["name"] for c in CCALLS]
+    assert len(names) == len(set(names))
+
+
+def test_header_parse_finds_every_declaration():
+    declared = set(re.findall(r"\bCTENSOR_API\b[^;(]*?\b(tensor_\w+)\s*\(", HEADER.read_text()))
+    assert set(HEADER_FUNCTIONS) == declared
+    assert HEADER_FUNCTIONS["tensor_from_storage"] == (
+        "i32", [("ptr", ("ptr", "opaque")), ("ptr", "opaque"), "i32", "i64",
+                ("ptr", "i64"), ("ptr", "i64"), "i64"])
+    assert HEADER_FUNCTIONS["tensor_storage_wrap"][1][4] == ("ptr", "fn")
+    assert HEADER_FUNCTIONS["tensor_last_error"] == (("ptr", "char"), [])
+
+
+def header_defines(prefix_pattern):
+    return {m.group(1): int(m.group(2)) for m in re.finditer(
+        rf"^#define\s+({prefix_pattern})\s+(\d+)u?\b", HEADER.read_text(), flags=re.M)}
+
+
+def test_status_constants_match_header():
+    julia = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"^const (TENSOR_(?:OK|E_\w+)) = Int32\((\d+)\)", (JULIA_SRC / "errors.jl").read_text(), flags=re.M)}
+    assert julia == header_defines(r"TENSOR_(?:OK|E_\w+)")
+
+
+# Julia element type -> the header's dtype macro.
+JULIA_DTYPE_NAMES = {"UInt8": "UINT8", "Int8": "INT8", "Int16": "INT16", "Int32": "INT32",
+                     "Int64": "INT64", "Float16": "FLOAT16", "Float32": "FLOAT32",
+                     "Float64": "FLOAT64", "ComplexF32": "COMPLEX64", "ComplexF64": "COMPLEX128",
+                     "Bool": "BOOL", "BFloat16": "BFLOAT16", "UInt16": "UINT16",
+                     "UInt32": "UINT32", "UInt64": "UINT64"}
+
+
+def test_dtype_table_matches_header():
+    table = re.search(r"const DTYPES = \((.*?)\)\n", (JULIA_SRC / "dtypes.jl").read_text(), flags=re.S)
+    julia = {f"TENSOR_{JULIA_DTYPE_NAMES[m.group(1)]}": int(m.group(2))
+             for m in re.finditer(r"(\w+) => (\d+)", table.group(1))}
+    names = "|".join(JULIA_DTYPE_NAMES.values())
+    assert julia == header_defines(rf"TENSOR_(?:{names})")
+    assert len(julia) == 15
+
+
+def test_readonly_flag_matches_header():
+    julia = re.search(r"^const TENSOR_READONLY = UInt32\((\d+)\)", (JULIA_SRC / "tensor.jl").read_text(), flags=re.M)
+    assert {"TENSOR_READONLY": int(julia.group(1))} == header_defines("TENSOR_READONLY")
+
+
+# ---------------------------------------------------------------------------------
+# Tests of the checker itself: it must reject what does not match.
+
+def _problems_of(julia_source):
+    (call,) = parse_ccalls(julia_source)
+    return problems(call, HEADER_FUNCTIONS)
+
+
+GOOD = ("tensor_transpose(out, t, dim0, dim1) =\n"
+        "    ccall((:tensor_transpose, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int64),\n"
+        "          out, t, dim0, dim1)\n")
+
+
+@pytest.mark.parametrize("source,expected", [
+    (GOOD, None),
+    (GOOD.replace(", Int64, Int64)", ", Int64)"), "3 argument types, the header 4"),
+    (GOOD.replace("Int64, Int64)", "Int64, Int32)"), "argument 4: Int32"),
+    (GOOD.replace("Ptr{Ptr{Cvoid}}", "Ptr{Cvoid}"), "argument 1: Ptr{Cvoid}"),
+    (GOOD.replace("Int32,", "Int64,", 1), "returns C i32"),
+    (GOOD.replace(":tensor_transpose", ":tensor_transpos"), "not declared"),
+    (GOOD.replace("libctensor()", '"libctensor"'), "not called through libctensor()"),
+    (GOOD.replace("dim0, dim1)\n", "dim1, dim0)\n"), "not its parameters"),
+    (GOOD.replace(", dim1)\n", ")\n"), "passes 3 arguments for 4 types"),
+    ("f(n) = ccall((:tensor_set_num_threads, libctensor()), Int32, (Int32,), n)\n", "named 'f'"),
+    ("tensor_empty(out, ndim, sizes, dtype) = ccall((:tensor_empty, libctensor()), Int32,"
+     " (Ptr{Ptr{Cvoid}}, Int64, Ptr{Cvoid}, Int32), out, ndim, sizes, dtype)\n", "argument 3: Ptr{Cvoid}"),
+    ("tensor_storage_new(out, nbytes) = ccall((:tensor_storage_new, libctensor()), Int32,"
+     " (Ptr{Ptr{Cvoid}}, Int64), out, nbytes)\n", "argument 2: Int64"),
+    ("tensor_fill(dst, value) = ccall((:tensor_fill, libctensor()), Int32,"
+     " (Ptr{Cvoid}, Float64), dst, value)\n", None),
+])
+def test_checker_rejects_mismatches(source, expected):
+    found = _problems_of(source)
+    if expected is None:
+        assert found == []
+    else:
+        assert any(expected in p for p in found), found
+
+
+def test_checker_type_rules():
+    assert compatible(julia_type("Csize_t"), c_type("size_t"))
+    assert not compatible(julia_type("Int64"), c_type("size_t"))
+    assert not compatible(julia_type("UInt8"), c_type("char"))
+    assert compatible(julia_type("Ptr{Cvoid}"), c_type("const tensor_t *"))
+    assert compatible(julia_type("Ptr{Cvoid}"), c_type("tensor_release_fn"))
+    assert compatible(julia_type("Ptr{UInt8}"), c_type("const char *"))
+    assert not compatible(julia_type("Ptr{Int64}"), c_type("const tensor_t *"))
+    assert not compatible(julia_type("Ptr{Cvoid}"), c_type("tensor_t **"))
+    assert not compatible(julia_type("UInt32"), c_type("int32_t"))
+    with pytest.raises(ValueError):
+        julia_type("Culong")
