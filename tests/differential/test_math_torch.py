@@ -574,7 +574,7 @@ def test_reduction_errors():
 
 
 def pairwise_bound(n, eps, abs_sum):
-    return (math.ceil(math.log2(max(n, 2))) + 24) * eps * abs_sum
+    return (math.ceil(math.log2(max(n, 2))) + 32) * eps * abs_sum
 
 
 def test_float_sum_is_pairwise():
