@@ -101,14 +101,17 @@ template <class R, class T>
 __attribute__((target("avx2"))) void dense_block_avx2(const char* p, int64_t n, typename R::Acc* out) noexcept {
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }
-const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+bool has_avx2() noexcept {
+  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+  return has;
+}
 #endif
 
 // A dense block: a constant stride, so that its loads vectorise.
 template <class R, class T>
 void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
 #if defined(__x86_64__)
-  if (kHasAvx2) return dense_block_avx2<R, T>(p, n, out);
+  if (has_avx2()) return dense_block_avx2<R, T>(p, n, out);
 #endif
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }

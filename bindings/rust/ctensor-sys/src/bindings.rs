@@ -1117,7 +1117,7 @@ unsafe extern "C" {
  integer inputs give int64 (wrapping on overflow; uint64 values are summed
  modulo 2^64), others keep their dtype; float16/bfloat16 accumulate in
  float32. Floating sums are pairwise: for n elements reduced,
- |computed - exact| <= (ceil(log2 n) + 24) * eps * sum|x_i|
+ |computed - exact| <= (ceil(log2 n) + 32) * eps * sum|x_i|
  (eps = 2^-24 for float32/float16/bfloat16 accumulation, 2^-53 for float64;
  plus the final rounding to float16/bfloat16), whatever the layout.
  An empty reduction gives 0.
