@@ -26,7 +26,7 @@ RAW_LAYER = "LibCTensor.jl"
 # C side: CTENSOR_API declarations -> (return type, [parameter types]), each type a
 # canonical value: "i32", "i64", "u32", "u64", "size", "f64", "void", or ("ptr", pointee).
 
-C_SCALARS = {"int32_t": "i32", "tensor_status_t": "i32", "tensor_dtype_t": "i32",
+C_SCALARS = {"int32_t": "i32", "tensor_status_t": "i32", "tensor_dtype_t": "i32", "tensor_op_t": "i32",
              "int64_t": "i64", "uint32_t": "u32", "uint64_t": "u64", "size_t": "size", "double": "f64",
              "void": "void", "char": "char"}
 C_OPAQUE = {"tensor_t", "tensor_storage_t", "tensor_safetensors_t", "DLManagedTensor", "DLManagedTensorVersioned"}

@@ -125,8 +125,19 @@ PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_format(PyObject *self, PyObject *spec);
 Py_ssize_t ct_tensor_len(PyObject *self);
 PyObject *ct_tensor_iter(PyObject *self);
-PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 int ct_tensor_contains(PyObject *self, PyObject *value);
+
+/* ---- math.c ------------------------------------------------------------ */
+
+/* The arithmetic number slots (+ - * / ** and in-place, unary -, +, abs). */
+void ct_math_number_slots(PyNumberMethods *nb);
+/* ==, !=, <, <=, >, >= element-wise through the C API (NotImplemented for
+   operands that are neither tensors nor numbers). */
+PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
+/* Tensor methods (add, sum, amax, max, ...) and module functions (cat, stack,
+   equal, allclose, result_type, add, ...). */
+extern PyMethodDef ct_math_methods[];
+extern PyMethodDef ct_math_functions[];
 
 /* ---- views.c / index.c ------------------------------------------------- */
 

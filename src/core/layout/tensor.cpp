@@ -222,6 +222,13 @@ Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DTy
   }
 }
 
+Ref<Tensor> Tensor::wrapped_number(DType dtype, const void* value) {
+  Ref<Tensor> t = allocate("scalar", dtype, 0, nullptr, false);
+  std::memcpy(t->data(), value, t->itemsize());
+  t->wrapped_number_ = true;
+  return t;
+}
+
 void Tensor::require_readable(const char* op) const {
   if (!storage_->cpu_accessible())
     fail(Status::Device, op, ": tensor memory is on device type ", storage_->device().type, " id ",

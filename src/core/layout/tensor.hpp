@@ -45,6 +45,10 @@ class Tensor final : public RefCounted<Tensor> {
   static Ref<Tensor> from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
                                  int64_t offset, uint32_t flags, ReleaseFn release, void* ctx);
 
+  // A new 0-dim tensor holding the element at `value` and marked as a wrapped
+  // number (a Python scalar in PyTorch's type promotion). Views of it are not.
+  static Ref<Tensor> wrapped_number(DType dtype, const void* value);
+
   int64_t ndim() const noexcept { return ndim_; }
   const int64_t* sizes() const noexcept { return dims_; }
   const int64_t* strides() const noexcept { return dims_ + ndim_; }
@@ -56,6 +60,7 @@ class Tensor final : public RefCounted<Tensor> {
   int64_t numel() const noexcept { return numel_; }
   bool is_contiguous() const noexcept { return contiguous_; }
   bool readonly() const noexcept { return storage_->readonly(); }
+  bool is_wrapped_number() const noexcept { return wrapped_number_; }
   Storage* storage() const noexcept { return storage_.get(); }
   const Ref<Storage>& storage_ref() const noexcept { return storage_; }
   // Address of element [0, ..., 0].
@@ -87,6 +92,7 @@ class Tensor final : public RefCounted<Tensor> {
   int64_t numel_ = 1;
   size_t itemsize_;
   bool contiguous_ = true;
+  bool wrapped_number_ = false;
   int64_t* dims_;  // sizes then strides: points into inline_dims_ or heap_dims_
   int64_t inline_dims_[2 * kInlineDims];
   std::unique_ptr<int64_t[]> heap_dims_;

@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""Math side by side: NumPy, PyTorch and ctensor (its Python binding, and the C
+API through ctypes) on float32 element-wise adds and sums, timed round-robin in
+one process; prints median milliseconds and each library's time divided by
+ctensor's (> 1: ctensor is faster), and the overhead of `a + b` on
+1-element tensors.
+
+usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1] [--reps 9]
+"""
+import argparse
+import ctypes
+import pathlib
+import statistics
+import sys
+import time
+import timeit
+
+import numpy as np
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+N = 4096
+
+
+def find_build(name):
+    for build in ([name] if name else ["build-bench", "build", "build-test"]):
+        if (ROOT / build / "src" / "libctensor.so").exists():
+            return ROOT / build
+    raise SystemExit("no build with libctensor.so (and the Python binding) found: pass --build")
+
+
+def medians(fns, reps):
+    """Median seconds of each function, run round-robin after a warm-up."""
+    for f in fns:
+        f()
+    times = [[] for _ in fns]
+    for _ in range(reps):
+        for i, f in enumerate(fns):
+            t0 = time.perf_counter()
+            f()
+            times[i].append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=9)
+    args = ap.parse_args()
+    build = find_build(args.build)
+    sys.path.insert(0, str(build / "bindings" / "python"))
+    import ctensor
+
+    lib = ctypes.CDLL(str(build / "src" / "libctensor.so"))  # the binding's library: same handle
+    P, PP = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)
+    lib.tensor_add.argtypes, lib.tensor_add.restype = [PP, P, P], ctypes.c_int32
+    lib.tensor_binary_into.argtypes, lib.tensor_binary_into.restype = [P, ctypes.c_int32, P, P], ctypes.c_int32
+    lib.tensor_release.argtypes = [P]
+    lib.tensor_set_num_threads.argtypes = [ctypes.c_int32]
+    lib.tensor_set_num_threads(args.threads)
+    torch.set_num_threads(args.threads)
+
+    rng = np.random.default_rng(0)
+    x = rng.random((N, N), dtype=np.float32)
+    y = rng.random((N, N), dtype=np.float32)
+    z = np.empty_like(x)
+    col, row = rng.random((N, 1), dtype=np.float32), rng.random((1, N), dtype=np.float32)
+    tx, ty, tz, tcol, trow = (torch.from_numpy(v) for v in (x, y, z, col, row))
+    cx, cy, cz, ccol, crow = (ctensor.from_numpy(v) for v in (x, y, z, col, row))
+    def handle(t):
+        """The tensor_t* inside a ctensor.Tensor (the field after PyObject_HEAD)."""
+        return ctypes.c_void_p(ctypes.c_void_p.from_address(id(t) + object.__basicsize__).value)
+
+    def c_add(a, b):
+        def run():
+            out = ctypes.c_void_p()
+            lib.tensor_add(ctypes.byref(out), handle(a), handle(b))
+            lib.tensor_release(out)
+        return run
+
+    cyt, tyt, yt = cy.t(), ty.t(), y.T
+    cases = [
+        ("add 16Mi (new result)", lambda: x + y, lambda: tx + ty, lambda: cx + cy, c_add(cx, cy)),
+        ("add 16Mi into existing (C API)", lambda: np.add(x, y, out=z), lambda: torch.add(tx, ty, out=tz),
+         lambda: lib.tensor_binary_into(handle(cz), 0, handle(cx), handle(cy)), None),
+        ("broadcast [4096,1] + [1,4096]", lambda: col + row, lambda: tcol + trow, lambda: ccol + crow, c_add(ccol, crow)),
+        ("a + b.t() [4096,4096]", lambda: x + yt, lambda: tx + tyt, lambda: cx + cyt, c_add(cx, cyt)),
+        ("sum over dim 0", lambda: x.sum(0), lambda: tx.sum(0), lambda: cx.sum(0), None),
+        ("sum over dim 1", lambda: x.sum(1), lambda: tx.sum(1), lambda: cx.sum(1), None),
+        ("sum over all", lambda: x.sum(), lambda: tx.sum(), lambda: cx.sum(), None),
+    ]
+    print(f"median ms over {args.reps} round-robin runs, {args.threads} thread(s) for PyTorch and ctensor; "
+          "x = library / ctensor (Python)")
+    print(f"{'case':32} {'numpy':>8} {'torch':>8} {'ctensor':>8} {'C API':>8} {'np x':>6} {'torch x':>7} {'py/C':>5}")
+    for name, fn_np, fn_torch, fn_ct, fn_c in cases:
+        fns = [fn_np, fn_torch, fn_ct] + ([fn_c] if fn_c else [])
+        m = medians(fns, args.reps)
+        c_ms = f"{1e3 * m[3]:8.2f}" if fn_c else f"{'':8}"
+        py_c = f"{m[2] / m[3]:5.2f}" if fn_c else ""
+        print(f"{name:32} {1e3 * m[0]:8.2f} {1e3 * m[1]:8.2f} {1e3 * m[2]:8.2f} {c_ms} {m[0] / m[2]:6.2f} "
+              f"{m[1] / m[2]:7.2f} {py_c}")
+
+    a, b = ctensor.tensor([1.0]), ctensor.tensor([2.0])
+    ta, tb = torch.tensor([1.0]), torch.tensor([2.0])
+    na, nb = np.array([1.0], np.float32), np.array([2.0], np.float32)
+    print("\n`a + b` on 1-element float32 tensors, ns per op (best of 5 x 100000)")
+    for name, f in [("numpy", lambda: na + nb), ("torch", lambda: ta + tb), ("ctensor", lambda: a + b),
+                    ("ctensor a + 1", lambda: a + 1)]:
+        print(f"{name:16} {min(timeit.repeat(f, number=100000, repeat=5)) / 100000 * 1e9:8.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,505 @@
+/* Math on the C API: the arithmetic and comparison operators with PyTorch's
+   Python-number promotion (numbers become wrapped-number scalars), in-place
+   operators, neg/abs, reductions, and ctensor.cat/stack/equal/allclose/
+   result_type. Large operations let other Python threads run. */
+#include "ctensor_py.h"
+
+typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_t *);
+typedef tensor_status_t (*ReduceFn)(tensor_t **, const tensor_t *, int64_t, const int64_t *, int32_t);
+
+#define SELF(o) (((TensorObject *)(o))->t)
+
+/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or
+   a Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is
+   neither (the operator then returns NotImplemented), -1 on error. */
+static int operand(PyObject *obj, tensor_t **out) {
+  *out = NULL;
+  if (Ct_Tensor_Check(obj)) {
+    *out = tensor_retain(SELF(obj));
+    return 1;
+  }
+  const int kind = ct_scalar_kind(obj);
+  if (kind <= 0) return kind;
+  tensor_status_t st;
+  switch (kind) {
+    case CT_KIND_BOOL: {
+      const int truth = PyObject_IsTrue(obj);
+      if (truth < 0) return -1;
+      st = tensor_scalar_bool(out, truth);
+      break;
+    }
+    case CT_KIND_INT: {
+      PyObject *index = PyNumber_Index(obj);
+      if (!index) return -1;
+      const long long v = PyLong_AsLongLong(index);
+      Py_DECREF(index);
+      if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        return -1;
+      }
+      st = tensor_scalar_int64(out, v);
+      break;
+    }
+    case CT_KIND_FLOAT: {
+      const double v = PyFloat_AsDouble(obj);
+      if (v == -1.0 && PyErr_Occurred()) return -1;
+      st = tensor_scalar_float64(out, v);
+      break;
+    }
+    default: {
+      const Py_complex c = PyComplex_AsCComplex(obj);
+      if (c.real == -1.0 && PyErr_Occurred()) return -1;
+      st = tensor_scalar_complex128(out, c.real, c.imag);
+    }
+  }
+  if (st != TENSOR_OK) {
+    ct_raise(st);
+    return -1;
+  }
+  return 1;
+}
+
+static int large(const tensor_t *a, const tensor_t *b) {
+  return tensor_numel(a) >= CT_NOGIL_ELEMENTS || (b && tensor_numel(b) >= CT_NOGIL_ELEMENTS);
+}
+
+static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
+  tensor_t *ta, *tb = NULL, *out = NULL;
+  int r = operand(a, &ta);
+  if (r > 0) r = operand(b, &tb);
+  if (r <= 0) {
+    tensor_release(ta);
+    if (r < 0) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  tensor_status_t st;
+  if (large(ta, tb)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = fn(&out, ta, tb);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = fn(&out, ta, tb);
+  }
+  tensor_release(ta);
+  tensor_release(tb);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+/* self op= other: computed into self (PyTorch's out= rules), returns self. */
+static PyObject *in_place(PyObject *self, PyObject *other, tensor_op_t op) {
+  if (!Ct_Tensor_Check(self)) Py_RETURN_NOTIMPLEMENTED;
+  tensor_t *t;
+  const int r = operand(other, &t);
+  if (r <= 0) {
+    if (r < 0) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  tensor_status_t st;
+  if (large(SELF(self), t)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = tensor_binary_into(SELF(self), op, SELF(self), t);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = tensor_binary_into(SELF(self), op, SELF(self), t);
+  }
+  tensor_release(t);
+  if (st != TENSOR_OK) return ct_raise(st);
+  return Py_NewRef(self);
+}
+
+static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, tensor_add); }
+static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary(a, b, tensor_sub); }
+static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary(a, b, tensor_mul); }
+static PyObject *nb_div(PyObject *a, PyObject *b) { return binary(a, b, tensor_div); }
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return binary(a, b, tensor_pow);
+}
+static PyObject *nb_iadd(PyObject *a, PyObject *b) { return in_place(a, b, TENSOR_OP_ADD); }
+static PyObject *nb_isub(PyObject *a, PyObject *b) { return in_place(a, b, TENSOR_OP_SUB); }
+static PyObject *nb_imul(PyObject *a, PyObject *b) { return in_place(a, b, TENSOR_OP_MUL); }
+static PyObject *nb_idiv(PyObject *a, PyObject *b) { return in_place(a, b, TENSOR_OP_DIV); }
+
+static PyObject *unary(PyObject *self, tensor_status_t (*fn)(tensor_t **, const tensor_t *)) {
+  tensor_t *out = NULL;
+  tensor_status_t st;
+  if (large(SELF(self), NULL)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = fn(&out, SELF(self));
+    Py_END_ALLOW_THREADS
+  } else {
+    st = fn(&out, SELF(self));
+  }
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+static PyObject *nb_neg(PyObject *self) { return unary(self, tensor_neg); }
+static PyObject *nb_abs(PyObject *self) { return unary(self, tensor_abs); }
+static PyObject *nb_pos(PyObject *self) {
+  if (tensor_dtype(SELF(self)) == TENSOR_BOOL) {
+    PyErr_SetString(PyExc_RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+    return NULL;
+  }
+  return Py_NewRef(self);
+}
+
+void ct_math_number_slots(PyNumberMethods *nb) {
+  nb->nb_add = nb_add;
+  nb->nb_subtract = nb_sub;
+  nb->nb_multiply = nb_mul;
+  nb->nb_true_divide = nb_div;
+  nb->nb_power = nb_pow;
+  nb->nb_inplace_add = nb_iadd;
+  nb->nb_inplace_subtract = nb_isub;
+  nb->nb_inplace_multiply = nb_imul;
+  nb->nb_inplace_true_divide = nb_idiv;
+  nb->nb_negative = nb_neg;
+  nb->nb_absolute = nb_abs;
+  nb->nb_positive = nb_pos;
+}
+
+PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
+  static const BinaryFn fns[] = {[Py_LT] = tensor_lt, [Py_LE] = tensor_le, [Py_EQ] = tensor_eq,
+                                 [Py_NE] = tensor_ne, [Py_GT] = tensor_gt, [Py_GE] = tensor_ge};
+  return binary(self, other, fns[op]);
+}
+
+/* ---- methods -------------------------------------------------------------- */
+
+#define BINARY_METHOD(name, fn)                                                   \
+  static PyObject *method_##name(PyObject *self, PyObject *other) { return binary(self, other, fn); }
+BINARY_METHOD(add, tensor_add)
+BINARY_METHOD(sub, tensor_sub)
+BINARY_METHOD(mul, tensor_mul)
+BINARY_METHOD(div, tensor_div)
+BINARY_METHOD(pow, tensor_pow)
+BINARY_METHOD(maximum, tensor_maximum)
+BINARY_METHOD(minimum, tensor_minimum)
+BINARY_METHOD(eq, tensor_eq)
+BINARY_METHOD(ne, tensor_ne)
+BINARY_METHOD(lt, tensor_lt)
+BINARY_METHOD(le, tensor_le)
+BINARY_METHOD(gt, tensor_gt)
+BINARY_METHOD(ge, tensor_ge)
+
+/* torch's methods take tensors or numbers; a non-number is a TypeError there. */
+static PyObject *checked(PyObject *r, PyObject *other, const char *name) {
+  if (r == Py_NotImplemented) {
+    Py_DECREF(r);
+    return PyErr_Format(PyExc_TypeError, "%s(): argument 'other' must be Tensor or Number, not %.200s", name,
+                        Py_TYPE(other)->tp_name);
+  }
+  return r;
+}
+
+#define CHECKED_METHOD(name)                                                        \
+  static PyObject *checked_##name(PyObject *self, PyObject *other) {                \
+    return checked(method_##name(self, other), other, #name);                       \
+  }
+CHECKED_METHOD(add)
+CHECKED_METHOD(sub)
+CHECKED_METHOD(mul)
+CHECKED_METHOD(div)
+CHECKED_METHOD(pow)
+CHECKED_METHOD(maximum)
+CHECKED_METHOD(minimum)
+CHECKED_METHOD(eq)
+CHECKED_METHOD(ne)
+CHECKED_METHOD(lt)
+CHECKED_METHOD(le)
+CHECKED_METHOD(gt)
+CHECKED_METHOD(ge)
+
+#define IN_PLACE_METHOD(name, op)                                                        \
+  static PyObject *method_##name##_(PyObject *self, PyObject *other) {                   \
+    return checked(in_place(self, other, op), other, #name "_");                         \
+  }
+IN_PLACE_METHOD(add, TENSOR_OP_ADD)
+IN_PLACE_METHOD(sub, TENSOR_OP_SUB)
+IN_PLACE_METHOD(mul, TENSOR_OP_MUL)
+IN_PLACE_METHOD(div, TENSOR_OP_DIV)
+
+static PyObject *method_neg(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return nb_neg(self);
+}
+static PyObject *method_abs(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return nb_abs(self);
+}
+
+/* dim=None (every dim), an int or a sequence of ints. Returns ndims or -1. */
+static int64_t parse_dims(PyObject *dim, int64_t *dims) {
+  if (!dim || dim == Py_None) return 0;
+  if (PyLong_Check(dim)) {
+    dims[0] = PyLong_AsLongLong(dim);
+    return dims[0] == -1 && PyErr_Occurred() ? -1 : 1;
+  }
+  PyObject *seq = PySequence_Fast(dim, "dim must be an int, a sequence of ints or None");
+  if (!seq) return -1;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > TENSOR_MAX_DIMS) {
+    Py_DECREF(seq);
+    PyErr_SetString(PyExc_RuntimeError, "too many dims");
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    dims[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (dims[i] == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return -1;
+    }
+  }
+  Py_DECREF(seq);
+  return n;
+}
+
+static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, ReduceFn fn, const char *name) {
+  static char *kwlist[] = {"dim", "keepdim", "dtype", NULL};
+  PyObject *dim = NULL;
+  int keepdim = 0;
+  tensor_dtype_t dtype = -1;
+  char format[32];
+  PyOS_snprintf(format, sizeof format, "|Op$O&:%s", name);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &dim, &keepdim, ct_dtype_converter, &dtype))
+    return NULL;
+  int64_t dims[TENSOR_MAX_DIMS];
+  const int64_t ndims = parse_dims(dim, dims);
+  if (ndims < 0) return NULL;
+  tensor_t *input = tensor_retain(SELF(self)), *out = NULL;
+  tensor_status_t st = TENSOR_OK;
+  if (dtype >= 0 && dtype != tensor_dtype(input)) { /* torch's dtype=: convert first */
+    tensor_t *converted = NULL;
+    st = ct_to(&converted, input, dtype);
+    tensor_release(input);
+    input = converted;
+  }
+  if (st == TENSOR_OK) {
+    if (large(input, NULL)) {
+      Py_BEGIN_ALLOW_THREADS
+      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
+      Py_END_ALLOW_THREADS
+    } else {
+      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
+    }
+  }
+  tensor_release(input);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+static PyObject *method_sum(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_sum, "sum"); }
+static PyObject *method_mean(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_mean, "mean"); }
+static PyObject *method_prod(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_prod, "prod"); }
+static PyObject *method_amax(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amax, "amax"); }
+static PyObject *method_amin(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amin, "amin"); }
+
+/* max()/min(): the largest/smallest element; max(other): maximum(self, other).
+   The dim forms (values and indices) are not provided. */
+static PyObject *extreme(PyObject *self, PyObject *args, PyObject *kwargs, int max) {
+  const char *name = max ? "max" : "min";
+  if ((kwargs && PyDict_GET_SIZE(kwargs)) || PyTuple_GET_SIZE(args) > 1)
+    return PyErr_Format(PyExc_NotImplementedError, "%s(dim, keepdim): values and indices are not provided by ctensor; "
+                        "use amax/amin", name);
+  if (PyTuple_GET_SIZE(args) == 0) {
+    PyObject *none = PyTuple_New(0);
+    if (!none) return NULL;
+    PyObject *r = reduce(self, none, NULL, max ? tensor_amax : tensor_amin, name);
+    Py_DECREF(none);
+    return r;
+  }
+  PyObject *other = PyTuple_GET_ITEM(args, 0);
+  if (!Ct_Tensor_Check(other))
+    return PyErr_Format(PyExc_NotImplementedError, "%s(dim): values and indices are not provided by ctensor; "
+                        "use amax/amin", name);
+  return binary(self, other, max ? tensor_maximum : tensor_minimum);
+}
+
+static PyObject *method_max(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 1); }
+static PyObject *method_min(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 0); }
+
+#define M_O(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
+#define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+#define M_NO(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
+
+PyMethodDef ct_math_methods[] = {
+    M_O("add", checked_add, "add(other): self + other."),
+    M_O("sub", checked_sub, "sub(other): self - other."),
+    M_O("mul", checked_mul, "mul(other): self * other."),
+    M_O("div", checked_div, "div(other): true division."),
+    M_O("true_divide", checked_div, "true_divide(other): div."),
+    M_O("pow", checked_pow, "pow(exponent): self ** exponent."),
+    M_O("maximum", checked_maximum, "maximum(other): element-wise maximum (NaN wins)."),
+    M_O("minimum", checked_minimum, "minimum(other): element-wise minimum (NaN wins)."),
+    M_O("eq", checked_eq, "eq(other): self == other."),
+    M_O("ne", checked_ne, "ne(other): self != other."),
+    M_O("lt", checked_lt, "lt(other): self < other."),
+    M_O("le", checked_le, "le(other): self <= other."),
+    M_O("gt", checked_gt, "gt(other): self > other."),
+    M_O("ge", checked_ge, "ge(other): self >= other."),
+    M_O("add_", method_add_, "add_(other): self += other, returns self."),
+    M_O("sub_", method_sub_, "sub_(other): self -= other, returns self."),
+    M_O("mul_", method_mul_, "mul_(other): self *= other, returns self."),
+    M_O("div_", method_div_, "div_(other): self /= other, returns self."),
+    M_NO("neg", method_neg, "neg(): -self."),
+    M_NO("abs", method_abs, "abs(): |self| (complex: the modulus)."),
+    M_KW("sum", method_sum, "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
+    M_KW("mean", method_mean, "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
+    M_KW("prod", method_prod, "prod(dim=None, keepdim=False, *, dtype=None)."),
+    M_KW("amax", method_amax, "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
+    M_KW("amin", method_amin, "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
+    M_KW("max", method_max, "max(): the largest element; max(other): maximum(self, other)."),
+    M_KW("min", method_min, "min(): the smallest element; min(other): minimum(self, other)."),
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- module functions ---------------------------------------------------- */
+
+/* The tensors of a sequence as borrowed handles in `list` (n of them). */
+static Py_ssize_t tensor_list(PyObject *seq_obj, const char *name, PyObject **seq, const tensor_t ***list) {
+  *seq = PySequence_Fast(seq_obj, "expected a sequence of tensors");
+  if (!*seq) return -1;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(*seq);
+  *list = PyMem_Malloc(sizeof(tensor_t *) * (size_t)(n ? n : 1));
+  if (!*list) {
+    Py_DECREF(*seq);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(*seq, i);
+    if (!Ct_Tensor_Check(item)) {
+      PyMem_Free(*list);
+      Py_DECREF(*seq);
+      PyErr_Format(PyExc_TypeError, "%s(): expected a sequence of Tensors, but item %zd is %.200s", name, i,
+                   Py_TYPE(item)->tp_name);
+      return -1;
+    }
+    (*list)[i] = SELF(item);
+  }
+  return n;
+}
+
+static PyObject *join(PyObject *args, PyObject *kwargs, const char *name,
+                      tensor_status_t (*fn)(tensor_t **, int64_t, const tensor_t *const *, int64_t)) {
+  static char *kwlist[] = {"tensors", "dim", NULL};
+  PyObject *tensors;
+  long long dim = 0;
+  char format[32];
+  PyOS_snprintf(format, sizeof format, "O|L:%s", name);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &tensors, &dim)) return NULL;
+  PyObject *seq;
+  const tensor_t **list;
+  const Py_ssize_t n = tensor_list(tensors, name, &seq, &list);
+  if (n < 0) return NULL;
+  tensor_t *out = NULL;
+  const tensor_status_t st = fn(&out, n, list, dim);
+  PyMem_Free(list);
+  Py_DECREF(seq);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+static PyObject *fn_cat(PyObject *m, PyObject *a, PyObject *k) {
+  (void)m;
+  return join(a, k, "cat", tensor_cat);
+}
+static PyObject *fn_stack(PyObject *m, PyObject *a, PyObject *k) {
+  (void)m;
+  return join(a, k, "stack", tensor_stack);
+}
+
+static PyObject *fn_equal(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "O!O!:equal", &Ct_TensorType, &a, &Ct_TensorType, &b)) return NULL;
+  int32_t r;
+  const tensor_status_t st = tensor_equal(&r, SELF(a), SELF(b));
+  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
+}
+
+static PyObject *fn_allclose(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  static char *kwlist[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
+  PyObject *a, *b;
+  double rtol = 1e-5, atol = 1e-8;
+  int equal_nan = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!|ddp:allclose", kwlist, &Ct_TensorType, &a, &Ct_TensorType, &b,
+                                   &rtol, &atol, &equal_nan))
+    return NULL;
+  int32_t r;
+  const tensor_status_t st = tensor_allclose(&r, SELF(a), SELF(b), rtol, atol, equal_nan);
+  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
+}
+
+static PyObject *fn_result_type(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "OO:result_type", &a, &b)) return NULL;
+  tensor_t *ta, *tb = NULL;
+  int r = operand(a, &ta);
+  if (r > 0) r = operand(b, &tb);
+  if (r <= 0) {
+    tensor_release(ta);
+    if (r == 0) PyErr_SetString(PyExc_TypeError, "result_type(): arguments must be Tensors or Numbers");
+    return NULL;
+  }
+  tensor_dtype_t d;
+  const tensor_status_t st = tensor_result_type(&d, ta, tb);
+  tensor_release(ta);
+  tensor_release(tb);
+  return st == TENSOR_OK ? Py_NewRef(ct_dtype_object(d)) : ct_raise(st);
+}
+
+static PyObject *forward_binary(PyObject *args, BinaryFn fn, const char *name) {
+  PyObject *a, *b;
+  if (!PyArg_UnpackTuple(args, name, 2, 2, &a, &b)) return NULL;
+  PyObject *r = binary(a, b, fn);
+  if (r == Py_NotImplemented) {
+    Py_DECREF(r);
+    return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+  }
+  return r;
+}
+
+#define FN_BINARY(name, fn)                                                          \
+  static PyObject *fn_##name(PyObject *m, PyObject *args) {                          \
+    (void)m;                                                                         \
+    return forward_binary(args, fn, #name);                                          \
+  }
+FN_BINARY(add, tensor_add)
+FN_BINARY(sub, tensor_sub)
+FN_BINARY(mul, tensor_mul)
+FN_BINARY(div, tensor_div)
+FN_BINARY(pow, tensor_pow)
+FN_BINARY(maximum, tensor_maximum)
+FN_BINARY(minimum, tensor_minimum)
+FN_BINARY(eq, tensor_eq)
+FN_BINARY(ne, tensor_ne)
+FN_BINARY(lt, tensor_lt)
+FN_BINARY(le, tensor_le)
+FN_BINARY(gt, tensor_gt)
+FN_BINARY(ge, tensor_ge)
+
+PyMethodDef ct_math_functions[] = {
+    M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
+    M_KW("concat", fn_cat, "concat(tensors, dim=0): cat."),
+    M_KW("stack", fn_stack, "stack(tensors, dim=0): joined along a new dim."),
+    {"equal", fn_equal, METH_VARARGS, "equal(a, b): same sizes and equal elements."},
+    M_KW("allclose", fn_allclose, "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."),
+    {"result_type", fn_result_type, METH_VARARGS, "result_type(a, b): torch's promotion of tensors and numbers."},
+    {"add", fn_add, METH_VARARGS, "add(a, b)."},
+    {"sub", fn_sub, METH_VARARGS, "sub(a, b)."},
+    {"mul", fn_mul, METH_VARARGS, "mul(a, b)."},
+    {"div", fn_div, METH_VARARGS, "div(a, b): true division."},
+    {"true_divide", fn_div, METH_VARARGS, "true_divide(a, b)."},
+    {"pow", fn_pow, METH_VARARGS, "pow(a, b)."},
+    {"maximum", fn_maximum, METH_VARARGS, "maximum(a, b)."},
+    {"minimum", fn_minimum, METH_VARARGS, "minimum(a, b)."},
+    {"eq", fn_eq, METH_VARARGS, "eq(a, b)."},
+    {"ne", fn_ne, METH_VARARGS, "ne(a, b)."},
+    {"lt", fn_lt, METH_VARARGS, "lt(a, b)."},
+    {"le", fn_le, METH_VARARGS, "le(a, b)."},
+    {"gt", fn_gt, METH_VARARGS, "gt(a, b)."},
+    {"ge", fn_ge, METH_VARARGS, "ge(a, b)."},
+    {NULL, NULL, 0, NULL},
+};

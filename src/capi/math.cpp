@@ -1,0 +1,205 @@
+// Math: wrapped-number scalars, type promotion, element-wise ops, reductions,
+// item, cat/stack, equal/allclose.
+#include <complex>
+#include <vector>
+
+#include "dtype/convert.hpp"
+#include "guard.hpp"
+#include "ops/binary.hpp"
+#include "ops/compare.hpp"
+#include "ops/join.hpp"
+#include "ops/promotion.hpp"
+#include "ops/reduce.hpp"
+
+using namespace ctensor;
+using core::Status;
+
+namespace {
+
+tensor_status_t binary(tensor_t** out, core::BinaryOp op, const tensor_t* a, const tensor_t* b) {
+  const char* name = core::binary_op_name(op);
+  return capi::produce(out, name, [&](const char*) { return core::binary(op, capi::arg(a, name, "a"), capi::arg(b, name, "b")); });
+}
+
+tensor_status_t reduce(tensor_t** out, core::ReduceOp op, const tensor_t* t, int64_t ndims, const int64_t* dims,
+                       int32_t keepdim) {
+  const char* name = core::reduce_op_name(op);
+  return capi::produce(out, name, [&](const char*) {
+    const core::Tensor& input = capi::arg(t, name);
+    if (keepdim != 0 && keepdim != 1) core::fail(Status::Invalid, name, ": keepdim is ", keepdim, ", expected 0 or 1");
+    return core::reduce(op, input, ndims, dims, keepdim == 1);
+  });
+}
+
+// The single element of t as `dtype` (converted as a copy converts).
+void item(const char* name, const tensor_t* t, core::DType dtype, void* out) {
+  const core::Tensor& input = capi::arg(t, name);
+  if (input.numel() != 1)
+    core::fail(Status::Shape, name, ": a tensor with ", input.numel(), " elements cannot be converted to a scalar");
+  input.require_readable(name);
+  core::cast_kernel(input.dtype(), dtype)(input.data(), 0, static_cast<char*>(out), 0, 1);
+}
+
+// The n tensors of a C array as core tensors.
+std::vector<const core::Tensor*> tensor_list(const char* name, int64_t n, const tensor_t* const* tensors) {
+  if (!tensors) core::fail(Status::Invalid, name, ": tensors is NULL");
+  if (n < 1) core::fail(Status::Invalid, name, ": expected a non-empty list of tensors, got n = ", n);
+  std::vector<const core::Tensor*> list(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (!tensors[i]) core::fail(Status::Invalid, name, ": tensors[", i, "] is NULL");
+    list[static_cast<size_t>(i)] = capi::from_handle(tensors[i]);
+  }
+  return list;
+}
+
+}  // namespace
+
+extern "C" {
+
+tensor_status_t tensor_scalar_bool(tensor_t** out, int32_t value) {
+  return capi::produce(out, "scalar_bool", [&](const char*) {
+    const uint8_t byte = value != 0;
+    return core::Tensor::wrapped_number(core::dtype::Bool, &byte);
+  });
+}
+
+tensor_status_t tensor_scalar_int64(tensor_t** out, int64_t value) {
+  return capi::produce(out, "scalar_int64", [&](const char*) { return core::Tensor::wrapped_number(core::dtype::Int64, &value); });
+}
+
+tensor_status_t tensor_scalar_float64(tensor_t** out, double value) {
+  return capi::produce(out, "scalar_float64",
+                       [&](const char*) { return core::Tensor::wrapped_number(core::dtype::Float64, &value); });
+}
+
+tensor_status_t tensor_scalar_complex128(tensor_t** out, double re, double im) {
+  return capi::produce(out, "scalar_complex128", [&](const char*) {
+    const double value[2] = {re, im};
+    return core::Tensor::wrapped_number(core::dtype::Complex128, value);
+  });
+}
+
+tensor_status_t tensor_result_type(tensor_dtype_t* out, const tensor_t* a, const tensor_t* b) {
+  if (!out) return capi::record_error(Status::Invalid, "result_type: out is NULL");
+  *out = -1;
+  return capi::guarded("result_type", [&](const char*) {
+    *out = core::result_type("result_type", capi::arg(a, "result_type", "a"), capi::arg(b, "result_type", "b"));
+  });
+}
+
+tensor_status_t tensor_add(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Add, a, b);
+}
+tensor_status_t tensor_sub(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Sub, a, b);
+}
+tensor_status_t tensor_mul(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Mul, a, b);
+}
+tensor_status_t tensor_div(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Div, a, b);
+}
+tensor_status_t tensor_pow(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Pow, a, b);
+}
+tensor_status_t tensor_maximum(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Maximum, a, b);
+}
+tensor_status_t tensor_minimum(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Minimum, a, b);
+}
+tensor_status_t tensor_eq(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Eq, a, b);
+}
+tensor_status_t tensor_ne(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Ne, a, b);
+}
+tensor_status_t tensor_lt(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Lt, a, b);
+}
+tensor_status_t tensor_le(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Le, a, b);
+}
+tensor_status_t tensor_gt(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Gt, a, b);
+}
+tensor_status_t tensor_ge(tensor_t** out, const tensor_t* a, const tensor_t* b) {
+  return binary(out, core::BinaryOp::Ge, a, b);
+}
+
+tensor_status_t tensor_binary_into(tensor_t* dst, tensor_op_t op, const tensor_t* a, const tensor_t* b) {
+  return capi::guarded("binary_into", [&](const char*) {
+    if (op < 0 || op >= core::kNumBinaryOps)
+      core::fail(Status::Invalid, "binary_into: unknown op ", op, " (expected TENSOR_OP_ADD 0 .. TENSOR_OP_GE 12)");
+    const auto bop = static_cast<core::BinaryOp>(op);
+    const char* name = core::binary_op_name(bop);
+    core::binary_into(bop, capi::arg(dst, name, "dst"), capi::arg(a, name, "a"), capi::arg(b, name, "b"));
+  });
+}
+
+tensor_status_t tensor_neg(tensor_t** out, const tensor_t* a) {
+  return capi::produce(out, "neg", [&](const char*) { return core::neg(capi::arg(a, "neg")); });
+}
+
+tensor_status_t tensor_abs(tensor_t** out, const tensor_t* a) {
+  return capi::produce(out, "abs", [&](const char*) { return core::abs(capi::arg(a, "abs")); });
+}
+
+tensor_status_t tensor_sum(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
+  return reduce(out, core::ReduceOp::Sum, t, ndims, dims, keepdim);
+}
+tensor_status_t tensor_mean(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
+  return reduce(out, core::ReduceOp::Mean, t, ndims, dims, keepdim);
+}
+tensor_status_t tensor_prod(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
+  return reduce(out, core::ReduceOp::Prod, t, ndims, dims, keepdim);
+}
+tensor_status_t tensor_amax(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
+  return reduce(out, core::ReduceOp::Amax, t, ndims, dims, keepdim);
+}
+tensor_status_t tensor_amin(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
+  return reduce(out, core::ReduceOp::Amin, t, ndims, dims, keepdim);
+}
+
+tensor_status_t tensor_item_float64(double* out, const tensor_t* t) {
+  if (!out) return capi::record_error(Status::Invalid, "item_float64: out is NULL");
+  return capi::guarded("item_float64", [&](const char*) { item("item_float64", t, core::dtype::Float64, out); });
+}
+
+tensor_status_t tensor_item_int64(int64_t* out, const tensor_t* t) {
+  if (!out) return capi::record_error(Status::Invalid, "item_int64: out is NULL");
+  return capi::guarded("item_int64", [&](const char*) { item("item_int64", t, core::dtype::Int64, out); });
+}
+
+tensor_status_t tensor_cat(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {
+  return capi::produce(out, "cat", [&](const char*) {
+    const auto list = tensor_list("cat", n, tensors);
+    return core::cat("cat", n, list.data(), dim);
+  });
+}
+
+tensor_status_t tensor_stack(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {
+  return capi::produce(out, "stack", [&](const char*) {
+    const auto list = tensor_list("stack", n, tensors);
+    return core::stack(n, list.data(), dim);
+  });
+}
+
+tensor_status_t tensor_equal(int32_t* out, const tensor_t* a, const tensor_t* b) {
+  if (!out) return capi::record_error(Status::Invalid, "equal: out is NULL");
+  *out = 0;
+  return capi::guarded("equal", [&](const char*) { *out = core::equal(capi::arg(a, "equal", "a"), capi::arg(b, "equal", "b")); });
+}
+
+tensor_status_t tensor_allclose(int32_t* out, const tensor_t* a, const tensor_t* b, double rtol, double atol,
+                                int32_t equal_nan) {
+  if (!out) return capi::record_error(Status::Invalid, "allclose: out is NULL");
+  *out = 0;
+  return capi::guarded("allclose", [&](const char*) {
+    if (equal_nan != 0 && equal_nan != 1)
+      core::fail(Status::Invalid, "allclose: equal_nan is ", equal_nan, ", expected 0 or 1");
+    *out = core::allclose(capi::arg(a, "allclose", "a"), capi::arg(b, "allclose", "b"), rtol, atol, equal_nan == 1);
+  });
+}
+
+}  // extern "C"

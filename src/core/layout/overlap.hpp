@@ -1,0 +1,20 @@
+// Memory overlap between and within strided views: the rules writes follow
+// (API.md's tensor_copy rule for internal overlap).
+#pragma once
+
+#include "layout/tensor.hpp"
+
+namespace ctensor::core {
+
+// Sorted by |stride|, each dim of size > 1 must step past the span of all
+// smaller ones; zero strides and interleavings are refused with Error(Overlap).
+void require_no_internal_overlap(const char* op, const Tensor& t);
+
+// Whether the bytes two non-empty tensors address may intersect.
+bool may_overlap(const Tensor& a, const Tensor& b);
+
+// Whether every element of `dst` is the very element of `src` at the same index,
+// src's strides given broadcast to dst's shape.
+bool same_elements(const Tensor& dst, const Tensor& src, const int64_t* src_strides);
+
+}  // namespace ctensor::core

@@ -1,0 +1,522 @@
+#include "ops/binary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+
+#include "engine/copy.hpp"
+#include "dtype/convert.hpp"
+#include "engine/copy_kernels.hpp"
+#include "engine/tensor_iterator.hpp"
+#include "layout/overlap.hpp"
+#include "layout/shape.hpp"
+#include "ops/elements.hpp"
+#include "ops/promotion.hpp"
+
+namespace ctensor::core {
+
+namespace {
+
+constexpr const char* kOpNames[kNumBinaryOps] = {"add", "sub", "mul", "div", "pow", "maximum", "minimum",
+                                                 "eq",  "ne",  "lt",  "le",  "gt",  "ge"};
+
+constexpr bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::Eq; }
+
+// ---- element functions -----------------------------------------------------
+
+template <class C>
+constexpr bool is_std_complex = false;
+template <class T>
+constexpr bool is_std_complex<std::complex<T>> = true;
+
+// PyTorch's powi: integer powers by squaring (wrapping); a negative exponent
+// gives 1 for base 1, +-1 for base -1 and 0 otherwise.
+template <class T>
+T integer_pow(T base, T exp) noexcept {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exp % 2) != 0 ? T(-1) : T(1);
+      return 0;
+    }
+  }
+  T result = 1;
+  while (exp != 0) {
+    if (exp & 1) result = wrapping_mul(result, base);
+    exp /= 2;
+    base = wrapping_mul(base, base);
+  }
+  return result;
+}
+
+template <class C>
+bool is_nan(C x) noexcept {
+  if constexpr (std::is_floating_point_v<C>) return x != x;
+  return false;
+}
+
+// op on compute-type values; R is the result's compute type.
+template <BinaryOp Op, class C>
+inline auto apply(C a, C b) noexcept {
+  if constexpr (Op == BinaryOp::Add) {
+    if constexpr (std::is_same_v<C, bool>) return a || b;
+    else if constexpr (std::is_integral_v<C>) return wrapping_add(a, b);
+    else return a + b;
+  } else if constexpr (Op == BinaryOp::Sub) {
+    if constexpr (std::is_integral_v<C>) return wrapping_sub(a, b);
+    else return a - b;
+  } else if constexpr (Op == BinaryOp::Mul) {
+    if constexpr (std::is_same_v<C, bool>) return a && b;
+    else if constexpr (std::is_integral_v<C>) return wrapping_mul(a, b);
+    else return a * b;
+  } else if constexpr (Op == BinaryOp::Div) {
+    return a / b;
+  } else if constexpr (Op == BinaryOp::Pow) {
+    if constexpr (std::is_integral_v<C>) {
+      return integer_pow(a, b);
+    } else if constexpr (is_std_complex<C>) {
+      // x ** 0 is 1, as for real numbers and Python's complex (exp(0 * log 0) is NaN).
+      return b == C{} ? C{1} : std::pow(a, b);
+    } else {
+      return static_cast<C>(std::pow(a, b));
+    }
+  } else if constexpr (Op == BinaryOp::Maximum) {
+    if constexpr (std::is_same_v<C, bool>) return a || b;
+    else return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b);
+  } else if constexpr (Op == BinaryOp::Minimum) {
+    if constexpr (std::is_same_v<C, bool>) return a && b;
+    else return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b);
+  } else if constexpr (Op == BinaryOp::Eq) {
+    return a == b;
+  } else if constexpr (Op == BinaryOp::Ne) {
+    return a != b;
+  } else if constexpr (Op == BinaryOp::Lt) {
+    return a < b;
+  } else if constexpr (Op == BinaryOp::Le) {
+    return a <= b;
+  } else if constexpr (Op == BinaryOp::Gt) {
+    return a > b;
+  } else {
+    return a >= b;
+  }
+}
+
+// ---- loops -----------------------------------------------------------------
+
+// out[i] = f(a[i], b[i]) over n elements (byte strides s[0..2]). The common
+// layouts get loops of their own, which the compiler vectorises.
+template <class T, class R, class F>
+void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
+  char* out = data[0];
+  const char* a = data[1];
+  const char* b = data[2];
+  constexpr int64_t t = sizeof(T), r = sizeof(R);
+  if (s[0] == r && s[1] == t && s[2] == t) {
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
+  } else if (s[0] == r && s[1] == t && s[2] == 0) {
+    const auto y = read_element<T>(b);
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
+  } else if (s[0] == r && s[1] == 0 && s[2] == t) {
+    const auto x = read_element<T>(a);
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(x, read_element<T>(b + i * t)));
+  } else {
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1]), read_element<T>(b + i * s[2])));
+  }
+}
+
+template <class T, class R, class F>
+void unary_loop(char** data, const int64_t* s, int64_t n, F f) {
+  char* out = data[0];
+  const char* a = data[1];
+  constexpr int64_t t = sizeof(T), r = sizeof(R);
+  if (s[0] == r && s[1] == t) {
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t)));
+  } else {
+    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1])));
+  }
+}
+
+// Tiles for inputs laid out across the output's order (a + b.t()): such an
+// input's tile is first transposed into a buffer that stays in L1 (the copy
+// engine's tile kernel), then the rows run as dense loops.
+constexpr int64_t kTileInner = 128, kTileOuter = 64;
+
+// Runs a 1-D loop over a 2-D block of n0 x n1 elements (strides s along dim 0,
+// s + N along dim 1; operand 0 is the output, the inputs have `item`-byte
+// elements).
+template <int N, class Loop>
+void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, Loop loop) {
+  const int64_t* s1 = s + N;
+  const auto t = static_cast<int64_t>(item);
+  bool across[N] = {}, any = false;
+  for (int k = 1; k < N; ++k) {
+    across[k] = n1 > 1 && s1[k] == t && std::llabs(s[k]) > t;
+    any |= across[k];
+  }
+  char* p[N];
+  if (!any) {
+    for (int64_t j = 0; j < n1; ++j) {
+      for (int k = 0; k < N; ++k) p[k] = data[k] + j * s1[k];
+      loop(p, s, n0);
+    }
+    return;
+  }
+  const int64_t tile_bytes = kTileInner * kTileOuter * t;
+  const auto buffers = std::make_unique<char[]>(static_cast<size_t>(N * tile_bytes));  // [0]: unused
+  int64_t rows[N];  // dim-0 strides the loop sees: buffered inputs are dense
+  std::copy(s, s + N, rows);
+  for (int k = 1; k < N; ++k)
+    if (across[k]) rows[k] = t;
+  for (int64_t j0 = 0; j0 < n1; j0 += kTileOuter)
+    for (int64_t i0 = 0; i0 < n0; i0 += kTileInner) {
+      const int64_t m0 = std::min(kTileInner, n0 - i0), m1 = std::min(kTileOuter, n1 - j0);
+      for (int k = 1; k < N; ++k)
+        if (across[k])
+          copy_tile(item, buffers.get() + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
+      for (int64_t j = 0; j < m1; ++j) {
+        for (int k = 0; k < N; ++k)
+          p[k] = across[k] ? buffers.get() + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
+        loop(p, rows, m0);
+      }
+    }
+}
+
+template <BinaryOp Op, class T>
+void run_binary(const TensorIterator& it) {
+  using C = compute_t<T>;
+  using R = std::conditional_t<is_comparison(Op), Bool8, T>;
+  it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    loop_2d<3>(data, strides, n0, n1, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
+      binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
+    });
+  });
+}
+
+// The kernels that exist for compute dtype T (the checks in check_op refuse the rest).
+template <BinaryOp Op, class T>
+constexpr bool kSupported = [] {
+  using C = compute_t<T>;
+  if constexpr (is_std_complex<C>)
+    return Op != BinaryOp::Maximum && Op != BinaryOp::Minimum && Op < BinaryOp::Lt;
+  else if constexpr (std::is_same_v<C, bool>)
+    return Op != BinaryOp::Sub && Op != BinaryOp::Div && Op != BinaryOp::Pow;
+  else if constexpr (std::is_integral_v<C>)
+    return Op != BinaryOp::Div;
+  else
+    return true;
+}();
+
+template <class T, size_t... I>
+void run_binary_op(BinaryOp op, const TensorIterator& it, std::index_sequence<I...>) {
+  ((static_cast<size_t>(op) == I ? [&] {
+    if constexpr (kSupported<static_cast<BinaryOp>(I), T>) run_binary<static_cast<BinaryOp>(I), T>(it);
+  }() : void()), ...);
+}
+
+// ---- argument rules ----------------------------------------------------------
+
+// The dtype the op computes in (inputs are converted to it), after PyTorch's
+// refusals; `b` is the exponent for pow.
+DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
+  const char* name = binary_op_name(op);
+  DType common = result_type(name, a, b);
+  const DTypeKind c = category(common);
+  switch (op) {
+    case BinaryOp::Sub:
+      if (a.dtype() == dtype::Bool || b.dtype() == dtype::Bool)
+        fail(Status::DType, "sub: subtraction with a bool tensor is not supported (as in PyTorch); "
+                            "use logical_xor or logical_not instead");
+      break;
+    case BinaryOp::Div: common = to_floating(common); break;
+    case BinaryOp::Pow:
+      if (c == DTypeKind::Bool) fail(Status::DType, "pow: not implemented for bool (as in PyTorch)");
+      if (c == DTypeKind::Int && b.is_wrapped_number()) {
+        int64_t e = 0;
+        std::memcpy(&e, b.data(), std::min<size_t>(b.itemsize(), sizeof e));
+        if (b.dtype() == dtype::Int64 && e < 0)
+          fail(Status::Invalid, "pow: integers to negative integer powers are not allowed (exponent ", e,
+               "; as in PyTorch)");
+      }
+      break;
+    case BinaryOp::Maximum:
+    case BinaryOp::Minimum:
+      if (c == DTypeKind::Complex) fail(Status::DType, name, ": not implemented for complex tensors");
+      break;
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge:
+      if (c == DTypeKind::Complex) fail(Status::DType, name, ": complex numbers have no order");
+      break;
+    default: break;
+  }
+  return common;
+}
+
+// Whether `input` would be read after `dst` is written at overlapping elements.
+bool needs_snapshot(const Tensor& dst, const Tensor& input) {
+  if (input.numel() == 0 || !may_overlap(dst, input)) return false;
+  int64_t strides[kMaxDims];
+  broadcast_strides(input.ndim(), input.sizes(), input.strides(), dst.ndim(), dst.sizes(), strides);
+  return !same_elements(dst, input, strides);
+}
+
+// An input in the compute dtype: the tensor itself, a converted copy, or, for
+// a 0-dim tensor (numbers), its converted element held here (no allocation).
+class Operand {
+ public:
+  Operand(const char* op, const Tensor& t, DType d) : dtype_(d) {
+    if (t.dtype() == d) {
+      tensor_ = &t;
+    } else if (t.ndim() == 0) {
+      cast_kernel(t.dtype(), d)(t.data(), 0, element_, 0, 1);
+    } else {
+      copy_ = contiguous_copy(op, t, d);
+      tensor_ = copy_.get();
+    }
+  }
+  Operand(const Operand&) = delete;
+  Operand& operator=(const Operand&) = delete;
+
+  // Reads from a snapshot if dst overlaps the elements other than exactly.
+  void snapshot_if_overlapping(const char* op, const Tensor& dst) {
+    if (!tensor_ || !needs_snapshot(dst, *tensor_)) return;
+    copy_ = contiguous_copy(op, *tensor_, dtype_);
+    tensor_ = copy_.get();
+  }
+
+  void add_to(TensorIteratorConfig& config) const {
+    if (tensor_) config.add_input(*tensor_);
+    else config.add_input(element_, 0, nullptr, nullptr, dtype_size(dtype_));
+  }
+
+ private:
+  DType dtype_;
+  const Tensor* tensor_ = nullptr;
+  Ref<Tensor> copy_;
+  alignas(16) char element_[16];
+};
+
+int64_t broadcast_pair(const char* op, const Tensor& a, const Tensor& b, int64_t* shape) {
+  const ShapeRef shapes[2] = {{a.ndim(), a.sizes()}, {b.ndim(), b.sizes()}};
+  return broadcast_shapes(op, shapes, 2, shape);
+}
+
+void compute(BinaryOp op, DType common, const Tensor& out, const Operand& a, const Operand& b) {
+  if (out.numel() == 0) return;
+  TensorIteratorConfig config;
+  config.add_output(out);
+  a.add_to(config);
+  b.add_to(config);
+  const TensorIterator it = config.build(binary_op_name(op));
+  dispatch(common, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_binary_op<T>(op, it, std::make_index_sequence<kNumBinaryOps>{});
+  });
+}
+
+// ---- output layout -----------------------------------------------------------
+
+// PyTorch's is_non_overlapping_and_dense.
+bool non_overlapping_and_dense(const Tensor& t) {
+  const int64_t n = t.ndim();
+  if (n == 1) return t.size(0) < 2 || t.stride(0) == 1;
+  int64_t perm[kMaxDims];
+  std::iota(perm, perm + n, 0);
+  std::sort(perm, perm + n, [&](int64_t x, int64_t y) {
+    if (t.size(x) < 2 || t.size(y) < 2) return t.size(x) >= 2 && t.size(y) < 2;
+    return t.stride(x) < t.stride(y);
+  });
+  int64_t expected = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t d = perm[i];
+    if (t.size(d) == 1) continue;
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+bool same_shape(const Tensor& t, int64_t ndim, const int64_t* shape) {
+  return t.ndim() == ndim && std::equal(shape, shape + ndim, t.sizes());
+}
+
+}  // namespace
+
+const char* binary_op_name(BinaryOp op) noexcept { return kOpNames[static_cast<int32_t>(op)]; }
+
+void output_strides(int64_t ndim, const int64_t* shape, int n, const Tensor* const* inputs, int64_t* strides) {
+  // TensorIterator's fast set-up: inputs of the full shape, all contiguous, or
+  // all dense with the same strides.
+  bool all_same_shape = true, all_contiguous = true, all_dense_alike = true;
+  for (int k = 0; k < n; ++k) {
+    const Tensor& t = *inputs[k];
+    all_same_shape &= same_shape(t, ndim, shape);
+    if (!all_same_shape) break;
+    all_contiguous &= t.is_contiguous();
+    all_dense_alike &= non_overlapping_and_dense(t) && std::equal(t.strides(), t.strides() + ndim, inputs[0]->strides());
+  }
+  if (all_same_shape && (all_contiguous || all_dense_alike)) {
+    if (all_contiguous) {
+      contiguous_strides(ndim, shape, strides);
+    } else {
+      std::copy(inputs[0]->strides(), inputs[0]->strides() + ndim, strides);
+    }
+    return;
+  }
+  // reorder_dimensions: perm[0] is the fastest dim; an insertion sort where the
+  // first input whose (non-zero) strides differ decides, equal strides put the
+  // smaller size inside.
+  int64_t bstrides[8][kMaxDims];
+  for (int k = 0; k < n; ++k)
+    broadcast_strides(inputs[k]->ndim(), inputs[k]->sizes(), inputs[k]->strides(), ndim, shape, bstrides[k]);
+  const auto should_swap = [&](int64_t d0, int64_t d1) {
+    for (int k = 0; k < n; ++k) {
+      const int64_t s0 = bstrides[k][d0], s1 = bstrides[k][d1];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  int64_t perm[kMaxDims];
+  for (int64_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
+  for (int64_t i = 1; i < ndim; ++i) {
+    int64_t dim1 = i;
+    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  bool inverted = true;
+  for (int64_t i = 0; i < ndim; ++i) inverted &= perm[i] == ndim - 1 - i;
+  if (inverted) return contiguous_strides(ndim, shape, strides);
+  int64_t next = 1;  // as compatible_stride: raw products, in the permuted order
+  for (int64_t i = 0; i < ndim; ++i) {
+    strides[perm[i]] = next;
+    next = static_cast<int64_t>(static_cast<uint64_t>(next) * static_cast<uint64_t>(shape[perm[i]]));
+  }
+}
+
+Ref<Tensor> empty_like_inputs(const char* op, DType dtype, int64_t ndim, const int64_t* shape, int n,
+                              const Tensor* const* inputs) {
+  const int64_t numel = checked_numel(op, ndim, shape);
+  const int64_t nbytes = checked_mul(numel, static_cast<int64_t>(dtype_size(dtype)), op);
+  int64_t strides[kMaxDims];
+  output_strides(ndim, shape, n, inputs, strides);
+  return Tensor::make(Storage::allocate(static_cast<size_t>(nbytes), false), dtype, ndim, shape, strides, 0);
+}
+
+Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+  const char* name = binary_op_name(op);
+  a.require_readable(name);
+  b.require_readable(name);
+  int64_t shape[kMaxDims];
+  const int64_t ndim = broadcast_pair(name, a, b, shape);
+  const DType common = compute_dtype(op, a, b);
+  const Tensor* inputs[2] = {&a, &b};
+  Ref<Tensor> out =
+      empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs);
+  const Operand ca(name, a, common), cb(name, b, common);
+  compute(op, common, *out, ca, cb);
+  return out;
+}
+
+void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& b) {
+  const char* name = binary_op_name(op);
+  int64_t shape[kMaxDims];
+  const int64_t ndim = broadcast_pair(name, a, b, shape);
+  if (!same_shape(dst, ndim, shape))
+    fail(Status::Shape, name, ": the destination's shape ", DimList{dst.sizes(), dst.ndim()},
+         " is not the broadcast shape ", DimList{shape, ndim}, " of the operands (ctensor never resizes)");
+  const DType common = compute_dtype(op, a, b);
+  const DType result = is_comparison(op) ? dtype::Bool : common;
+  if (!can_cast(result, dst.dtype()))
+    fail(Status::DType, name, ": result type ", dtype_name(result), " can't be cast to the desired output type ",
+         dtype_name(dst.dtype()));
+  if (dst.numel() == 0) return;
+  dst.require_writable(name);
+  a.require_readable(name);
+  b.require_readable(name);
+  require_no_internal_overlap(name, dst);
+  if (dst.dtype() != result) {  // computed in the result dtype, then converted as a copy
+    const Tensor* inputs[2] = {&a, &b};
+    const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs);
+    const Operand ca(name, a, common), cb(name, b, common);
+    compute(op, common, *tmp, ca, cb);
+    return copy_into(name, dst, *tmp);
+  }
+  Operand ca(name, a, common), cb(name, b, common);
+  ca.snapshot_if_overlapping(name, dst);
+  cb.snapshot_if_overlapping(name, dst);
+  compute(op, common, dst, ca, cb);
+}
+
+// ---- unary -------------------------------------------------------------------
+
+namespace {
+
+template <class R, class T, class F>
+Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
+  const Tensor* inputs[1] = {&a};
+  Ref<Tensor> out = empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs);
+  if (out->numel() == 0) return out;
+  const TensorIterator it = TensorIteratorConfig().add_output(*out).add_input(a).build(name);
+  it.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    loop_2d<2>(data, strides, n0, n1, sizeof(T), [&](char** p, const int64_t* s, int64_t n) {
+      unary_loop<T, R>(p, s, n, f);
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+Ref<Tensor> neg(const Tensor& a) {
+  a.require_readable("neg");
+  if (a.dtype() == dtype::Bool)
+    fail(Status::DType, "neg: negation of a bool tensor is not supported (as in PyTorch); use logical_not instead");
+  return dispatch(a.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    if constexpr (std::is_same_v<C, bool>) {
+      return Ref<Tensor>();
+    } else {
+      return unary<T, T>("neg", a, a.dtype(), [](C x) {
+        if constexpr (std::is_integral_v<C>) return wrapping_sub(C{0}, x);
+        else return -x;
+      });
+    }
+  });
+}
+
+Ref<Tensor> abs(const Tensor& a) {
+  a.require_readable("abs");
+  if (a.dtype() == dtype::Bool) fail(Status::DType, "abs: not implemented for bool (as in PyTorch)");
+  return dispatch(a.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    if constexpr (std::is_same_v<C, bool>) {
+      return Ref<Tensor>();
+    } else if constexpr (is_std_complex<C>) {
+      using Real = typename C::value_type;
+      return unary<Real, T>("abs", a, to_real(a.dtype()), [](C x) { return std::abs(x); });
+    } else {
+      return unary<T, T>("abs", a, a.dtype(), [](C x) {
+        if constexpr (std::is_unsigned_v<C>) return x;
+        else if constexpr (std::is_integral_v<C>) return x < 0 ? wrapping_sub(C{0}, x) : x;
+        else return std::fabs(x);
+      });
+    }
+  });
+}
+
+}  // namespace ctensor::core

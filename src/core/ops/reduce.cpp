@@ -1,0 +1,333 @@
+#include "ops/reduce.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "engine/tensor_iterator.hpp"
+#include "layout/shape.hpp"
+#include "ops/elements.hpp"
+
+namespace ctensor::core {
+
+namespace {
+
+// ---- what each reduction accumulates -------------------------------------------
+
+template <class T>
+constexpr bool kIntegerInput = std::is_integral_v<compute_t<T>>;  // bool included
+
+template <class C>
+bool is_nan(C x) noexcept {
+  if constexpr (std::is_floating_point_v<C>) return x != x;
+  return false;
+}
+
+// Acc: the accumulator type; Out: the result's storage type.
+template <ReduceOp Op, class T>
+struct Reduction {
+  static constexpr bool kSumLike = Op == ReduceOp::Sum || Op == ReduceOp::Mean || Op == ReduceOp::Prod;
+  using Acc = std::conditional_t<kSumLike && kIntegerInput<T>, int64_t, compute_t<T>>;
+  using Out = std::conditional_t<kSumLike && kIntegerInput<T>, int64_t, T>;
+
+  static Acc identity() noexcept {
+    if constexpr (Op == ReduceOp::Prod) {
+      return Acc(1);
+    } else if constexpr (Op == ReduceOp::Amax || Op == ReduceOp::Amin) {
+      constexpr bool max = Op == ReduceOp::Amax;
+      if constexpr (std::is_same_v<Acc, bool>) return !max;
+      else if constexpr (std::is_floating_point_v<Acc>)
+        return max ? -std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::infinity();
+      else return max ? std::numeric_limits<Acc>::lowest() : std::numeric_limits<Acc>::max();
+    } else {
+      return Acc{};
+    }
+  }
+
+  static Acc combine(Acc a, Acc b) noexcept {
+    if constexpr (Op == ReduceOp::Prod) {
+      if constexpr (std::is_integral_v<Acc>) return wrapping_mul(a, b);
+      else return a * b;
+    } else if constexpr (Op == ReduceOp::Amax) {
+      if constexpr (std::is_same_v<Acc, bool>) return a || b;
+      else return is_nan(a) ? a : is_nan(b) ? b : (b > a ? b : a);
+    } else if constexpr (Op == ReduceOp::Amin) {
+      if constexpr (std::is_same_v<Acc, bool>) return a && b;
+      else return is_nan(a) ? a : is_nan(b) ? b : (b < a ? b : a);
+    } else {
+      if constexpr (std::is_integral_v<Acc>) return wrapping_add(a, b);
+      else return a + b;
+    }
+  }
+
+  static Acc read(const char* p) noexcept { return static_cast<Acc>(read_element<T>(p)); }
+};
+
+// ---- pairwise kernels --------------------------------------------------------------
+
+// Elements a base block reduces with kLanes independent accumulators, which the
+// compiler keeps in vector registers; blocks combine pairwise, lane by lane.
+// An element meets at most kBlock / kLanes roundings in its lane, one per
+// pairwise level, four in the lanes' tree and one into the result: the
+// (ceil(log2 n) + 32) eps bound of ctensor.h's tensor_sum.
+constexpr int64_t kBlock = 512;
+constexpr int kLanes = 16;
+// Rows a column block reduces one after the other before combining pairwise.
+constexpr int64_t kRowBlock = 8;
+// Columns reduced together when the kept dim is the dense one.
+constexpr int64_t kColumnBytes = 16384;
+
+// Adds the n <= kBlock elements at p (stride bytes apart) into kLanes partial
+// results: element i goes to lane i % kLanes.
+template <class R>
+inline void block(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
+  using Acc = typename R::Acc;
+  Acc lane[kLanes];  // local, so that the lanes live in (vector) registers
+  for (int k = 0; k < kLanes; ++k) lane[k] = R::identity();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+#pragma GCC unroll 16
+    for (int k = 0; k < kLanes; ++k) lane[k] = R::combine(lane[k], R::read(p + (i + k) * stride));
+  }
+  for (int k = 0; i < n; ++i, ++k) lane[k] = R::combine(lane[k], R::read(p + i * stride));
+  std::copy(lane, lane + kLanes, out);
+}
+
+#if defined(__x86_64__)
+// The dense block compiled for AVX2 as well (block inlines into it), chosen at
+// run time: sums read memory at the speed of a vectorised plain loop.
+template <class R, class T>
+__attribute__((target("avx2"))) void dense_block_avx2(const char* p, int64_t n, typename R::Acc* out) noexcept {
+  block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
+}
+bool has_avx2() noexcept {
+  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+  return has;
+}
+#endif
+
+// A dense block: a constant stride, so that its loads vectorise.
+template <class R, class T>
+void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
+#if defined(__x86_64__)
+  if (has_avx2()) return dense_block_avx2<R, T>(p, n, out);
+#endif
+  block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
+}
+
+// The lanes of a run of n elements: blocks combined pairwise, lane by lane.
+template <class R, class T>
+void run_lanes(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  if (n <= kBlock) return stride == t ? dense_block<R, T>(p, n, out) : block<R>(p, stride, n, out);
+  const int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
+  typename R::Acc right[kLanes];
+  run_lanes<R, T>(p, stride, half, out);
+  run_lanes<R, T>(p + half * stride, stride, n - half, right);
+  for (int k = 0; k < kLanes; ++k) out[k] = R::combine(out[k], right[k]);
+}
+
+// A run of n elements reduced: pairwise over blocks, then over the lanes.
+template <class R, class T>
+typename R::Acc run(const char* p, int64_t stride, int64_t n) noexcept {
+  typename R::Acc lane[kLanes];
+  run_lanes<R, T>(p, stride, n, lane);
+  for (int width = kLanes / 2; width > 0; width /= 2)
+    for (int k = 0; k < width; ++k) lane[k] = R::combine(lane[k], lane[k + width]);
+  return lane[0];
+}
+
+// Runs j in [lo, hi) of dim 1, each a run along dim 0, combined pairwise.
+template <class R, class T>
+typename R::Acc runs(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t lo, int64_t hi) noexcept {
+  if (hi - lo == 1) return run<R, T>(p + lo * s1, s0, n0);
+  const int64_t mid = lo + (hi - lo) / 2;
+  return R::combine(runs<R, T>(p, s0, n0, s1, lo, mid), runs<R, T>(p, s0, n0, s1, mid, hi));
+}
+
+// Column sums out[w] over `rows` rows (s_row bytes apart) of w columns of dense
+// elements: rows in blocks of kRowBlock, blocks combined pairwise. `scratch`
+// holds one row of partial results per level of the recursion.
+template <class R, class T>
+void column_block(const char* p, int64_t s_row, int64_t rows, int64_t w, typename R::Acc* out,
+                  typename R::Acc* scratch) noexcept {
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  if (rows == kRowBlock) {  // one pass over 8 rows, summed as a tree
+    const char* q[kRowBlock];
+    for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
+    for (int64_t c = 0; c < w; ++c) {
+      const int64_t o = c * t;
+      out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
+                                     R::combine(R::read(q[2] + o), R::read(q[3] + o))),
+                          R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
+                                     R::combine(R::read(q[6] + o), R::read(q[7] + o))));
+    }
+    return;
+  }
+  if (rows < kRowBlock) {
+    for (int64_t c = 0; c < w; ++c) out[c] = R::read(p + c * t);
+    for (int64_t r = 1; r < rows; ++r)
+      for (int64_t c = 0; c < w; ++c) out[c] = R::combine(out[c], R::read(p + r * s_row + c * t));
+    return;
+  }
+  const int64_t half = (rows / 2 + kRowBlock - 1) / kRowBlock * kRowBlock;
+  column_block<R, T>(p, s_row, half, w, out, scratch);
+  column_block<R, T>(p + half * s_row, s_row, rows - half, w, scratch, scratch + w);
+  for (int64_t c = 0; c < w; ++c) out[c] = R::combine(out[c], scratch[c]);
+}
+
+int levels(int64_t rows) noexcept {
+  int n = 1;
+  for (; rows > kRowBlock; rows = (rows / 2 + kRowBlock - 1) / kRowBlock * kRowBlock) ++n;
+  return n + 1;
+}
+
+// The 2-D loop over (accumulator, input): dims 0 and 1 of the iterator.
+template <class R, class T>
+void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
+  using Acc = typename R::Acc;
+  constexpr auto t = static_cast<int64_t>(sizeof(T)), a = static_cast<int64_t>(sizeof(Acc));
+  const int64_t so0 = s[0], si0 = s[1], so1 = s[2], si1 = s[3];
+  char* acc = data[0];
+  const char* in = data[1];
+  const auto update = [](char* p, Acc v) {
+    Acc x;
+    std::memcpy(&x, p, sizeof x);
+    x = R::combine(x, v);
+    std::memcpy(p, &x, sizeof x);
+  };
+  if (so0 != 0) {  // nothing reduced here (only size-1 dims were)
+    for (int64_t j = 0; j < n1; ++j)
+      for (int64_t i = 0; i < n0; ++i) update(acc + i * so0 + j * so1, R::read(in + i * si0 + j * si1));
+  } else if (so1 == 0) {  // everything here reduces into one element
+    update(acc, runs<R, T>(in, si0, n0, si1, 0, n1));
+  } else if (si1 == t && so1 == a) {  // dense along the kept dim: reduce whole rows of columns
+    const int64_t width = std::max<int64_t>(kColumnBytes / a, 1);
+    const auto part = std::make_unique<Acc[]>(static_cast<size_t>(width) * static_cast<size_t>(levels(n0) + 1));
+    for (int64_t c0 = 0; c0 < n1; c0 += width) {
+      const int64_t w = std::min(width, n1 - c0);
+      column_block<R, T>(in + c0 * t, si0, n0, w, part.get(), part.get() + width);
+      for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, part[c]);
+    }
+  } else {
+    for (int64_t j = 0; j < n1; ++j) update(acc + j * so1, run<R, T>(in + j * si1, si0, n0));
+  }
+}
+
+// ---- driver ----------------------------------------------------------------------
+
+DType result_dtype(ReduceOp op, DType input) {
+  const DTypeKind c = category(input);
+  switch (op) {
+    case ReduceOp::Sum:
+    case ReduceOp::Prod: return c <= DTypeKind::Int ? dtype::Int64 : input;
+    case ReduceOp::Mean:
+      if (c <= DTypeKind::Int)
+        fail(Status::DType, "mean: could not infer output dtype: the input dtype must be a floating point or complex "
+                            "dtype, got ", dtype_name(input));
+      return input;
+    default:
+      if (c == DTypeKind::Complex) fail(Status::DType, reduce_op_name(op), ": not implemented for complex tensors");
+      return input;
+  }
+}
+
+template <ReduceOp Op, class T>
+Ref<Tensor> reduce_typed(const Tensor& t, const bool* reduced, bool keepdim, DType out_dtype) {
+  using R = Reduction<Op, T>;
+  using Acc = typename R::Acc;
+  const char* name = reduce_op_name(Op);
+  const int64_t nd = t.ndim();
+  int64_t kept_shape[kMaxDims], out_shape[kMaxDims], acc_strides[kMaxDims];
+  int64_t out_nd = 0, count = 1;
+  for (int64_t i = 0; i < nd; ++i) {
+    kept_shape[i] = reduced[i] ? 1 : t.size(i);
+    if (reduced[i]) count *= t.size(i);
+    if (!reduced[i] || keepdim) out_shape[out_nd++] = kept_shape[i];
+  }
+  if (t.numel() == 0) count = 0;  // count is only used for the mean
+  contiguous_strides(nd, kept_shape, acc_strides);
+  const int64_t out_numel = checked_numel(name, nd, kept_shape);
+  const auto acc = std::make_unique<Acc[]>(static_cast<size_t>(out_numel));
+  std::fill(acc.get(), acc.get() + out_numel, R::identity());
+  if (t.numel() > 0) {
+    const TensorIterator it = TensorIteratorConfig()
+                                  .add_output(reinterpret_cast<char*>(acc.get()), nd, kept_shape, acc_strides, sizeof(Acc))
+                                  .add_input(t)
+                                  .allow_reduction()
+                                  .build(name);
+    it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+      reduce_loop<R, T>(data, strides, n0, n1);
+    });
+  }
+  Ref<Tensor> out = Tensor::allocate(name, out_dtype, out_nd, out_shape, false);
+  using Out = typename R::Out;
+  char* dst = out->data();
+  for (int64_t i = 0; i < out_numel; ++i) {
+    compute_t<Out> v;
+    if constexpr (Op == ReduceOp::Mean) v = acc[i] / static_cast<Acc>(count);
+    else v = static_cast<compute_t<Out>>(acc[i]);
+    write_element<Out>(dst + i * static_cast<int64_t>(sizeof(Out)), v);
+  }
+  return out;
+}
+
+template <ReduceOp Op>
+Ref<Tensor> reduce_op(const Tensor& t, const bool* reduced, bool keepdim, DType out_dtype) {
+  return dispatch(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    constexpr bool supported = Op == ReduceOp::Mean ? !kIntegerInput<T>
+                               : (Op == ReduceOp::Amax || Op == ReduceOp::Amin) ? !is_complex<T>::value
+                                                                                 : true;
+    if constexpr (supported) return reduce_typed<Op, T>(t, reduced, keepdim, out_dtype);
+    else return Ref<Tensor>();  // refused by result_dtype
+  });
+}
+
+}  // namespace
+
+const char* reduce_op_name(ReduceOp op) noexcept {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Mean: return "mean";
+    case ReduceOp::Prod: return "prod";
+    case ReduceOp::Amax: return "amax";
+    default: return "amin";
+  }
+}
+
+Ref<Tensor> reduce(ReduceOp op, const Tensor& t, int64_t ndims, const int64_t* dims, bool keepdim) {
+  const char* name = reduce_op_name(op);
+  if (ndims < 0 || ndims > kMaxDims) fail(Status::Invalid, name, ": ndims is ", ndims, ", expected 0 to ", kMaxDims);
+  if (ndims > 0 && !dims) fail(Status::Invalid, name, ": dims is NULL with ndims ", ndims);
+  const int64_t nd = t.ndim();
+  bool reduced[kMaxDims] = {};
+  bool seen[kMaxDims] = {};
+  for (int64_t i = 0; i < ndims; ++i) {
+    const int64_t d = wrap_dim(name, dims[i], nd);
+    if (seen[d]) fail(Status::Invalid, name, ": dim ", d, " appears multiple times in the list of dims");
+    seen[d] = reduced[d] = true;
+  }
+  if (ndims == 0) std::fill(reduced, reduced + nd, true);
+  const DType out_dtype = result_dtype(op, t.dtype());
+  if (op == ReduceOp::Amax || op == ReduceOp::Amin) {
+    if (t.numel() == 0 && ndims == 0)
+      fail(Status::Shape, name, ": an empty tensor has no ", op == ReduceOp::Amax ? "maximum" : "minimum",
+           " (specify dims that are not empty)");
+    for (int64_t i = 0; i < nd; ++i)
+      if (reduced[i] && t.size(i) == 0)
+        fail(Status::Shape, name, ": reduction dim ", i, " has size 0 (an empty reduction has no ",
+             op == ReduceOp::Amax ? "maximum" : "minimum", ")");
+  }
+  t.require_readable(name);
+  switch (op) {
+    case ReduceOp::Sum: return reduce_op<ReduceOp::Sum>(t, reduced, keepdim, out_dtype);
+    case ReduceOp::Mean: return reduce_op<ReduceOp::Mean>(t, reduced, keepdim, out_dtype);
+    case ReduceOp::Prod: return reduce_op<ReduceOp::Prod>(t, reduced, keepdim, out_dtype);
+    case ReduceOp::Amax: return reduce_op<ReduceOp::Amax>(t, reduced, keepdim, out_dtype);
+    default: return reduce_op<ReduceOp::Amin>(t, reduced, keepdim, out_dtype);
+  }
+}
+
+}  // namespace ctensor::core

@@ -1,0 +1,350 @@
+/* Math: wrapped-number scalars, promotion, element-wise ops, reductions, item,
+   cat/stack, equal/allclose. Values against PyTorch live in
+   tests/differential/test_math_torch.py; this suite checks the C contract:
+   statuses, ownership (valgrind), read-only and device memory, NULLs. */
+#include <math.h>
+
+#include "common.h"
+
+static tensor_t *floats(int64_t ndim, const int64_t *sizes, const float *values) {
+  tensor_t *t = NULL;
+  ck_ok(tensor_from_data(&t, values, ndim, sizes, TENSOR_FLOAT32));
+  return t;
+}
+
+static float at(const tensor_t *t, int64_t i) { return ((const float *)tensor_data(t))[i]; }
+
+static tensor_t *readonly_floats(float *buffer, int64_t n) {
+  tensor_t *t = NULL;
+  ck_ok(tensor_from_buffer(&t, buffer, (size_t)n * sizeof(float), TENSOR_FLOAT32, n, 0, TENSOR_READONLY, NULL, NULL));
+  return t;
+}
+
+START_TEST(scalars_are_wrapped_numbers) {
+  tensor_t *b = NULL, *i = NULL, *f = NULL, *c = NULL, *i8 = NULL, *h = NULL;
+  ck_ok(tensor_scalar_bool(&b, 7));
+  ck_ok(tensor_scalar_int64(&i, -3));
+  ck_ok(tensor_scalar_float64(&f, 2.5));
+  ck_ok(tensor_scalar_complex128(&c, 1, -2));
+  ck_assert_int_eq(tensor_dtype(b), TENSOR_BOOL);
+  ck_assert_int_eq(((uint8_t *)tensor_data(b))[0], 1);
+  ck_assert_int_eq(tensor_dtype(i), TENSOR_INT64);
+  ck_assert_int_eq(tensor_dtype(f), TENSOR_FLOAT64);
+  ck_assert_int_eq(tensor_dtype(c), TENSOR_COMPLEX128);
+  ck_assert_int_eq(tensor_ndim(c), 0);
+  ck_assert_double_eq(((double *)tensor_data(c))[1], -2);
+  int64_t two = 2;
+  ck_ok(tensor_zeros(&i8, 1, &two, TENSOR_INT8));
+  ck_ok(tensor_zeros(&h, 1, &two, TENSOR_FLOAT16));
+  tensor_dtype_t r;
+  ck_ok(tensor_result_type(&r, i8, i));
+  ck_assert_int_eq(r, TENSOR_INT8); /* an int scalar does not widen int8 */
+  ck_ok(tensor_result_type(&r, i8, f));
+  ck_assert_int_eq(r, TENSOR_FLOAT32); /* a float scalar: the default float */
+  ck_ok(tensor_result_type(&r, h, f));
+  ck_assert_int_eq(r, TENSOR_FLOAT16);
+  ck_ok(tensor_result_type(&r, h, c));
+  ck_assert_int_eq(r, TENSOR_COMPLEX64);
+  ck_ok(tensor_result_type(&r, b, i));
+  ck_assert_int_eq(r, TENSOR_INT64);
+  ck_ok(tensor_result_type(&r, f, i));
+  ck_assert_int_eq(r, TENSOR_FLOAT32);
+  /* a view of a wrapped number is an ordinary 0-dim tensor */
+  tensor_t *v = NULL;
+  ck_ok(tensor_as_strided(&v, i, 0, NULL, NULL, 0));
+  ck_ok(tensor_result_type(&r, v, f));
+  ck_assert_int_eq(r, TENSOR_FLOAT32);
+  ck_ok(tensor_result_type(&r, i8, v));
+  ck_assert_int_eq(r, TENSOR_INT8);
+  tensor_t *f64 = NULL;
+  ck_ok(tensor_as_strided(&f64, f, 0, NULL, NULL, 0));
+  ck_ok(tensor_result_type(&r, i8, f64));
+  ck_assert_int_eq(r, TENSOR_FLOAT64); /* a 0-dim float64 tensor is no Python float */
+  ck_status(tensor_scalar_int64(NULL, 1), TENSOR_E_INVALID);
+  ck_status(tensor_result_type(NULL, i, i), TENSOR_E_INVALID);
+  ck_status(tensor_result_type(&r, NULL, i), TENSOR_E_INVALID);
+  tensor_t *ts[] = {b, i, f, c, i8, h, v, f64};
+  for (size_t k = 0; k < sizeof ts / sizeof *ts; ++k) tensor_release(ts[k]);
+}
+END_TEST
+
+START_TEST(unsigned_promotion) {
+  int64_t one = 1;
+  tensor_t *u16 = NULL, *i16 = NULL, *u32 = NULL, *i32 = NULL, *u64 = NULL, *i64 = NULL, *h = NULL;
+  ck_ok(tensor_zeros(&u16, 1, &one, TENSOR_UINT16));
+  ck_ok(tensor_zeros(&i16, 1, &one, TENSOR_INT16));
+  ck_ok(tensor_zeros(&u32, 1, &one, TENSOR_UINT32));
+  ck_ok(tensor_zeros(&i32, 1, &one, TENSOR_INT32));
+  ck_ok(tensor_zeros(&u64, 1, &one, TENSOR_UINT64));
+  ck_ok(tensor_zeros(&i64, 1, &one, TENSOR_INT64));
+  ck_ok(tensor_zeros(&h, 1, &one, TENSOR_FLOAT16));
+  tensor_dtype_t r;
+  ck_ok(tensor_result_type(&r, u16, i16));
+  ck_assert_int_eq(r, TENSOR_INT32);
+  ck_ok(tensor_result_type(&r, u32, i32));
+  ck_assert_int_eq(r, TENSOR_INT64);
+  ck_ok(tensor_result_type(&r, u32, u64));
+  ck_assert_int_eq(r, TENSOR_UINT64);
+  ck_ok(tensor_result_type(&r, u64, h));
+  ck_assert_int_eq(r, TENSOR_FLOAT16);
+  ck_status(tensor_result_type(&r, u64, i64), TENSOR_E_DTYPE);
+  tensor_t *out = (tensor_t *)1;
+  ck_status(tensor_add(&out, u64, i64), TENSOR_E_DTYPE);
+  ck_assert_ptr_null(out);
+  tensor_t *ts[] = {u16, i16, u32, i32, u64, i64, h};
+  for (size_t k = 0; k < sizeof ts / sizeof *ts; ++k) tensor_release(ts[k]);
+}
+END_TEST
+
+START_TEST(binary_ops_broadcast) {
+  const float av[] = {1, 2, 3, 4, 5, 6}, bv[] = {10, 20, 30};
+  int64_t as[] = {2, 3}, bs[] = {3};
+  tensor_t *a = floats(2, as, av), *b = floats(1, bs, bv), *out = NULL;
+  ck_ok(tensor_add(&out, a, b));
+  ck_assert_int_eq(tensor_ndim(out), 2);
+  ck_assert_int_eq(tensor_sizes(out)[0], 2);
+  ck_assert_float_eq(at(out, 4), 25);
+  ck_assert_int_eq(tensor_refcount(out), 1);
+  tensor_release(out);
+  ck_ok(tensor_div(&out, b, a));
+  ck_assert_float_eq(at(out, 5), 5);
+  tensor_release(out);
+  ck_ok(tensor_gt(&out, a, b));
+  ck_assert_int_eq(tensor_dtype(out), TENSOR_BOOL);
+  tensor_release(out);
+  int64_t four = 4;
+  tensor_t *c = NULL;
+  ck_ok(tensor_zeros(&c, 1, &four, TENSOR_FLOAT32));
+  out = (tensor_t *)1;
+  ck_status(tensor_mul(&out, a, c), TENSOR_E_SHAPE);
+  ck_assert_ptr_null(out);
+  ck_status(tensor_mul(NULL, a, b), TENSOR_E_INVALID);
+  ck_status(tensor_mul(&out, NULL, b), TENSOR_E_INVALID);
+  ck_status(tensor_mul(&out, a, NULL), TENSOR_E_INVALID);
+  tensor_release(a);
+  tensor_release(b);
+  tensor_release(c);
+}
+END_TEST
+
+START_TEST(integer_division_and_powers) {
+  const int32_t v[] = {7, -7, 0, 1, -1, 2};
+  const int32_t z[] = {0, 0, 0, -3, -3, -1};
+  int64_t n = 6;
+  tensor_t *a = NULL, *b = NULL, *q = NULL, *p = NULL;
+  ck_ok(tensor_from_data(&a, v, 1, &n, TENSOR_INT32));
+  ck_ok(tensor_from_data(&b, z, 1, &n, TENSOR_INT32));
+  ck_ok(tensor_div(&q, a, b));
+  ck_assert_int_eq(tensor_dtype(q), TENSOR_FLOAT32);
+  ck_assert(isinf(at(q, 0)) && at(q, 0) > 0);
+  ck_assert(isinf(at(q, 1)) && at(q, 1) < 0);
+  ck_assert(isnan(at(q, 2)));
+  ck_ok(tensor_pow(&p, a, b));
+  const int32_t *r = tensor_data(p);
+  const int32_t expected[] = {1, 1, 1, 1, -1, 0};
+  for (int i = 0; i < 6; ++i) ck_assert_int_eq(r[i], expected[i]);
+  tensor_t *neg = NULL, *out = NULL;
+  ck_ok(tensor_scalar_int64(&neg, -1));
+  ck_status(tensor_pow(&out, a, neg), TENSOR_E_INVALID);
+  tensor_release(neg);
+  tensor_t *bools = NULL;
+  ck_ok(tensor_ne(&bools, a, b));
+  ck_status(tensor_sub(&out, bools, a), TENSOR_E_DTYPE);
+  ck_status(tensor_pow(&out, bools, bools), TENSOR_E_DTYPE);
+  ck_status(tensor_neg(&out, bools), TENSOR_E_DTYPE);
+  ck_status(tensor_abs(&out, bools), TENSOR_E_DTYPE);
+  tensor_t *ts[] = {a, b, q, p, bools};
+  for (size_t k = 0; k < sizeof ts / sizeof *ts; ++k) tensor_release(ts[k]);
+}
+END_TEST
+
+START_TEST(binary_into_rules) {
+  const float av[] = {1, 2, 3, 4};
+  int64_t s[] = {2, 2};
+  tensor_t *a = floats(2, s, av), *one = NULL;
+  ck_ok(tensor_scalar_float64(&one, 1));
+  ck_ok(tensor_binary_into(a, TENSOR_OP_ADD, a, one)); /* a += 1 */
+  ck_assert_float_eq(at(a, 3), 5);
+  ck_ok(tensor_binary_into(a, TENSOR_OP_MUL, one, a)); /* dst aliases b */
+  ck_assert_float_eq(at(a, 0), 2);
+  float ro_values[] = {1, 2, 3, 4};
+  tensor_t *ro = readonly_floats(ro_values, 4);
+  tensor_t *ro2 = NULL, *sum = NULL;
+  ck_ok(tensor_view(&ro2, ro, 2, s));
+  ck_ok(tensor_add(&sum, ro2, a)); /* read-only inputs are fine */
+  ck_assert_float_eq(at(sum, 3), 9);
+  ck_status(tensor_binary_into(ro2, TENSOR_OP_ADD, a, a), TENSOR_E_READONLY);
+  ck_assert_float_eq(ro_values[0], 1);
+  tensor_t *i = NULL;
+  ck_ok(tensor_zeros(&i, 2, s, TENSOR_INT64));
+  ck_status(tensor_binary_into(i, TENSOR_OP_ADD, a, a), TENSOR_E_DTYPE);
+  ck_ok(tensor_binary_into(i, TENSOR_OP_LT, a, a)); /* bool into int64 */
+  ck_ok(tensor_binary_into(a, TENSOR_OP_ADD, i, i)); /* int64 into float32 */
+  ck_assert_float_eq(at(a, 2), 0);
+  tensor_t *z = NULL;
+  int64_t zs[] = {2, 2}, zst[] = {0, 1};
+  ck_ok(tensor_as_strided(&z, a, 2, zs, zst, 0));
+  ck_status(tensor_binary_into(z, TENSOR_OP_ADD, a, a), TENSOR_E_OVERLAP);
+  ck_status(tensor_binary_into(a, 99, a, a), TENSOR_E_INVALID);
+  ck_status(tensor_binary_into(NULL, TENSOR_OP_ADD, a, a), TENSOR_E_INVALID);
+  tensor_t *ts[] = {a, one, ro, ro2, sum, i, z};
+  for (size_t k = 0; k < sizeof ts / sizeof *ts; ++k) tensor_release(ts[k]);
+}
+END_TEST
+
+START_TEST(reductions) {
+  const float v[] = {1, 2, 3, 4, 5, 6};
+  int64_t s[] = {2, 3};
+  tensor_t *t = floats(2, s, v), *out = NULL;
+  ck_ok(tensor_sum(&out, t, 0, NULL, 0));
+  ck_assert_int_eq(tensor_ndim(out), 0);
+  ck_assert_float_eq(at(out, 0), 21);
+  tensor_release(out);
+  int64_t d1[] = {-1};
+  ck_ok(tensor_mean(&out, t, 1, d1, 1));
+  ck_assert_int_eq(tensor_ndim(out), 2);
+  ck_assert_int_eq(tensor_sizes(out)[1], 1);
+  ck_assert_float_eq(at(out, 1), 5);
+  tensor_release(out);
+  int64_t d0[] = {0};
+  ck_ok(tensor_amax(&out, t, 1, d0, 0));
+  ck_assert_float_eq(at(out, 2), 6);
+  tensor_release(out);
+  ck_ok(tensor_prod(&out, t, 1, d0, 0));
+  ck_assert_float_eq(at(out, 0), 4);
+  tensor_release(out);
+  ck_ok(tensor_amin(&out, t, 0, NULL, 0));
+  double x;
+  int64_t n;
+  ck_ok(tensor_item_float64(&x, out));
+  ck_assert_double_eq(x, 1);
+  ck_ok(tensor_item_int64(&n, out));
+  ck_assert_int_eq(n, 1);
+  tensor_release(out);
+  ck_status(tensor_item_float64(&x, t), TENSOR_E_SHAPE);
+  ck_status(tensor_item_float64(NULL, t), TENSOR_E_INVALID);
+  const int8_t iv[] = {100, 100, 100};
+  int64_t three = 3;
+  tensor_t *i8 = NULL;
+  ck_ok(tensor_from_data(&i8, iv, 1, &three, TENSOR_INT8));
+  ck_ok(tensor_sum(&out, i8, 0, NULL, 0));
+  ck_assert_int_eq(tensor_dtype(out), TENSOR_INT64);
+  ck_assert_int_eq(((int64_t *)tensor_data(out))[0], 300);
+  tensor_release(out);
+  ck_status(tensor_mean(&out, i8, 0, NULL, 0), TENSOR_E_DTYPE);
+  int64_t twice[] = {0, 0};
+  ck_status(tensor_sum(&out, t, 2, twice, 0), TENSOR_E_INVALID);
+  ck_status(tensor_sum(&out, t, 1, NULL, 0), TENSOR_E_INVALID);
+  ck_status(tensor_sum(&out, t, 0, NULL, 3), TENSOR_E_INVALID);
+  int64_t es[] = {0, 3};
+  tensor_t *e = NULL;
+  ck_ok(tensor_zeros(&e, 2, es, TENSOR_FLOAT32));
+  ck_status(tensor_amax(&out, e, 0, NULL, 0), TENSOR_E_SHAPE);
+  ck_ok(tensor_sum(&out, e, 1, d0, 0));
+  ck_assert_float_eq(at(out, 2), 0);
+  tensor_release(out);
+  tensor_release(e);
+  tensor_release(i8);
+  tensor_release(t);
+}
+END_TEST
+
+START_TEST(cat_stack_equal_allclose) {
+  const float av[] = {1, 2, 3, 4}, bv[] = {5, 6};
+  int64_t as[] = {2, 2}, bs[] = {1, 2};
+  tensor_t *a = floats(2, as, av), *b = floats(2, bs, bv), *out = NULL;
+  const tensor_t *list[] = {a, b};
+  ck_ok(tensor_cat(&out, 2, list, 0));
+  ck_assert_int_eq(tensor_sizes(out)[0], 3);
+  ck_assert_float_eq(at(out, 5), 6);
+  tensor_release(out);
+  ck_status(tensor_cat(&out, 2, list, 1), TENSOR_E_SHAPE);
+  ck_status(tensor_stack(&out, 2, list, 0), TENSOR_E_SHAPE);
+  ck_status(tensor_cat(&out, 0, list, 0), TENSOR_E_INVALID);
+  const tensor_t *same[] = {a, a, a};
+  ck_ok(tensor_stack(&out, 3, same, -1));
+  ck_assert_int_eq(tensor_ndim(out), 3);
+  ck_assert_int_eq(tensor_sizes(out)[2], 3);
+  ck_assert_float_eq(at(out, 11), 4);
+  int32_t r = -1;
+  ck_ok(tensor_equal(&r, a, b));
+  ck_assert_int_eq(r, 0);
+  ck_ok(tensor_equal(&r, a, a));
+  ck_assert_int_eq(r, 1);
+  ck_ok(tensor_allclose(&r, a, b, 0, 4, 0));
+  ck_assert_int_eq(r, 1);
+  ck_ok(tensor_allclose(&r, a, b, 0, 3.5, 0));
+  ck_assert_int_eq(r, 0);
+  ck_status(tensor_allclose(&r, a, b, -1, 0, 0), TENSOR_E_INVALID);
+  ck_status(tensor_equal(NULL, a, b), TENSOR_E_INVALID);
+  tensor_release(out);
+  tensor_release(a);
+  tensor_release(b);
+}
+END_TEST
+
+static void no_delete(DLManagedTensor *self) { (void)self; }
+
+/* Every op refuses memory the CPU cannot address, without touching it. */
+START_TEST(device_memory_is_refused) {
+  int64_t shape[] = {4};
+  DLManagedTensor m;
+  memset(&m, 0, sizeof m);
+  m.dl_tensor.data = (void *)(uintptr_t)0x1000; /* never dereferenced */
+  m.dl_tensor.device.device_type = kDLCUDA;
+  m.dl_tensor.ndim = 1;
+  m.dl_tensor.dtype.code = kDLFloat;
+  m.dl_tensor.dtype.bits = 32;
+  m.dl_tensor.dtype.lanes = 1;
+  m.dl_tensor.shape = shape;
+  m.deleter = no_delete;
+  tensor_t *dev = NULL, *host = NULL, *out = NULL;
+  ck_ok(tensor_from_dlpack_legacy(&dev, &m));
+  ck_ok(tensor_zeros(&host, 1, shape, TENSOR_FLOAT32));
+  tensor_status_t (*binary[])(tensor_t **, const tensor_t *, const tensor_t *) = {
+      tensor_add, tensor_sub, tensor_mul, tensor_div, tensor_pow, tensor_maximum, tensor_minimum,
+      tensor_eq, tensor_ne, tensor_lt, tensor_le, tensor_gt, tensor_ge};
+  for (size_t k = 0; k < sizeof binary / sizeof *binary; ++k) {
+    ck_status(binary[k](&out, dev, host), TENSOR_E_DEVICE);
+    ck_status(binary[k](&out, host, dev), TENSOR_E_DEVICE);
+  }
+  for (tensor_op_t op = TENSOR_OP_ADD; op <= TENSOR_OP_GE; ++op) {
+    ck_status(tensor_binary_into(dev, op, host, host), TENSOR_E_DEVICE);
+    ck_status(tensor_binary_into(host, op, dev, host), TENSOR_E_DEVICE);
+  }
+  tensor_status_t (*reduce[])(tensor_t **, const tensor_t *, int64_t, const int64_t *, int32_t) = {
+      tensor_sum, tensor_mean, tensor_prod, tensor_amax, tensor_amin};
+  for (size_t k = 0; k < sizeof reduce / sizeof *reduce; ++k) ck_status(reduce[k](&out, dev, 0, NULL, 0), TENSOR_E_DEVICE);
+  ck_status(tensor_neg(&out, dev), TENSOR_E_DEVICE);
+  ck_status(tensor_abs(&out, dev), TENSOR_E_DEVICE);
+  const tensor_t *list[] = {host, dev};
+  ck_status(tensor_cat(&out, 2, list, 0), TENSOR_E_DEVICE);
+  ck_status(tensor_stack(&out, 2, list, 0), TENSOR_E_DEVICE);
+  int32_t r;
+  ck_status(tensor_equal(&r, dev, host), TENSOR_E_DEVICE);
+  ck_status(tensor_allclose(&r, host, dev, 0, 0, 0), TENSOR_E_DEVICE);
+  tensor_t *one = NULL;
+  int64_t one_size = 1;
+  ck_ok(tensor_as_strided(&one, dev, 1, &one_size, NULL, 0));
+  double x;
+  ck_status(tensor_item_float64(&x, one), TENSOR_E_DEVICE);
+  tensor_release(one);
+  tensor_release(dev);
+  tensor_release(host);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("math");
+  TCase *tc = tcase_create("math");
+  tcase_add_test(tc, scalars_are_wrapped_numbers);
+  tcase_add_test(tc, unsigned_promotion);
+  tcase_add_test(tc, binary_ops_broadcast);
+  tcase_add_test(tc, integer_division_and_powers);
+  tcase_add_test(tc, binary_into_rules);
+  tcase_add_test(tc, reductions);
+  tcase_add_test(tc, cat_stack_equal_allclose);
+  tcase_add_test(tc, device_memory_is_refused);
+  suite_add_tcase(s, tc);
+  return run_suite(s);
+}
