@@ -128,12 +128,12 @@ tensor_status_t tensor_ge(tensor_t** out, const tensor_t* a, const tensor_t* b) 
 }
 
 tensor_status_t tensor_binary_into(tensor_t* dst, tensor_op_t op, const tensor_t* a, const tensor_t* b) {
-  return capi::guarded("binary_into", [&](const char*) {
+  return capi::guarded("binary_into", [&](const char* fn) {
     if (op < 0 || op >= core::kNumBinaryOps)
-      core::fail(Status::Invalid, "binary_into: unknown op ", op, " (expected TENSOR_OP_ADD 0 .. TENSOR_OP_GE 12)");
+      core::fail(Status::Invalid, fn, ": unknown op ", op, " (expected TENSOR_OP_ADD 0 .. TENSOR_OP_GE 12)");
     const auto bop = static_cast<core::BinaryOp>(op);
-    const char* name = core::binary_op_name(bop);
-    core::binary_into(bop, capi::arg(dst, name, "dst"), capi::arg(a, name, "a"), capi::arg(b, name, "b"));
+    // NULL handles are the entry point's fault; the op's own checks name the op
+    core::binary_into(bop, capi::arg(dst, fn, "dst"), capi::arg(a, fn, "a"), capi::arg(b, fn, "b"));
   });
 }
 

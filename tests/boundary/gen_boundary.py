@@ -69,7 +69,13 @@ static int fx_fd(void) {
     # tensor_index's two arrays: one item, the integer 0 (fx.t[0])
     "const int32_t *": """static const int32_t fx_index_kinds[1] = {TENSOR_INDEX_INT};
 static const int64_t fx_index_values[3] = {0, 0, 0};""",
-    "double *": "static double out_f64;",
+    # tensor_item_* (the only users of double * results) read a one-element tensor
+    "double *": """static double out_f64;
+static tensor_t *fx_one_tensor;
+static const tensor_t *fx_one(void) {
+  if (!fx_one_tensor && tensor_zeros(&fx_one_tensor, 0, NULL, TENSOR_FLOAT32) != TENSOR_OK) abort();
+  return fx_one_tensor;
+}""",
     "int64_t *": "static int64_t out_i64;",
     "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
     "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
@@ -94,9 +100,10 @@ ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims", "valu
 VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
           "count": "-1", "copy": "TENSOR_COPY_ALWAYS",
           # the splits fill one handle (out is &out_tensor): valid calls make one piece
-          "capacity": "1", "split_size": "8", "chunks": "1", "sections": "1", "min_dims": "2"}
+          "capacity": "1", "ndims": "1", "split_size": "8", "chunks": "1", "sections": "1", "min_dims": "2"}
 # Values for one function's parameter, where the name's own value does not fit.
-FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1"}
+FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1",
+             ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.
 BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).
@@ -154,6 +161,8 @@ def valid_value(fn, ptype, pname):
         if pname not in ARRAYS:
             sys.exit(f"gen_boundary.py: no array rule for {fn}'s {pname}; add one")
         return ARRAYS[pname]
+    if (fn, pname) in FN_VALUES:
+        return FN_VALUES[(fn, pname)]
     if ptype == "const char *" and pname in STRINGS:
         return STRINGS[pname]
     if VALID[ptype][1] == "value":

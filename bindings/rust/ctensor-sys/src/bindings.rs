@@ -60,6 +60,19 @@ pub const TENSOR_MAP_WRITE: i32 = 2;
 pub const TENSOR_MAP_PRIVATE: i32 = 4;
 pub const TENSOR_LOAD_COPY: i32 = 1;
 pub const TENSOR_LOAD_WRITABLE: i32 = 2;
+pub const TENSOR_OP_ADD: i32 = 0;
+pub const TENSOR_OP_SUB: i32 = 1;
+pub const TENSOR_OP_MUL: i32 = 2;
+pub const TENSOR_OP_DIV: i32 = 3;
+pub const TENSOR_OP_POW: i32 = 4;
+pub const TENSOR_OP_MAXIMUM: i32 = 5;
+pub const TENSOR_OP_MINIMUM: i32 = 6;
+pub const TENSOR_OP_EQ: i32 = 7;
+pub const TENSOR_OP_NE: i32 = 8;
+pub const TENSOR_OP_LT: i32 = 9;
+pub const TENSOR_OP_LE: i32 = 10;
+pub const TENSOR_OP_GT: i32 = 11;
+pub const TENSOR_OP_GE: i32 = 12;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
@@ -826,7 +839,8 @@ unsafe extern "C" {
  reference to t (the caller keeps its own) until its deleter runs; whoever holds
  *out must call (*out)->deleter(*out) exactly once, from any thread. data points
  at element [0,...,0] with byte_offset 0; shape and strides are always filled
- (negative and zero strides as they are) and owned by the result; flags has
+ (negative and zero strides as they are, a size-1 dim's stride as 1, as
+ PyTorch exports it) and owned by the result; flags has
  DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
  @param out receives the managed tensor; its deleter must be called once.
  @param t the tensor to export.
@@ -1104,6 +1118,348 @@ unsafe extern "C" {
         n_meta: i64,
         meta_keys: *const *const ::std::os::raw::c_char,
         meta_values: *const *const ::std::os::raw::c_char,
+    ) -> tensor_status_t;
+}
+/// Binary operations, for tensor_binary_into.
+pub type tensor_op_t = i32;
+unsafe extern "C" {
+    /** A wrapped number: a new 0-dim tensor holding `value` (bool: value != 0; int64,
+ float64, complex128) that promotes as a Python number does in PyTorch (see
+ above). Views of it are ordinary 0-dim tensors.
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_scalar_bool(out: *mut *mut tensor_t, value: i32) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// As tensor_scalar_bool, an int64 wrapped number. @since 0.1
+    pub fn tensor_scalar_int64(out: *mut *mut tensor_t, value: i64) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.1
+    pub fn tensor_scalar_float64(out: *mut *mut tensor_t, value: f64) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.1
+    pub fn tensor_scalar_complex128(
+        out: *mut *mut tensor_t,
+        re: f64,
+        im: f64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.result_type(a, b): the dtype binary ops compute in (before div's and
+ comparisons' own rules).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (uint64 with a
+         signed integer).
+ @since 0.1*/
+    pub fn tensor_result_type(
+        out: *mut tensor_dtype_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Element-wise a + b in a new tensor: a and b broadcast (NumPy's rules) and are
+ converted to their result type, which is the result's dtype. The result's
+ strides follow PyTorch's (the inputs' memory order; contiguous when they are).
+ Integers wrap on overflow (two's complement); bool + bool is logical or.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
+         TENSOR_E_DTYPE (no result type, or one the op refuses: see each);
+         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_add(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.1
+    pub fn tensor_sub(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a * b, as tensor_add; bool * bool is logical and. @since 0.1
+    pub fn tensor_mul(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** True division a / b, as tensor_add, except that bool and integer result types
+ compute in float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an
+ error. float16/bfloat16/float32/float64/complex keep their dtype.
+ @since 0.1*/
+    pub fn tensor_div(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a ** b, as tensor_add. Integer powers are exact by repeated squaring and wrap
+ on overflow; a negative integer exponent gives PyTorch's results: 1 for base
+ 1, 1 or -1 for base -1 (even or odd exponent), 0 for every other base (0 too).
+ A negative wrapped-number (tensor_scalar_int64) exponent of an integer tensor
+ is TENSOR_E_INVALID, as PyTorch's "Integers to negative integer powers are not
+ allowed". A bool result type is TENSOR_E_DTYPE.
+ @since 0.1*/
+    pub fn tensor_pow(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.1
+    pub fn tensor_maximum(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.minimum, as tensor_maximum (bool: logical and). @since 0.1
+    pub fn tensor_minimum(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a == b: a bool tensor, compared in the result type (so a uint8 tensor equals
+ 257 where it holds 1, as in PyTorch: the number is converted first). NaN is
+ unequal to everything. Otherwise as tensor_add.
+ @since 0.1*/
+    pub fn tensor_eq(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a != b, as tensor_eq. @since 0.1
+    pub fn tensor_ne(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.1
+    pub fn tensor_lt(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a <= b, as tensor_lt. @since 0.1
+    pub fn tensor_le(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a > b, as tensor_lt. @since 0.1
+    pub fn tensor_gt(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// a >= b, as tensor_lt. @since 0.1
+    pub fn tensor_ge(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = op(a, b) with PyTorch's out= rules: dst must have the broadcast shape
+ of a and b (ctensor never resizes), the op computes in its usual dtype, and
+ that dtype must be castable to dst's (torch.can_cast: never complex into a
+ real dtype, float into an integer, or non-bool into bool); the values are
+ then converted as tensor_copy converts. dst may be a or b itself (in-place
+ a += b is tensor_binary_into(a, TENSOR_OP_ADD, a, b)); any other overlap
+ between dst and an input is handled by reading a snapshot of that input.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+         TENSOR_E_DTYPE; TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP
+         (dst has internal overlap, as tensor_copy); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM. An empty dst with valid operands does nothing.
+ @since 0.1*/
+    pub fn tensor_binary_into(
+        dst: *mut tensor_t,
+        op: tensor_op_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** -a in a new tensor of a's dtype and shape (integers wrap: -INT_MIN is
+ INT_MIN, unsigned values wrap modulo 2^bits).
+ @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DTYPE (bool, as PyTorch);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_neg(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** |a| in a new tensor: complex gives its real dtype (the modulus), other
+ dtypes keep theirs (abs(INT_MIN) is INT_MIN, as PyTorch).
+ @return as tensor_neg (bool is TENSOR_E_DTYPE, as PyTorch).
+ @since 0.1*/
+    pub fn tensor_abs(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
+ them, negative counted from the end, each at most once; ndims 0 reduces every
+ dim, as PyTorch's empty dim list); keepdim 1 keeps them as size 1. bool and
+ integer inputs give int64 (wrapping on overflow; uint64 values are summed
+ modulo 2^64), others keep their dtype; float16/bfloat16 accumulate in
+ float32. Floating sums are pairwise: for n elements reduced,
+ |computed - exact| <= (ceil(log2 n) + 32) * eps * sum|x_i|
+ (eps = 2^-24 for float32/float16/bfloat16 accumulation, 2^-53 for float64;
+ plus the final rounding to float16/bfloat16), whatever the layout.
+ An empty reduction gives 0.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dims NULL with ndims > 0,
+         ndims < 0, dim out of range or repeated, keepdim not 0/1);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_sum(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        ndims: i64,
+        dims: *const i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.mean, as tensor_sum divided by the count reduced, in t's dtype, which
+ must be float or complex (else TENSOR_E_DTYPE); an empty reduction gives NaN.
+ float16/bfloat16 divide in float32 and round once (PyTorch rounds the sum
+ first, so its results can differ by one unit in the last place).
+ @since 0.1*/
+    pub fn tensor_mean(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        ndims: i64,
+        dims: *const i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.1
+    pub fn tensor_prod(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        ndims: i64,
+        dims: *const i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is
+ any). A reduced dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE;
+ complex is TENSOR_E_DTYPE. Otherwise as tensor_sum.
+ @since 0.1*/
+    pub fn tensor_amax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        ndims: i64,
+        dims: *const i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.amin, as tensor_amax (bool is all). @since 0.1
+    pub fn tensor_amin(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        ndims: i64,
+        dims: *const i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** The single element of t (numel 1, any ndim) converted to float64 with the
+ conversion rules of tensor_copy (complex: the real part).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (numel != 1);
+         TENSOR_E_DEVICE.
+ @since 0.1*/
+    pub fn tensor_item_float64(out: *mut f64, t: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_item_float64, converted to int64 (floats truncate toward zero and
+ saturate, NaN gives 0; uint64 above INT64_MAX wraps).
+ @since 0.1*/
+    pub fn tensor_item_int64(out: *mut i64, t: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.cat: a new contiguous tensor joining the n tensors along `dim` (range of
+ the first tensor with dims), in their promoted dtype (torch.promote_types over
+ all). Every tensor needs the same ndim and equal sizes except along dim; 1-D
+ tensors of size 0 are skipped (PyTorch's legacy rule).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/tensors or element, n < 1, dim
+         out of range, a 0-dim tensor); TENSOR_E_SHAPE (ndim or sizes differ);
+         TENSOR_E_DTYPE (no common dtype); TENSOR_E_OVERFLOW; TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_cat(
+        out: *mut *mut tensor_t,
+        n: i64,
+        tensors: *const *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a
+ new dim `dim` (range [-ndim-1, ndim]), promoted as tensor_cat.
+ @return as tensor_cat (TENSOR_E_SHAPE when shapes differ).
+ @since 0.1*/
+    pub fn tensor_stack(
+        out: *mut *mut tensor_t,
+        n: i64,
+        tensors: *const *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.equal: *out is 1 if a and b have the same sizes and every pair of
+ elements compares equal in their result type (NaN never does), else 0.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (no result type);
+         TENSOR_E_DEVICE.
+ @since 0.1*/
+    pub fn tensor_equal(
+        out: *mut i32,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.allclose: *out is 1 if, for every pair of elements of a and b
+ (broadcast), a == b, or both are NaN and equal_nan is 1, or |a - b| is finite
+ and <= atol + rtol * |b|; else 0. a and b must have the same dtype (as
+ PyTorch). The test is evaluated in float64 (complex128 for complex), which
+ is exact for integers (PyTorch subtracts integers in their own dtype, which
+ can wrap); for float inputs the result differs from PyTorch's only when
+ |a - b| lies within rounding of the tolerance.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, rtol or atol negative or NaN,
+         equal_nan not 0/1); TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE
+         (dtypes differ); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.1*/
+    pub fn tensor_allclose(
+        out: *mut i32,
+        a: *const tensor_t,
+        b: *const tensor_t,
+        rtol: f64,
+        atol: f64,
+        equal_nan: i32,
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
