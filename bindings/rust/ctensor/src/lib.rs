@@ -70,7 +70,7 @@ pub use error::{Error, Result, Status};
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{CopyMode, Index, Tensor};
+pub use tensor::{CopyMode, Index, SliceRange, Tensor};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};
