@@ -55,11 +55,11 @@ pub const TENSOR_INDEX_SLICE: i32 = 1;
 pub const TENSOR_INDEX_NEWAXIS: i32 = 2;
 pub const TENSOR_INDEX_ELLIPSIS: i32 = 3;
 pub const TENSOR_INDEX_BOOL: i32 = 4;
-pub const TENSOR_MAP_READ: i32 = 1;
-pub const TENSOR_MAP_WRITE: i32 = 2;
-pub const TENSOR_MAP_PRIVATE: i32 = 4;
-pub const TENSOR_LOAD_COPY: i32 = 1;
-pub const TENSOR_LOAD_WRITABLE: i32 = 2;
+pub const TENSOR_MAP_READ: u32 = 1;
+pub const TENSOR_MAP_WRITE: u32 = 2;
+pub const TENSOR_MAP_PRIVATE: u32 = 4;
+pub const TENSOR_LOAD_COPY: u32 = 1;
+pub const TENSOR_LOAD_WRITABLE: u32 = 2;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
