@@ -4,7 +4,13 @@
 #   1. every Meson test (Check suites, header, symbol and consumer tests),
 #   2. the Check suites again under valgrind (no leak, no error),
 #   3. the differential tests against PyTorch/NumPy (tests/differential),
-#   4. the Python binding's tests (bindings/python/tests), if present,
+#   4. the Python package, built by meson-python (pinned, from PyPI): `pip install .`
+#      (libctensor built into the extension) into the venv $builddir/venv-py
+#      (Debian's NumPy 1.24 and torch 1.13 visible) and bindings/python/tests run
+#      against that install; `pip install ./bindings/python` (against libctensor
+#      installed into $builddir/install, found through pkg-config) into the plain
+#      venv $builddir/venv-np2 with NumPy 2.1 from PyPI, and
+#      bindings/python/tests_numpy2 run there (the type stubs checked with mypy),
 #   5. the Julia binding's static check against the header (no Julia needed),
 #   6. the Rust workspace's tests (bindings/rust: cargo test --all-features, which
 #      includes the check that the checked-in bindings match include/), if present,
@@ -33,7 +39,8 @@ reports="$builddir/test-reports"
 
 bash scripts/install-deps.sh || { echo "install-deps failed"; echo "0 passed, 1 failed"; exit 1; }
 
-setup_args=(-Dbuildtype=debugoptimized)
+# Installed into the build directory: the Python package finds it there through pkg-config.
+setup_args=(-Dbuildtype=debugoptimized "--prefix=$root/$builddir/install")
 # The Python binding is built when the tree has it (bindings/python with the option).
 if grep -q "option('python'" meson_options.txt 2>/dev/null && [ -f bindings/python/meson.build ]; then
   setup_args+=(-Dpython=true)
@@ -77,11 +84,52 @@ if compgen -G "tests/differential/test_*.py" >/dev/null; then
     failed_steps+=("differential")
 fi
 
-if [ -d bindings/python/tests ]; then
-  step "Python binding tests"
-  CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD="$root/$builddir/bindings/python" \
-    "$python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
-    failed_steps+=("python binding")
+# The build tools meson-python runs with (PyPI, pinned), in the test venvs.
+mesonpy_pins=(meson-python==0.17.1 meson==1.6.1 ninja==1.11.1.3 pyproject-metadata==0.9.0 packaging==24.2)
+venv="$builddir/venv-py"
+# install_package SOURCE VENV [VENV_ARGS...]: creates the venv once, installs the
+# pinned tools (and $extra_pins) into it, and the package from SOURCE: "." (the
+# repository root: libctensor built into the extension) or ./bindings/python
+# (against the libctensor that `meson install` put into $builddir/install, found
+# through pkg-config).
+extra_pins=()
+install_package() {
+  local source=$1 venv=$2
+  shift 2
+  meson install -C "$builddir" --no-rebuild --quiet >/dev/null || return 1
+  local pcdir
+  pcdir=$(dirname "$(find "$root/$builddir/install" -name ctensor.pc | head -n 1)")
+  { [ -x "$venv/bin/python" ] || "$python" -m venv "$@" "$venv"; } &&
+    "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" "${extra_pins[@]}" &&
+    PKG_CONFIG_PATH="$pcdir" "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation \
+      --force-reinstall --no-deps "$source"
+}
+
+if [ -f pyproject.toml ]; then
+  step "Python package: pip install . (libctensor built in) into $venv"
+  if install_package . "$venv" --system-site-packages; then
+    step "Python binding tests (the installed package, $venv)"
+    CTENSOR_LIB="$root/$builddir/src/libctensor.so" CTENSOR_PYTHON_BUILD=installed \
+      "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/python.xml" bindings/python/tests ||
+      failed_steps+=("python binding")
+  else
+    failed_steps+=("python package")
+  fi
+fi
+
+if [ -d bindings/python/tests_numpy2 ]; then
+  # A plain venv (no Debian packages, so no torch) with NumPy 2 from PyPI.
+  venv_np2="$builddir/venv-np2"
+  step "NumPy 2 tests (pip install ./bindings/python, libctensor through pkg-config, into $venv_np2)"
+  extra_pins=(numpy==2.1.3 pytest==8.3.4 iniconfig==2.3.1 pluggy==1.7.0
+              mypy==1.13.0 mypy_extensions==1.2.0 typing_extensions==4.16.0)
+  if install_package ./bindings/python "$venv_np2"; then
+    "$venv_np2/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/numpy2.xml" bindings/python/tests_numpy2 ||
+      failed_steps+=("numpy 2")
+  else
+    failed_steps+=("numpy 2")
+  fi
+  extra_pins=()
 fi
 
 if [ -d bindings/julia ]; then
@@ -217,7 +265,8 @@ for xml in sorted(reports.glob("*.xml")):
 # a missing report) still counts as one failure.
 reported = {x.stem for x in reports.glob("*.xml")}
 names = {"meson test": "meson", "valgrind": "valgrind", "differential": "differential",
-         "python binding": "python", "julia static": "julia_static", "rust binding": "rust",
+         "python binding": "python", "python package": "python_package", "numpy 2": "numpy2",
+         "julia static": "julia_static", "rust binding": "rust",
          "go vet": "go-vet", "go binding": "go", "go cgocheck2": "go-cgocheck2", "go fuzz": "go-fuzz",
          "asan": "asan", "asan differential": "asan-differential",
          "asan python": "asan-python", "tsan": "tsan", "fault loop": "fault-loop",

@@ -52,8 +52,9 @@ static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
   return d;
 }
 
-/* The dtype a scalar leaf asks for, or -1 with an exception. */
-static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
+/* The dtype a scalar leaf asks for, or -1 with an exception (`given`: the
+   caller named a dtype, so a leaf that is no number is a TypeError). */
+static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth, int given) {
   /* exact Python numbers first: the common case, and cheaper than the NumPy check */
   if (PyBool_Check(obj)) return TENSOR_BOOL;
   if (PyLong_CheckExact(obj)) return TENSOR_INT64;
@@ -71,6 +72,8 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth) {
     PyErr_Format(PyExc_ValueError, "too many dimensions '%.200s'", Py_TYPE(obj)->tp_name);
   else if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj))
     PyErr_Format(PyExc_TypeError, "new(): invalid data type '%.200s'", Py_TYPE(obj)->tp_name);
+  else if (given) /* torch converts the leaf to the dtype asked for: a TypeError */
+    PyErr_Format(PyExc_TypeError, "must be real number, not %.200s", Py_TYPE(obj)->tp_name);
   else
     PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %.200s", Py_TYPE(obj)->tp_name);
   return -1;
@@ -90,6 +93,7 @@ typedef struct {
   int64_t ndim;
   int64_t sizes[TENSOR_MAX_DIMS];
   tensor_dtype_t dtype; /* promoted over the leaves */
+  int dtype_given;      /* the caller named the result's dtype */
 } Layout;
 
 static int zero_dim_array(PyObject *obj) {
@@ -142,7 +146,7 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
                    (long long)depth, Py_TYPE(obj)->tp_name);
       return -1;
     }
-    const tensor_dtype_t d = leaf_dtype(obj, depth);
+    const tensor_dtype_t d = leaf_dtype(obj, depth, layout->dtype_given);
     if (d < 0) return -1;
     layout->dtype = ct_promote_types(layout->dtype, d);
     return 0;
@@ -256,6 +260,7 @@ static int fill(PyObject *obj, int64_t depth, const Layout *layout, tensor_dtype
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   Layout layout;
   layout.dtype = -1;
+  layout.dtype_given = dtype >= 0;
   if (measure(data, &layout) < 0 || check(data, 0, &layout) < 0) return NULL;
   if (layout.dtype < 0) layout.dtype = TENSOR_FLOAT32; /* no leaves: torch.tensor([]) */
   if (dtype < 0) dtype = layout.dtype;

@@ -5,6 +5,7 @@
    thread, with or without the GIL, so the release callback takes the GIL itself.
    Export: memoryview(t) and NumPy see any strided tensor; bfloat16 has no PEP
    3118 format code, so exporting it with a format is refused (BufferError). */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ctensor_py.h"
@@ -25,9 +26,40 @@ Py_buffer *ct_buffer_hold(Py_buffer *view) {
   return held;
 }
 
+/* Set by an atexit callback: atexit runs at the start of finalization, before
+   the runtime's own flag, which only Python 3.13 makes public (Py_IsFinalizing).
+   Exports released after it stay held: the process is ending anyway. */
+static atomic_int interpreter_ending;
+
+static PyObject *mark_interpreter_ending(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  atomic_store(&interpreter_ending, 1);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef mark_def = {"_mark_interpreter_ending", mark_interpreter_ending, METH_NOARGS, NULL};
+
+int ct_buffer_init(PyObject *module) {
+  (void)module;
+  PyObject *atexit = PyImport_ImportModule("atexit");
+  PyObject *fn = atexit ? PyCFunction_New(&mark_def, NULL) : NULL;
+  PyObject *r = fn ? PyObject_CallMethod(atexit, "register", "O", fn) : NULL;
+  Py_XDECREF(r);
+  Py_XDECREF(fn);
+  Py_XDECREF(atexit);
+  return r ? 0 : -1;
+}
+
+static int interpreter_is_ending(void) {
+#if PY_VERSION_HEX >= 0x030D0000
+  if (Py_IsFinalizing()) return 1;
+#endif
+  return atomic_load(&interpreter_ending);
+}
+
 void ct_buffer_release(void *ctx) {
   /* After finalization began there is no interpreter to hand the export back to. */
-  if (_Py_IsFinalizing()) return;
+  if (interpreter_is_ending()) return;
   PyGILState_STATE gil = PyGILState_Ensure();
   PyBuffer_Release(ctx);
   PyMem_RawFree(ctx);
@@ -87,7 +119,9 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
   if (st != TENSOR_OK) { /* the callback was not taken: give the export back now */
     PyBuffer_Release(held);
     PyMem_RawFree(held);
-    return ct_raise_as(st, TENSOR_E_INVALID, PyExc_ValueError); /* torch: ValueError */
+    /* torch: ValueError; a count whose byte size overflows int64 is an OverflowError */
+    if (st == TENSOR_E_OVERFLOW) return ct_raise_as(st, TENSOR_E_OVERFLOW, PyExc_OverflowError);
+    return ct_raise_as(st, TENSOR_E_INVALID, PyExc_ValueError);
   }
   return ct_tensor_wrap(t);
 }

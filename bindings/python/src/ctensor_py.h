@@ -95,7 +95,7 @@ typedef struct {
   PyObject *weakreflist;
 } TensorObject;
 
-extern PyTypeObject Ct_TensorType, Ct_SizeType;
+extern PyTypeObject Ct_TensorType;
 
 #define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
 
@@ -103,6 +103,9 @@ extern PyTypeObject Ct_TensorType, Ct_SizeType;
 PyObject *ct_tensor_wrap(tensor_t *t);
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
+/* Whether obj is a ctensor.Size; _set_size_type(cls) registers the class. */
+int ct_is_size(PyObject *obj);
+PyObject *ct_set_size_type(PyObject *module, PyObject *type);
 /* Fails with RuntimeError unless the tensor's memory is on the CPU. */
 int ct_check_cpu(const tensor_t *t, const char *what);
 /* Parses sizes given as ints or as one sequence (t.view(2, 3) or t.view((2, 3))).
@@ -111,10 +114,10 @@ int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what);
 /* Wraps a negative dim; IndexError with PyTorch's message when out of range. */
 int ct_wrap_dim(int64_t *dim, int64_t ndim);
 int ct_tensor_init(PyObject *module);
+PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- size.c / values.c ------------------------------------------------ */
 
-int ct_size_init(PyObject *module);
 extern PyNumberMethods ct_tensor_as_number;
 PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_item(PyObject *self, PyObject *noargs);
@@ -129,6 +132,18 @@ int ct_tensor_contains(PyObject *self, PyObject *value);
 
 PyObject *ct_tensor_get_T(PyObject *self, void *closure);
 PyObject *ct_tensor_get_mT(PyObject *self, void *closure);
+PyObject *ct_tensor_get_H(PyObject *self, void *closure);
+PyObject *ct_tensor_get_mH(PyObject *self, void *closure);
+PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_repeat(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
 PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_view(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -206,8 +221,10 @@ extern PyBufferProcs ct_tensor_as_buffer;
 /* Holds `view` (a filled Py_buffer, moved into the heap) until ctensor releases
    the storage; the returned context is passed to ct_buffer_release. */
 Py_buffer *ct_buffer_hold(Py_buffer *view);
-/* tensor_release_fn for held buffers: takes the GIL, from any thread. */
+/* tensor_release_fn for held buffers: takes the GIL, from any thread (not
+   once the interpreter is ending: ct_buffer_init registers the atexit hook). */
 void ct_buffer_release(void *ctx);
+int ct_buffer_init(PyObject *module);
 PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- numpy.c ----------------------------------------------------------- */
@@ -267,7 +284,10 @@ tensor_storage_t *ct_storage_of(PyObject *obj);
 /* ---- pickle.c ---------------------------------------------------------- */
 
 PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
+PyObject *ct_tensor_reduce_ex(PyObject *self, PyObject *protocol);
+PyObject *ct_storage_reduce_ex(PyObject *self, PyObject *protocol);
 PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
+PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
 
 /* ---- testing.c --------------------------------------------------------- */
 

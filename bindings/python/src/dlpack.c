@@ -84,8 +84,13 @@ PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$OOO:__dlpack__", kwlist, &stream, &max_version, &dl_device,
                                    &copy_obj))
     return NULL;
-  /* stream only orders device work; ctensor never queues any, so there is nothing to wait for. */
-  (void)stream;
+  /* stream only orders device work; ctensor never queues any, so there is nothing to wait for.
+     Still, as torch, it must be an integer or None. */
+  if (stream != Py_None && !PyLong_CheckExact(stream)) {
+    PyErr_Format(PyExc_TypeError, "__dlpack__(): stream must be an integer or None, not %.200s",
+                 Py_TYPE(stream)->tp_name);
+    return NULL;
+  }
   int versioned, copy = 0;
   if (parse_max_version(max_version, &versioned) < 0 || check_dl_device(SELF(self), dl_device) < 0) return NULL;
   if (copy_obj != Py_None && (copy = PyObject_IsTrue(copy_obj)) < 0) return NULL;

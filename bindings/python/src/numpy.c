@@ -44,6 +44,34 @@ int ct_is_numpy_scalar(PyObject *obj) {
   return numpy_isinstance(obj, NUMPY_GENERIC);
 }
 
+/* NumPy's buffer export recomputes the strides of size-1 and empty dims of a
+   contiguous array; torch.from_numpy keeps the array's own (np.zeros((2, 0, 3))
+   has strides (0, 0, 0)), so an ndarray's are read from arr.strides. They differ
+   from the export's only where they address no other bytes. Other objects: unchanged. */
+static int numpy_own_strides(PyObject *obj, int ndim, Py_ssize_t itemsize, int64_t *strides) {
+  const int is_array = ct_is_numpy_array(obj);
+  if (is_array <= 0) return is_array;
+  PyObject *own = PyObject_GetAttrString(obj, "strides");
+  if (!own) return -1;
+  int rc = 0;
+  if (!PyTuple_Check(own) || PyTuple_GET_SIZE(own) != ndim) {
+    PyErr_SetString(PyExc_TypeError, "ndarray.strides does not match its buffer export");
+    rc = -1;
+  }
+  for (int i = 0; rc == 0 && i < ndim; i++) {
+    const long long byte_stride = PyLong_AsLongLong(PyTuple_GET_ITEM(own, i));
+    if (byte_stride == -1 && PyErr_Occurred()) rc = -1;
+    else if (byte_stride % itemsize == 0) strides[i] = byte_stride / itemsize;
+    else {
+      PyErr_SetString(PyExc_ValueError, "given numpy array strides not a multiple of the element byte size. "
+                                        "Copy the numpy array to reallocate the memory.");
+      rc = -1;
+    }
+  }
+  Py_DECREF(own);
+  return rc;
+}
+
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   Py_buffer view;
   int readonly = 0;
@@ -102,6 +130,10 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   }
   if (problem) {
     PyErr_SetString(exc, problem);
+    PyBuffer_Release(&view);
+    return NULL;
+  }
+  if (numpy_own_strides(obj, view.ndim, view.itemsize, strides) < 0) {
     PyBuffer_Release(&view);
     return NULL;
   }
@@ -174,4 +206,126 @@ PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
   return Py_BuildValue("{s:N,s:s,s:(N,O),s:N,s:i}", "shape", shape, "typestr", ts, "data",
                        PyLong_FromVoidPtr(tensor_data(t)), tensor_is_readonly(t) ? Py_True : Py_False,
                        "strides", strides, "version", 3);
+}
+
+/* np.abs(t) gives a tensor back: torch 1.13's __array_wrap__, bool results
+   included (torch turns them into uint8, so does this). NumPy 2 asks for a
+   scalar with return_scalar=True: then the array's scalar, as NumPy's own. */
+PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *kwlist[] = {"array", "context", "return_scalar", NULL};
+  PyObject *arr, *context = Py_None;
+  int return_scalar = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:__array_wrap__", kwlist, &arr, &context, &return_scalar))
+    return NULL;
+  if (return_scalar) {
+    PyObject *empty = PyTuple_New(0);
+    PyObject *scalar = empty ? PyObject_GetItem(arr, empty) : NULL;
+    Py_XDECREF(empty);
+    return scalar;
+  }
+  PyObject *dtype = PyObject_GetAttrString(arr, "dtype");
+  if (!dtype) return NULL;
+  PyObject *kind = PyObject_GetAttrString(dtype, "kind");
+  Py_DECREF(dtype);
+  if (!kind) return NULL;
+  const int is_bool = PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "b") == 0;
+  Py_DECREF(kind);
+  PyObject *converted = is_bool ? PyObject_CallMethod(arr, "astype", "s", "uint8") : Py_NewRef(arr);
+  if (!converted) return NULL;
+  PyObject *t = ct_from_numpy(NULL, converted);
+  Py_DECREF(converted);
+  return t;
+}
+
+/* torch.broadcast_tensors: every tensor expanded (a view) to the broadcast shape
+   of all of them, with torch's message for sizes that do not broadcast. */
+PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args) {
+  (void)module;
+  if (PyTuple_GET_SIZE(args) == 1 && !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
+    PyObject *seq = PySequence_Tuple(PyTuple_GET_ITEM(args, 0));
+    if (!seq) return NULL;
+    PyObject *r = ct_broadcast_tensors(module, seq);
+    Py_DECREF(seq);
+    return r;
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  int64_t shape[TENSOR_MAX_DIMS];
+  int64_t ndim = 0;
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *item = PyTuple_GET_ITEM(args, k);
+    if (!Ct_Tensor_Check(item)) {
+      PyErr_Format(PyExc_TypeError, "broadcast_tensors(): expected Tensor as element %zd, but got %.200s", k,
+                   Py_TYPE(item)->tp_name);
+      return NULL;
+    }
+    const tensor_t *t = SELF(item);
+    const int64_t d = tensor_ndim(t);
+    if (d > ndim) { /* right-align: the new leading dims start as 1 */
+      memmove(shape + (d - ndim), shape, sizeof *shape * (size_t)ndim);
+      for (int64_t i = 0; i < d - ndim; i++) shape[i] = 1;
+      ndim = d;
+    }
+    for (int64_t i = 0; i < d; i++) {
+      int64_t *have = &shape[ndim - d + i];
+      const int64_t size = tensor_sizes(t)[i];
+      if (size == *have || size == 1) continue;
+      if (*have != 1) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton "
+                     "dimension %lld",
+                     (long long)*have, (long long)size, (long long)(ndim - d + i));
+        return NULL;
+      }
+      *have = size;
+    }
+  }
+  PyObject *out = PyTuple_New(n);
+  for (Py_ssize_t k = 0; out && k < n; k++) {
+    tensor_t *view = NULL;
+    const tensor_status_t st = tensor_expand(&view, SELF(PyTuple_GET_ITEM(args, k)), ndim, shape);
+    PyObject *wrapped = st == TENSOR_OK ? ct_tensor_wrap(view) : ct_raise(st);
+    if (!wrapped) Py_CLEAR(out);
+    else PyTuple_SET_ITEM(out, k, wrapped);
+  }
+  return out;
+}
+
+/* __array__(dtype=None, copy=None), NumPy 2's signature (torch 1.13's takes
+   dtype only): the array sharing this tensor's memory, converted to dtype when
+   given; copy=True copies, copy=False refuses a conversion that needs one. */
+PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dtype", "copy", NULL};
+  PyObject *dtype = Py_None, *copy_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype, &copy_obj)) return NULL;
+  const int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
+  if (copy_obj != Py_None && copy < 0) return NULL;
+  PyObject *noargs = PyTuple_New(0);
+  PyObject *arr = noargs ? ct_tensor_numpy(self, noargs, NULL) : NULL;
+  Py_XDECREF(noargs);
+  if (!arr || (dtype == Py_None && copy != 1)) return arr;
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *want = numpy && dtype != Py_None ? PyObject_CallMethod(numpy, "dtype", "O", dtype) : NULL;
+  Py_XDECREF(numpy);
+  if (dtype != Py_None && !want) {
+    Py_DECREF(arr);
+    return NULL;
+  }
+  PyObject *have = want ? PyObject_GetAttrString(arr, "dtype") : NULL;
+  const int same = want ? (have ? PyObject_RichCompareBool(have, want, Py_EQ) : -1) : 1;
+  Py_XDECREF(have);
+  PyObject *r = NULL;
+  if (same < 0) {
+    r = NULL;
+  } else if (!same && copy == 0) {
+    PyErr_Format(PyExc_ValueError, "__array__(copy=False): converting %R to %R needs a copy",
+                 ct_dtype_object(tensor_dtype(SELF(self))), want);
+  } else if (!same) {
+    r = PyObject_CallMethod(arr, "astype", "O", want);
+  } else {
+    r = copy == 1 ? PyObject_CallMethod(arr, "copy", NULL) : Py_NewRef(arr);
+  }
+  Py_XDECREF(want);
+  Py_DECREF(arr);
+  return r;
 }

@@ -108,10 +108,18 @@ static int format_double(char *buf, size_t size, double v, char conv, int precis
 }
 
 static void format_int(char *buf, size_t size, const Block *b) {
+  uint64_t u; /* the element's bits, through memcpy: it may be unaligned */
+  int64_t i;
   switch (b->dtype) {
     case TENSOR_BOOL: snprintf(buf, size, "%s", *(const uint8_t *)b->data ? "True" : "False"); break;
-    case TENSOR_UINT64: snprintf(buf, size, "%llu", (unsigned long long)*(const uint64_t *)b->data); break;
-    case TENSOR_INT64: snprintf(buf, size, "%lld", (long long)*(const int64_t *)b->data); break;
+    case TENSOR_UINT64:
+      memcpy(&u, b->data, sizeof u);
+      snprintf(buf, size, "%llu", (unsigned long long)u);
+      break;
+    case TENSOR_INT64:
+      memcpy(&i, b->data, sizeof i);
+      snprintf(buf, size, "%lld", (long long)i);
+      break;
     default: snprintf(buf, size, "%.0f", ct_scalar_as_double(b->dtype, b->data)); /* exact below 2^53 */
   }
 }

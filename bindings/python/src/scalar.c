@@ -6,7 +6,22 @@
 
 #include "ctensor_py.h"
 
-#define LOAD(type) (*(const type *)p)
+/* Elements may be unaligned (frombuffer with an odd offset): loaded through memcpy. */
+#define DEFINE_LOAD(type)                      \
+  static type load_##type(const char *p) {     \
+    type v;                                    \
+    memcpy(&v, p, sizeof v);                   \
+    return v;                                  \
+  }
+DEFINE_LOAD(uint8_t)
+DEFINE_LOAD(int8_t)
+DEFINE_LOAD(int16_t)
+DEFINE_LOAD(int32_t)
+DEFINE_LOAD(int64_t)
+DEFINE_LOAD(uint16_t)
+DEFINE_LOAD(uint32_t)
+DEFINE_LOAD(uint64_t)
+#define LOAD(type) load_##type(p)
 
 /* Conversions go through the library, so that its rules (and its float16 and
    bfloat16 decoding) hold here too. */

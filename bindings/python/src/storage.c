@@ -2,6 +2,8 @@
    ctensor.UntypedStorage (bytes), Tensor.storage() a ctensor.TypedStorage (the
    same bytes read as the tensor's dtype), as in PyTorch 1.13. Both compare equal
    when they are the same storage, so views of one storage are recognisable. */
+#include <stddef.h>
+
 #include "ctensor_py.h"
 
 static PyTypeObject Ct_StorageType, Ct_TypedStorageType;
@@ -10,6 +12,7 @@ typedef struct {
   PyObject_HEAD
   tensor_storage_t *s;
   tensor_dtype_t dtype; /* TENSOR_UINT8 for untyped storages */
+  PyObject *weakreflist;
 } StorageObject;
 
 #define STORAGE(o) (((StorageObject *)(o))->s)
@@ -24,6 +27,7 @@ static PyObject *wrap(tensor_storage_t *s, PyTypeObject *type, tensor_dtype_t dt
   }
   obj->s = s;
   obj->dtype = dtype;
+  obj->weakreflist = NULL;
   return (PyObject *)obj;
 }
 
@@ -40,6 +44,7 @@ PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype) {
 }
 
 static void storage_dealloc(PyObject *self) {
+  if (((StorageObject *)self)->weakreflist) PyObject_ClearWeakRefs(self);
   tensor_storage_release(STORAGE(self));
   PyObject_Free(self);
 }
@@ -174,6 +179,7 @@ static PyMethodDef untyped_methods[] = {
     NOARGS("tolist", storage_tolist, "The bytes as ints."),
     NOARGS("is_readonly", storage_is_readonly, "True if every view of it is read-only."),
     NOARGS("untyped", storage_untyped, "The storage itself, untyped."),
+    {"__reduce_ex__", ct_storage_reduce_ex, METH_O, "Pickles the bytes (protocol 5: a PickleBuffer, zero-copy)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -210,6 +216,7 @@ static PyTypeObject Ct_StorageType = {
     .tp_richcompare = storage_richcompare,
     .tp_as_sequence = &storage_as_sequence,
     .tp_methods = untyped_methods,
+    .tp_weaklistoffset = offsetof(StorageObject, weakreflist),
 };
 
 static PyTypeObject Ct_TypedStorageType = {
@@ -225,6 +232,7 @@ static PyTypeObject Ct_TypedStorageType = {
     .tp_as_sequence = &storage_as_sequence,
     .tp_methods = typed_methods,
     .tp_getset = typed_getset,
+    .tp_weaklistoffset = offsetof(StorageObject, weakreflist),
 };
 
 int ct_storage_init(PyObject *module) {

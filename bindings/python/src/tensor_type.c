@@ -435,14 +435,8 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   return copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
 }
 
-/* torch's legacy type names ("torch.FloatTensor"), by dtype. */
-typedef struct {
-  PyObject_HEAD
-  tensor_dtype_t dtype;
-  const char *name;
-} LegacyTypeObject;
-
-static PyTypeObject LegacyType;
+/* torch's legacy types (FloatTensor & co.) are made in Python (ctensor/_legacy.py)
+   from _C._LEGACY_TYPES, named by ct_dtype_legacy_name. */
 
 /* t.type() is "ctensor.FloatTensor"; t.type(dtype or "torch.IntTensor") converts. */
 static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -467,8 +461,11 @@ static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs)
       PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
       return NULL;
     }
-  } else if (Py_IS_TYPE(target, &LegacyType)) {
-    dtype = ((LegacyTypeObject *)target)->dtype;
+  } else if (PyType_Check(target) && PyObject_HasAttrString(target, "dtype")) { /* FloatTensor & co. */
+    PyObject *d = PyObject_GetAttrString(target, "dtype");
+    const int rc = d ? ct_dtype_from_object(d, &dtype) : -1;
+    Py_XDECREF(d);
+    if (rc < 0) return NULL;
   } else if (ct_dtype_from_object(target, &dtype) < 0) {
     return NULL;
   }
@@ -537,7 +534,7 @@ static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dty
     }
     return tensor_detach(first, NULL);
   }
-  const int sizes_given = n == 0 || PyObject_TypeCheck(first, &Ct_SizeType) ||
+  const int sizes_given = n == 0 || ct_is_size(first) ||
                           (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
   if (!sizes_given) {
     if (n == 1 && PySequence_Check(first)) return ct_tensor_wrap(ct_tensor_from_data(first, dtype));
@@ -562,65 +559,29 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 
 /* ---- torch.FloatTensor & co. --------------------------------------------- */
 
-/* Callable objects standing for torch's legacy tensor types: FloatTensor(...)
-   constructs as the legacy constructor in their dtype, isinstance(t,
-   FloatTensor) checks the dtype, t.type(FloatTensor) converts. */
-
-static PyObject *legacy_call(PyObject *self, PyObject *args, PyObject *kwargs) {
-  const LegacyTypeObject *l = (LegacyTypeObject *)self;
-  return legacy_new(args, kwargs, l->dtype, 1, l->name);
+/* _legacy_new(dtype, name, *args): FloatTensor(*args) & co. (ctensor/_legacy.py),
+   the legacy constructor in their dtype, refusing a tensor of another dtype. */
+PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  tensor_dtype_t dtype;
+  const char *name;
+  PyObject *head = PyTuple_GetSlice(args, 0, 2);
+  const int ok = head && PyArg_ParseTuple(head, "O&s:_legacy_new", ct_dtype_converter, &dtype, &name);
+  Py_XDECREF(head);
+  if (!ok) return NULL;
+  PyObject *rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+  PyObject *r = rest ? legacy_new(rest, kwargs, dtype, 1, name) : NULL;
+  Py_XDECREF(rest);
+  return r;
 }
-
-static PyObject *legacy_repr(PyObject *self) {
-  return PyUnicode_FromFormat("<class 'ctensor.%s'>", ((LegacyTypeObject *)self)->name);
-}
-
-static PyObject *legacy_instancecheck(PyObject *self, PyObject *obj) {
-  return PyBool_FromLong(Ct_Tensor_Check(obj) && tensor_dtype(SELF(obj)) == ((LegacyTypeObject *)self)->dtype);
-}
-
-static PyObject *legacy_get_dtype(PyObject *self, void *closure) {
-  (void)closure;
-  return Py_NewRef(ct_dtype_object(((LegacyTypeObject *)self)->dtype));
-}
-
-static PyMethodDef legacy_methods[] = {
-    {"__instancecheck__", legacy_instancecheck, METH_O, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef legacy_getset[] = {
-    {"dtype", legacy_get_dtype, NULL, "The dtype this legacy type stands for.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject LegacyType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ctensor._LegacyTensorType",
-    .tp_basicsize = sizeof(LegacyTypeObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "torch's legacy tensor types (FloatTensor, LongTensor, ...).",
-    .tp_call = legacy_call,
-    .tp_repr = legacy_repr,
-    .tp_methods = legacy_methods,
-    .tp_getset = legacy_getset,
-};
 
 static int add_legacy_types(PyObject *module) {
-  if (PyType_Ready(&LegacyType) < 0) return -1;
-  for (tensor_dtype_t d = 0; d < CT_DTYPE_LIMIT; d++) {
+  PyObject *types = PyDict_New();
+  for (tensor_dtype_t d = 0; types && d < CT_DTYPE_LIMIT; d++) {
     const char *name = ct_dtype_legacy_name(d);
-    if (!name) continue;
-    LegacyTypeObject *l = PyObject_New(LegacyTypeObject, &LegacyType);
-    if (!l) return -1;
-    l->dtype = d;
-    l->name = name;
-    if (PyModule_AddObject(module, name, (PyObject *)l) < 0) {
-      Py_DECREF(l);
-      return -1;
-    }
+    if (name && PyDict_SetItemString(types, name, ct_dtype_object(d)) < 0) Py_CLEAR(types);
   }
-  return 0;
+  return types ? PyModule_AddObject(module, "_LEGACY_TYPES", types) : -1;
 }
 
 /* ---- the type ------------------------------------------------------------ */
@@ -643,6 +604,8 @@ static PyGetSetDef tensor_getset[] = {
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
     {"mT", ct_tensor_get_mT, NULL, "The last two dims swapped (a view).", NULL},
+    {"H", ct_tensor_get_H, NULL, "Conjugate transpose of a matrix (real dtypes: T).", NULL},
+    {"mH", ct_tensor_get_mH, NULL, "Conjugate transpose of the last two dims (real dtypes: mT).", NULL},
     {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -677,6 +640,7 @@ static PyMethodDef tensor_methods[] = {
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
     NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
     NOARGS("__reduce__", ct_tensor_reduce, NULL),
+    ONEARG("__reduce_ex__", ct_tensor_reduce_ex, "Pickles the storage once, then the view (protocol 5: out of band)."),
     NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
     KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
     NOARGS("is_shared", ct_tensor_is_shared, "True if the storage is in shared memory (fd-backed)."),
@@ -715,6 +679,16 @@ static PyMethodDef tensor_methods[] = {
     KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
     KWARGS("swapaxes", ct_tensor_swapaxes, "swapaxes(axis0, axis1): transpose."),
     KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
+    NOARGS("t_", ct_tensor_t_, "t() in place: this object takes the new view."),
+    KWARGS("transpose_", ct_tensor_transpose_, "transpose_(dim0, dim1): in place (this object takes the view)."),
+    KWARGS("swapdims_", ct_tensor_transpose_, "swapdims_(dim0, dim1): transpose_."),
+    KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
+    KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
+    KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
+    NOARGS("ravel", ct_tensor_ravel, "reshape(-1): a view when possible."),
+    KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
+    KWARGS("__array__", ct_tensor_array, "__array__(dtype=None, copy=None): a NumPy array (shared unless converted or copy=True)."),
+    KWARGS("__array_wrap__", ct_tensor_array_wrap, "NumPy ufunc results as tensors (torch's __array_wrap__)."),
     KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
     KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
     ONEARG("expand_as", ct_tensor_expand_as, "expand_as(other)"),
@@ -775,6 +749,6 @@ PyTypeObject Ct_TensorType = {
 int ct_tensor_init(PyObject *module) {
   /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
   Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
-  if (ct_size_init(module) < 0 || PyType_Ready(&Ct_TensorType) < 0 || add_legacy_types(module) < 0) return -1;
+  if (PyType_Ready(&Ct_TensorType) < 0 || add_legacy_types(module) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
 }

@@ -130,6 +130,7 @@ PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
 PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   (void)closure;
   const int64_t ndim = tensor_ndim(SELF(self));
+  if (ndim == 0) return alias(self); /* torch: a 0-dim tensor is its own mT */
   if (ndim < 2) {
     PyErr_Format(PyExc_RuntimeError,
                  "tensor.mT is only supported on matrices or batches of matrices. Got %lld-D tensor.",
@@ -241,11 +242,34 @@ PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", "start", "length", NULL};
-  long long dim, start, length;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:narrow", kwlist, &dim, &start, &length))
+  long long dim, length;
+  PyObject *start_obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LOL:narrow", kwlist, &dim, &start_obj, &length))
     return NULL;
+  /* torch's narrow(dim, Tensor start, length) takes only a 0-dim integer tensor */
+  if (Ct_Tensor_Check(start_obj)) {
+    const tensor_t *s = SELF(start_obj);
+    if (tensor_ndim(s) != 0 || ct_dtype_is_floating(tensor_dtype(s)) || ct_dtype_is_complex(tensor_dtype(s))) {
+      PyErr_SetString(PyExc_RuntimeError, "start must be an 0-dim integral Tensor.");
+      return NULL;
+    }
+  }
+  const long long start = PyLong_AsLongLong(start_obj);
+  if (start == -1 && PyErr_Occurred()) return NULL;
+  if (tensor_ndim(SELF(self)) == 0) {
+    PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
+    return NULL;
+  }
   int64_t d = dim;
   if (ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL;
+  /* torch wraps start as a dim index (start == size stays allowed): out of that
+     range is an IndexError; start + length past the end a RuntimeError (below) */
+  const int64_t size = tensor_sizes(SELF(self))[d], range = size > 0 ? size : 1;
+  if (start != size && (start < -range || start >= range)) {
+    PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                 (long long)-range, (long long)(range - 1), start);
+    return NULL;
+  }
   tensor_t *out = NULL;
   tensor_status_t st = tensor_narrow(&out, SELF(self), d, start, length);
   return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
@@ -386,4 +410,112 @@ PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_reshape(&out, SELF(self), tensor_ndim(SELF(other)), tensor_sizes(SELF(other)));
   return result(st, out, 0, NULL);
+}
+
+/* ---- H, mH, ravel, repeat ------------------------------------------------ */
+
+/* The conjugate transposes: for real dtypes the transposes themselves (torch
+   returns them too). ctensor has no conjugate view, so complex ones refuse. */
+static int refuse_complex_conj(PyObject *self, const char *what) {
+  if (!ct_dtype_is_complex(tensor_dtype(SELF(self)))) return 0;
+  PyErr_Format(PyExc_NotImplementedError, "%s of a complex tensor needs a conjugate view, which ctensor lacks", what);
+  return -1;
+}
+
+PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ndim == 1 || ndim > 2) {
+    PyErr_Format(PyExc_RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got %lld-D tensor.%s",
+                 (long long)ndim, ndim > 2 ? " For batches of matrices, consider using tensor.mH" : "");
+    return NULL;
+  }
+  if (refuse_complex_conj(self, "tensor.H") < 0) return NULL;
+  return ct_tensor_get_T(self, closure);
+}
+
+PyObject *ct_tensor_get_mH(PyObject *self, void *closure) {
+  if (tensor_ndim(SELF(self)) >= 2 && refuse_complex_conj(self, "tensor.mH") < 0) return NULL;
+  return ct_tensor_get_mT(self, closure);
+}
+
+PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const int64_t flat = -1;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_reshape(&out, SELF(self), 1, &flat);
+  return result(st, out, 0, NULL);
+}
+
+/* torch.Tensor.repeat: a copy tiling self repeats[i] times along dim i (leading
+   repeats add dims). Built as a zero-stride view of shape (r0, s0, r1, s1, ...)
+   over self, copied contiguous, then viewed as (r0*s0, r1*s1, ...). */
+PyObject *ct_tensor_repeat(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+  static const char *const names[] = {"repeats", NULL};
+  PyObject *args = keyword_args(args_in, kwargs, names, "repeat");
+  if (!args) return NULL;
+  int64_t repeats[TENSOR_MAX_DIMS];
+  const int64_t n = ct_parse_sizes(args, repeats, "repeat");
+  Py_DECREF(args);
+  if (n < 0) return NULL;
+  const tensor_t *t = SELF(self);
+  const int64_t ndim = tensor_ndim(t);
+  if (n < ndim) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    return NULL;
+  }
+  if (2 * n > TENSOR_MAX_DIMS) {
+    PyErr_Format(PyExc_RuntimeError, "repeat(): %lld dims exceed ctensor's %d", (long long)n, TENSOR_MAX_DIMS / 2);
+    return NULL;
+  }
+  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], shape[TENSOR_MAX_DIMS];
+  for (int64_t i = 0; i < n; i++) {
+    if (repeats[i] < 0) {
+      PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: [%lld]",
+                   (long long)repeats[i], (long long)repeats[i]);
+      return NULL;
+    }
+    const int64_t src = i - (n - ndim); /* leading repeats have no source dim */
+    const int64_t size = src >= 0 ? tensor_sizes(t)[src] : 1;
+    sizes[2 * i] = repeats[i];
+    strides[2 * i] = 0;
+    sizes[2 * i + 1] = size;
+    strides[2 * i + 1] = src >= 0 ? tensor_strides(t)[src] : 0;
+    shape[i] = repeats[i] * size;
+  }
+  tensor_t *tiled = NULL, *copy = NULL, *out = NULL;
+  tensor_status_t st = tensor_as_strided(&tiled, t, 2 * n, sizes, strides, tensor_storage_offset(t));
+  if (st == TENSOR_OK) st = tensor_clone(&copy, tiled);
+  if (st == TENSOR_OK) st = tensor_view(&out, copy, n, shape);
+  tensor_release(tiled);
+  tensor_release(copy);
+  return result(st, out, 0, NULL);
+}
+
+/* ---- in-place view ops ------------------------------------------------------ */
+
+/* torch's t_(), squeeze_() & co. change the tensor's own metadata; a ctensor
+   tensor_t is immutable, so the Python object takes the new view instead (other
+   Python objects viewing the same storage are unaffected, as in torch). */
+static PyObject *become(PyObject *self, PyObject *view) {
+  if (!view) return NULL;
+  tensor_t *old = SELF(self);
+  SELF(self) = SELF(view);
+  SELF(view) = old;
+  Py_DECREF(view);
+  return Py_NewRef(self);
+}
+
+PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs) { return become(self, ct_tensor_t(self, noargs)); }
+PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return become(self, ct_tensor_squeeze(self, args, kwargs));
+}
+PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return become(self, ct_tensor_unsqueeze(self, args, kwargs));
+}
+PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return become(self, ct_tensor_transpose(self, args, kwargs));
+}
+PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return become(self, ct_tensor_as_strided(self, args, kwargs));
 }

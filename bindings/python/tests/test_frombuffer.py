@@ -6,6 +6,8 @@ import mmap
 import weakref
 
 import numpy
+import re
+
 import pytest
 import torch
 
@@ -73,8 +75,8 @@ def test_bad_offset_or_count_raise_like_torch(kwargs):
         torch.frombuffer(bytearray(8), dtype=torch.int32, **kwargs)
     with pytest.raises(type(expected.value)) as got:
         ctensor.frombuffer(bytearray(8), dtype=ctensor.int32, **kwargs)
-    assert str(got.value)  # ctensor's own message, naming the values
-    assert "8" in str(got.value)
+    # ctensor's own message, naming the values torch's names
+    assert re.findall(r"\d+", str(got.value)) == re.findall(r"\d+", str(expected.value))
 
 
 def test_other_argument_errors():

@@ -37,7 +37,9 @@ Managed* export_tensor(Tensor& t) {
   const int64_t n = t.ndim();
   e->dims = std::make_unique<int64_t[]>(static_cast<size_t>(2 * n + 1));  // +1: never NULL
   std::copy(t.sizes(), t.sizes() + n, e->dims.get());
-  std::copy(t.strides(), t.strides() + n, e->dims.get() + n);
+  // A size-1 dim's stride addresses nothing; exported as 1, as PyTorch does
+  // (consumers that test contiguity from strides then see what they expect).
+  for (int64_t i = 0; i < n; i++) e->dims[static_cast<size_t>(n + i)] = t.sizes()[i] == 1 ? 1 : t.strides()[i];
   e->tensor = Ref<Tensor>::share(&t);
 
   const Device device = t.storage()->device();

@@ -199,10 +199,10 @@ Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DTy
   size_t used;
   if (count < 0) {
     if (remaining % itemsize != 0)
-      fail(Status::Invalid, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
+      fail(Status::Invalid, op, ": buffer length (", remaining, " bytes) after offset (", offset,
            " bytes) must be a multiple of element size (", itemsize, ")");
     if (remaining > static_cast<size_t>(INT64_MAX))  // size_t allows it; int64 counts do not
-      fail(Status::Overflow, op, ": buffer length (", nbytes, " bytes) after offset (", offset,
+      fail(Status::Overflow, op, ": buffer length (", remaining, " bytes) after offset (", offset,
            " bytes) does not fit int64");
     count = static_cast<int64_t>(remaining / itemsize);
     used = remaining;

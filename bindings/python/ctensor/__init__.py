@@ -1,0 +1,21 @@
+"""ctensor: PyTorch's storage and strided-view memory model on libctensor.
+
+frombuffer, asarray, from_numpy, from_dlpack, zero-copy views, indexing and
+PyTorch's repr, so code written for those parts of PyTorch runs with
+``import ctensor as torch``. The C extension module ctensor._C holds the tensor
+type and everything that touches memory (over the library's C API); this
+package adds the compatibility surface written in Python.
+"""
+from ctensor import _C
+from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the modules below
+from ctensor._C import __version__, _rebuild_storage, _rebuild_tensor, _release_in_native_thread  # noqa: F401
+from ctensor._forward import FUNCTIONS as _FORWARDED
+from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from ctensor._legacy import TYPES as _LEGACY
+from ctensor._size import Size
+
+_C._set_size_type(Size)
+
+globals().update(_FORWARDED)
+globals().update(_LEGACY)
+del _FORWARDED, _LEGACY
