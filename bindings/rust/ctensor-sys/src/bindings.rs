@@ -826,7 +826,8 @@ unsafe extern "C" {
  reference to t (the caller keeps its own) until its deleter runs; whoever holds
  *out must call (*out)->deleter(*out) exactly once, from any thread. data points
  at element [0,...,0] with byte_offset 0; shape and strides are always filled
- (negative and zero strides as they are) and owned by the result; flags has
+ (negative and zero strides as they are, a size-1 dim's stride as 1, as
+ PyTorch exports it) and owned by the result; flags has
  DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
  @param out receives the managed tensor; its deleter must be called once.
  @param t the tensor to export.
