@@ -256,24 +256,16 @@ func SaveSafeTensors(path string, tensors map[string]*Tensor, metadata map[strin
 	if err != nil {
 		return err
 	}
-	handles := make([]*C.tensor_t, len(names))
-	held := map[*Tensor]bool{} // each tensor held open once, though it may be saved under several names
+	held := make([]*Tensor, len(names))
 	for i, name := range names {
-		t := tensors[name]
-		if !held[t] {
-			held[t] = true
-			t.mu.RLock()
-			defer t.mu.RUnlock()
-		}
-		if t.ptr == nil {
-			return closedError(op)
-		}
-		handles[i] = t.ptr
+		held[i] = tensors[name]
 	}
-	// The slices hold C pointers only, so cgo lets C read them in place.
-	return statusError(C.ct_safetensors_save(cPath[0], C.int64_t(len(names)), cStrings(cNames),
-		(**C.tensor_t)(unsafe.Pointer(unsafe.SliceData(handles))), C.int64_t(len(keys)), cStrings(cKeys),
-		cStrings(cValues)))
+	return withAll(op, held, func(handles []*C.tensor_t) error {
+		// The slices hold C pointers only, so cgo lets C read them in place.
+		return statusError(C.ct_safetensors_save(cPath[0], C.int64_t(len(names)), cStrings(cNames),
+			(**C.tensor_t)(unsafe.Pointer(unsafe.SliceData(handles))), C.int64_t(len(keys)), cStrings(cKeys),
+			cStrings(cValues)))
+	})
 }
 
 func cStrings(s []*C.char) **C.char { return (**C.char)(unsafe.Pointer(unsafe.SliceData(s))) }
