@@ -5,7 +5,11 @@ package ctensor
 */
 import "C"
 
-import "unsafe"
+import (
+	"cmp"
+	"slices"
+	"unsafe"
+)
 
 // Contiguous is t itself (a new reference) when t is contiguous, else a new
 // contiguous, writable copy.
@@ -43,22 +47,31 @@ func (t *Tensor) Fill(value float64) error {
 	return statusError(C.ct_fill(t.ptr, C.double(value)))
 }
 
-// withBoth runs call with a and b held open (b may be a itself). The locks
-// are taken in address order, once per tensor: read-locking one twice, or two
-// in opposite orders, could deadlock behind waiting Closes.
+// withBoth runs call with a and b held open (b may be a itself).
 func withBoth(a, b *Tensor, op string, call func(pa, pb *C.tensor_t) error) error {
-	first, second := a, b
-	if uintptr(unsafe.Pointer(first)) > uintptr(unsafe.Pointer(second)) {
-		first, second = second, first
+	return withAll(op, []*Tensor{a, b}, func(p []*C.tensor_t) error { return call(p[0], p[1]) })
+}
+
+// withAll runs call with every tensor held open, their handles in order (a
+// tensor may appear more than once). The locks are taken in address order,
+// once per tensor: read-locking one twice, or two in opposite orders, could
+// deadlock behind waiting Closes.
+func withAll(op string, tensors []*Tensor, call func(p []*C.tensor_t) error) error {
+	distinct := slices.Clone(tensors)
+	slices.SortFunc(distinct, func(x, y *Tensor) int {
+		return cmp.Compare(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y)))
+	})
+	distinct = slices.Compact(distinct)
+	for _, t := range distinct {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
 	}
-	first.mu.RLock()
-	defer first.mu.RUnlock()
-	if second != first {
-		second.mu.RLock()
-		defer second.mu.RUnlock()
+	handles := make([]*C.tensor_t, len(tensors))
+	for i, t := range tensors {
+		if t.ptr == nil {
+			return closedError(op)
+		}
+		handles[i] = t.ptr
 	}
-	if a.ptr == nil || b.ptr == nil {
-		return closedError(op)
-	}
-	return call(a.ptr, b.ptr)
+	return call(handles)
 }

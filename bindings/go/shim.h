@@ -124,6 +124,20 @@ CT_PIECES(tensor_split, (const tensor_t *t, int64_t sections, int64_t dim), t, s
 CT_PIECES(tensor_split_indices, (const tensor_t *t, int64_t n, const int64_t *indices, int64_t dim), t, n,
           indices, dim)
 
+/* Files and shared memory */
+CT_OUT(storage_map_file, tensor_storage_t, (const char *path, uint64_t offset, uint64_t nbytes, uint32_t flags),
+       path, offset, nbytes, flags)
+CT_OUT(storage_new_shared, tensor_storage_t, (size_t nbytes), nbytes)
+CT_OUT(storage_from_fd, tensor_storage_t, (int32_t fd, size_t nbytes, uint32_t flags), fd, nbytes, flags)
+CT_OUT(load_npy, tensor_t, (const char *path, uint32_t flags), path, flags)
+CT_STATUS(save_npy, (const tensor_t *t, const char *path), t, path)
+CT_OUT(safetensors_open, tensor_safetensors_t, (const char *path, uint32_t flags), path, flags)
+CT_OUT(safetensors_get, tensor_t, (const tensor_safetensors_t *st, const char *name), st, name)
+CT_STATUS(safetensors_save,
+          (const char *path, int64_t n, const char *const *names, const tensor_t *const *tensors, int64_t n_meta,
+           const char *const *meta_keys, const char *const *meta_values),
+          path, n, names, tensors, n_meta, meta_keys, meta_values)
+
 /* Copies */
 CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
 CT_OUT(clone, tensor_t, (const tensor_t *t), t)

@@ -56,6 +56,7 @@ mod dlpack;
 mod dtype;
 mod elements;
 mod error;
+mod files;
 mod storage;
 mod tensor;
 
@@ -67,10 +68,11 @@ pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
 pub use dtype::{DType, Element, Kind};
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
+pub use files::{LoadMode, MapMode, SafeTensors};
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{CopyMode, Index, Tensor};
+pub use tensor::{CopyMode, Index, SliceRange, Tensor};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};

@@ -64,6 +64,13 @@ impl Index {
     /// `..` (a whole dim).
     pub const FULL: Index = Index::Slice { start: None, stop: None, step: 1 };
 
+    /// `range` with `step` (the `start..stop;step` of [`s!`](crate::s)); Python's
+    /// meaning, so `Index::stepped(.., -1)` is `::-1`.
+    pub fn stepped(range: impl SliceRange, step: i64) -> Index {
+        let (start, stop) = range.bounds();
+        Index::Slice { start, stop, step }
+    }
+
     /// The C kind and three values.
     fn encode(self) -> (i32, [i64; 3]) {
         match self {
@@ -79,12 +86,100 @@ impl Index {
     }
 }
 
+impl From<i64> for Index {
+    fn from(i: i64) -> Index {
+        Index::Int(i)
+    }
+}
+
+impl From<bool> for Index {
+    fn from(b: bool) -> Index {
+        Index::Bool(b)
+    }
+}
+
+/// The `i64` ranges that name a slice: `a..b`, `a..`, `..b` and `..` (Python's
+/// `a:b`, `a:`, `:b`, `:`; negative bounds count from the end).
+pub trait SliceRange {
+    /// `(start, stop)`, `None` for an open end.
+    fn bounds(self) -> (Option<i64>, Option<i64>);
+}
+
+macro_rules! slice_ranges {
+    ($($range:ty => |$r:ident| $bounds:expr;)*) => {$(
+        impl SliceRange for $range {
+            fn bounds(self) -> (Option<i64>, Option<i64>) {
+                let $r = self;
+                $bounds
+            }
+        }
+        impl From<$range> for Index {
+            fn from(range: $range) -> Index {
+                Index::stepped(range, 1)
+            }
+        }
+    )*};
+}
+
+slice_ranges! {
+    std::ops::Range<i64> => |r| (Some(r.start), Some(r.end));
+    std::ops::RangeFrom<i64> => |r| (Some(r.start), None);
+    std::ops::RangeTo<i64> => |r| (None, Some(r.end));
+    std::ops::RangeFull => |_r| (None, None);
+}
+
+/// NumPy/PyTorch basic indexing as an array of [`Index`] items for
+/// [`Tensor::index`]: integers, `i64` ranges (`a..b`, `a..`, `..b`, `..`), a
+/// range with a step after `;` (`1..10;2`, `..;-1`, Python's meaning), `NewAxis`,
+/// `...` (the ellipsis) and any expression convertible to [`Index`] (a `bool`, an
+/// `Index`). Bounds and steps are checked by the library: a step of 0 or an
+/// integer out of range is an `Err`, never a panic.
+///
+/// ```
+/// use ctensor::{s, Tensor};
+/// let t = Tensor::from_slice(&(0..24).collect::<Vec<i32>>(), &[2, 3, 4])?;
+/// // t[-1, ..., None, 1::2]
+/// let v = t.index(s![-1, ..., NewAxis, 1..;2])?;
+/// assert_eq!(v.sizes(), [3, 1, 2]);
+/// assert_eq!(t.index(s![0, 1, ..;-1])?.to_vec::<i32>()?, [7, 6, 5, 4]);
+/// assert_eq!(t.index(s![.., 1..3, 3])?.to_vec::<i32>()?, [7, 11, 19, 23]);
+/// assert_eq!(t.index(s![0, 0, ..;0]).unwrap_err().status, ctensor::Status::Invalid);
+/// # Ok::<(), ctensor::Error>(())
+/// ```
+#[macro_export]
+macro_rules! s {
+    (@items [$($item:expr,)*]) => { [$($item,)*] };
+    (@items [$($item:expr,)*] ... $(, $($rest:tt)*)?) => {
+        $crate::s!(@items [$($item,)* $crate::Index::Ellipsis,] $($($rest)*)?)
+    };
+    (@items [$($item:expr,)*] NewAxis $(, $($rest:tt)*)?) => {
+        $crate::s!(@items [$($item,)* $crate::Index::NewAxis,] $($($rest)*)?)
+    };
+    (@items [$($item:expr,)*] $range:expr ; $step:expr $(, $($rest:tt)*)?) => {
+        $crate::s!(@items [$($item,)* $crate::Index::stepped($range, $step),] $($($rest)*)?)
+    };
+    (@items [$($item:expr,)*] $index:expr $(, $($rest:tt)*)?) => {
+        $crate::s!(@items [$($item,)* <$crate::Index as ::core::convert::From<_>>::from($index),] $($($rest)*)?)
+    };
+    ($($items:tt)*) => { $crate::s!(@items [] $($items)*) };
+}
+
 /// A slice's bounds with `None` as the C open ends: the bound past which
 /// clamping reaches the first or last element in the step's direction.
 fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
     let (open_start, open_stop) =
         if step < 0 { (sys::TENSOR_SLICE_END, i64::MIN) } else { (i64::MIN, sys::TENSOR_SLICE_END) };
     (start.unwrap_or(open_start), stop.unwrap_or(open_stop))
+}
+
+/// Runs a snprintf-style split twice: for the count, then to fill that many handles.
+fn pieces(split: impl Fn(*mut *mut sys::tensor_t, i64, *mut i64) -> sys::tensor_status_t) -> Result<Vec<Tensor>> {
+    let mut count = 0;
+    check(split(ptr::null_mut(), 0, &mut count))?;
+    let mut out = vec![ptr::null_mut(); count as usize];
+    // On failure the library leaves every handle NULL, so nothing leaks.
+    check(split(out.as_mut_ptr(), count, &mut count))?;
+    Ok(out.into_iter().map(Tensor::from_new_reference).collect())
 }
 
 fn ndim_of(sizes: &[i64]) -> i64 {
@@ -378,8 +473,8 @@ impl Tensor {
     /// assert_eq!(t.index(&[Index::FULL, Index::Int(3)]).unwrap_err().status, ctensor::Status::Bounds);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
-    pub fn index(&self, items: &[Index]) -> Result<Tensor> {
-        let (kinds, values): (Vec<i32>, Vec<[i64; 3]>) = items.iter().map(|item| item.encode()).unzip();
+    pub fn index(&self, items: impl AsRef<[Index]>) -> Result<Tensor> {
+        let (kinds, values): (Vec<i32>, Vec<[i64; 3]>) = items.as_ref().iter().map(|item| item.encode()).unzip();
         let values: Vec<i64> = values.concat();
         // SAFETY: kinds has n entries and values 3n.
         Tensor::make(|out| unsafe {
@@ -435,6 +530,94 @@ impl Tensor {
         let _read = self.borrow("flatten", Access::Shared)?;
         // SAFETY: live handle; the elements are borrowed for reading.
         Tensor::make(|out| unsafe { sys::tensor_flatten(out, self.as_raw(), start_dim, end_dim) })
+    }
+
+    /// `Tensor.diagonal(offset, dim1, dim2)`: the diagonal of `dim1` and `dim2`
+    /// (removed) as a new last dim; `offset > 0` is above the main diagonal.
+    pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_diagonal(out, self.as_raw(), offset, dim1, dim2) })
+    }
+
+    /// `Tensor.unfold(dim, size, step)`: sliding windows of `size` along `dim`,
+    /// walked by a new last dim.
+    pub fn unfold(&self, dim: i64, size: i64, step: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_unfold(out, self.as_raw(), dim, size, step) })
+    }
+
+    /// `torch.movedim(t, source, destination)`: dims `source[i]` move to
+    /// `destination[i]`; the others keep their order.
+    pub fn movedim(&self, source: &[i64], destination: &[i64]) -> Result<Tensor> {
+        if source.len() != destination.len() {
+            return Err(Error::new(
+                Status::Invalid,
+                format!("movedim: {} source dims but {} destination dims", source.len(), destination.len()),
+            ));
+        }
+        // SAFETY: source and destination have n entries each.
+        Tensor::make(|out| unsafe {
+            sys::tensor_movedim(out, self.as_raw(), ndim_of(source), source.as_ptr(), destination.as_ptr())
+        })
+    }
+
+    /// `Tensor.unflatten(dim, sizes)`: `dim` split into `sizes` (one may be -1).
+    pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
+        // SAFETY: sizes has n entries.
+        Tensor::make(|out| unsafe { sys::tensor_unflatten(out, self.as_raw(), dim, ndim_of(sizes), sizes.as_ptr()) })
+    }
+
+    /// `torch.atleast_1d` / `atleast_2d` / `atleast_3d` for `min_dims` 1, 2 or 3.
+    pub fn atleast(&self, min_dims: i64) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_atleast(out, self.as_raw(), min_dims) })
+    }
+
+    /// `torch.split(t, split_size, dim)`: views of `split_size` elements along
+    /// `dim`, the last one shorter.
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let t = Tensor::from_slice(&[0u8, 1, 2, 3, 4], &[5])?;
+    /// let pieces: Vec<Vec<u8>> = t.split(2, 0)?.iter().map(|p| p.to_vec().unwrap()).collect();
+    /// assert_eq!(pieces, [vec![0, 1], vec![2, 3], vec![4]]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn split(&self, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+        // SAFETY: out holds capacity handles (or is NULL with 0).
+        pieces(|out, capacity, count| unsafe { sys::tensor_split(out, capacity, count, self.as_raw(), split_size, dim) })
+    }
+
+    /// `torch.split(t, sizes, dim)`: pieces of `sizes[i]`, which must sum to the dim's size.
+    pub fn split_with_sizes(&self, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+        // SAFETY: as split; sizes has n entries.
+        pieces(|out, capacity, count| unsafe {
+            sys::tensor_split_with_sizes(out, capacity, count, self.as_raw(), ndim_of(sizes), sizes.as_ptr(), dim)
+        })
+    }
+
+    /// `torch.chunk(t, chunks, dim)`: pieces of `ceil(size / chunks)`, so possibly fewer than `chunks`.
+    pub fn chunk(&self, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+        // SAFETY: as split.
+        pieces(|out, capacity, count| unsafe { sys::tensor_chunk(out, capacity, count, self.as_raw(), chunks, dim) })
+    }
+
+    /// `torch.tensor_split(t, sections, dim)`: exactly `sections` pieces, the first
+    /// `size % sections` of them one longer (`np.array_split`).
+    pub fn tensor_split(&self, sections: i64, dim: i64) -> Result<Vec<Tensor>> {
+        // SAFETY: as split.
+        pieces(|out, capacity, count| unsafe {
+            sys::tensor_tensor_split(out, capacity, count, self.as_raw(), sections, dim)
+        })
+    }
+
+    /// `torch.tensor_split(t, indices, dim)`: `indices.len() + 1` pieces cut at
+    /// `indices` (clamped and wrapped as slice bounds).
+    pub fn tensor_split_indices(&self, indices: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+        // SAFETY: as split; indices has n entries (C reads none when n is 0).
+        pieces(|out, capacity, count| unsafe {
+            sys::tensor_tensor_split_indices(out, capacity, count, self.as_raw(), ndim_of(indices), indices.as_ptr(), dim)
+        })
     }
 
     /// `Tensor.view(dtype)`: the same bytes read as another dtype (PyTorch 1.13's rules).

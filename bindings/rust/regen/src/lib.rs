@@ -31,6 +31,7 @@ impl ParseCallbacks for MacroTypes {
         let kind = match name {
             // flag words (uint32_t parameters)
             "TENSOR_READONLY" => IntKind::U32,
+            n if n.starts_with("TENSOR_MAP_") || n.starts_with("TENSOR_LOAD_") => IntKind::U32,
             // DLManagedTensorVersioned.flags is uint64_t
             n if n.starts_with("DLPACK_FLAG_") => IntKind::U64,
             // dims, sizes and slice bounds are int64_t

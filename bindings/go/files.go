@@ -1,0 +1,280 @@
+package ctensor
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Files and shared memory (docs/files.md): mapped and fd-backed storages,
+// NumPy .npy files and safetensors files.
+
+// MapMode is how MapFile and StorageFromFd map memory.
+type MapMode uint32
+
+const (
+	// MapRead maps shared and read-only: the storage refuses writes.
+	MapRead MapMode = C.TENSOR_MAP_READ
+	// MapWrite maps shared and writable: writes reach the file and every other mapping.
+	MapWrite MapMode = C.TENSOR_MAP_WRITE
+	// MapPrivate maps copy-on-write: writable, writes stay in this process.
+	MapPrivate MapMode = C.TENSOR_MAP_PRIVATE
+)
+
+// LoadMode is how LoadNpy and OpenSafeTensors bring data in.
+type LoadMode uint32
+
+const (
+	// LoadMapped maps the file read-only, zero-copy: the tensors are read-only.
+	LoadMapped LoadMode = 0
+	// LoadWritable maps it copy-on-write: zero-copy and writable, writes never reach the file.
+	LoadWritable LoadMode = C.TENSOR_LOAD_WRITABLE
+	// LoadCopy reads it into owned, writable memory; the file is not kept mapped.
+	LoadCopy LoadMode = C.TENSOR_LOAD_COPY
+)
+
+// cString is s as a C string the caller frees, or StatusInvalid for a NUL byte
+// (where C would cut the string short).
+func cString(op, what, s string) (*C.char, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, errorf(StatusInvalid, "%s: the %s %q holds a NUL byte", op, what, s)
+	}
+	return C.CString(s), nil
+}
+
+// withPath runs call with path as a C string.
+func withPath[T any](op, path string, call func(p *C.char) (T, error)) (T, error) {
+	p, err := cString(op, "path", path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer C.free(unsafe.Pointer(p))
+	return call(p)
+}
+
+// MapFile maps bytes [offset, offset+nbytes) of the file at path (nbytes 0: to
+// its end) as a storage without reading it. StatusIO when the file cannot be
+// opened, StatusBounds for a range outside it (an empty file included).
+func MapFile(path string, offset, nbytes uint64, mode MapMode) (*Storage, error) {
+	return withPath("storage_map_file", path, func(p *C.char) (*Storage, error) {
+		return newStorage(C.ct_storage_map_file(p, C.uint64_t(offset), C.uint64_t(nbytes), C.uint32_t(mode)))
+	})
+}
+
+// NewSharedStorage allocates a zero-filled, writable storage of nbytes bytes in
+// anonymous shared memory (memfd), to share with other processes through Fd.
+func NewSharedStorage(nbytes int) (*Storage, error) {
+	if nbytes < 0 {
+		return nil, errorf(StatusInvalid, "storage_new_shared: nbytes %d is negative", nbytes)
+	}
+	return newStorage(C.ct_storage_new_shared(C.size_t(nbytes)))
+}
+
+// StorageFromFd maps the first nbytes bytes (0: all) of the file or shared
+// memory behind fd. The descriptor is duplicated: the caller keeps and closes fd.
+func StorageFromFd(fd int, nbytes int, mode MapMode) (*Storage, error) {
+	if nbytes < 0 {
+		return nil, errorf(StatusInvalid, "storage_from_fd: nbytes %d is negative", nbytes)
+	}
+	return newStorage(C.ct_storage_from_fd(C.int32_t(fd), C.size_t(nbytes), C.uint32_t(mode)))
+}
+
+// Fd is the descriptor behind a storage from NewSharedStorage or StorageFromFd,
+// or -1 for any other (or closed) storage. It belongs to the storage and is
+// closed with its last reference: syscall.Dup it to keep it longer.
+func (s *Storage) Fd() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return int(C.tensor_storage_fd(s.ptr))
+}
+
+// LoadNpy loads a NumPy .npy file (C or Fortran order; Fortran arrays become
+// strided views). StatusIO for a missing file, StatusFormat for a corrupt one,
+// StatusDType for a dtype ctensor lacks.
+func LoadNpy(path string, mode LoadMode) (*Tensor, error) {
+	return withPath("load_npy", path, func(p *C.char) (*Tensor, error) {
+		return newTensor(C.ct_load_npy(p, C.uint32_t(mode)))
+	})
+}
+
+// SaveNpy writes t (any strides) as a .npy file in C order, as NumPy 1.24's
+// np.save does, to exactly path, atomically (a temporary file renamed over it).
+// StatusDType for bfloat16.
+func (t *Tensor) SaveNpy(path string) error {
+	_, err := withPath("save_npy", path, func(p *C.char) (struct{}, error) {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+		if t.ptr == nil {
+			return struct{}{}, closedError("save_npy")
+		}
+		return struct{}{}, statusError(C.ct_save_npy(t.ptr, p))
+	})
+	return err
+}
+
+// SafeTensors is an open safetensors file: its validated header and its data,
+// mapped (or read) once. Tensors got from it share the data and stay valid
+// after Close; a cleanup releases the handle if Close is never called.
+type SafeTensors struct {
+	mu      sync.RWMutex // as Tensor's
+	ptr     *C.tensor_safetensors_t
+	cleanup runtime.Cleanup
+}
+
+func releaseSafeTensors(p *C.tensor_safetensors_t) { C.tensor_safetensors_release(p) }
+
+// OpenSafeTensors opens and validates a safetensors file. StatusIO for a
+// missing file, StatusFormat for a malformed one.
+func OpenSafeTensors(path string, mode LoadMode) (*SafeTensors, error) {
+	return withPath("safetensors_open", path, func(p *C.char) (*SafeTensors, error) {
+		r := C.ct_safetensors_open(p, C.uint32_t(mode))
+		if r.status != C.TENSOR_OK {
+			return nil, takeError(r)
+		}
+		st := &SafeTensors{ptr: (*C.tensor_safetensors_t)(r.out)}
+		st.cleanup = runtime.AddCleanup(st, releaseSafeTensors, st.ptr)
+		return st, nil
+	})
+}
+
+// Close releases the handle; idempotent.
+func (st *SafeTensors) Close() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ptr != nil {
+		st.cleanup.Stop()
+		C.tensor_safetensors_release(st.ptr)
+		st.ptr = nil
+	}
+	return nil
+}
+
+// Len is the number of tensors in the file (0 once closed).
+func (st *SafeTensors) Len() int {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return int(C.tensor_safetensors_count(st.ptr))
+}
+
+// Names are the tensors' names in the order of the file's header (nil once closed).
+func (st *SafeTensors) Names() []string {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	n := int64(C.tensor_safetensors_count(st.ptr))
+	if n == 0 {
+		return nil
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = C.GoString(C.tensor_safetensors_name(st.ptr, C.int64_t(i)))
+	}
+	return names
+}
+
+// Get is the tensor called name, a view sharing the file's data (zero-copy).
+// StatusInvalid when there is none, StatusDType for F8 dtypes.
+func (st *SafeTensors) Get(name string) (*Tensor, error) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if st.ptr == nil {
+		return nil, closedError("safetensors_get")
+	}
+	c, err := cString("safetensors_get", "name", name)
+	if err != nil {
+		return nil, err
+	}
+	defer C.free(unsafe.Pointer(c))
+	return newTensor(C.ct_safetensors_get(st.ptr, c))
+}
+
+// Metadata is the "__metadata__" value for key, and whether there is one.
+func (st *SafeTensors) Metadata(key string) (string, bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if st.ptr == nil || strings.IndexByte(key, 0) >= 0 {
+		return "", false
+	}
+	c := C.CString(key)
+	defer C.free(unsafe.Pointer(c))
+	value := C.tensor_safetensors_metadata(st.ptr, c)
+	if value == nil {
+		return "", false
+	}
+	return C.GoString(value), true
+}
+
+// SaveSafeTensors writes tensors (any strides, stored in C order) under their
+// names and the metadata pairs as a safetensors file, atomically. StatusInvalid
+// for the name "__metadata__", StatusDType for complex128.
+func SaveSafeTensors(path string, tensors map[string]*Tensor, metadata map[string]string) error {
+	const op = "safetensors_save"
+	var cstrings []*C.char
+	defer func() {
+		for _, c := range cstrings {
+			C.free(unsafe.Pointer(c))
+		}
+	}()
+	convert := func(what string, strs []string) ([]*C.char, error) {
+		out := make([]*C.char, len(strs))
+		for i, s := range strs {
+			c, err := cString(op, what, s)
+			if err != nil {
+				return nil, err
+			}
+			cstrings = append(cstrings, c)
+			out[i] = c
+		}
+		return out, nil
+	}
+	names := sortedKeys(tensors)
+	keys := sortedKeys(metadata)
+	values := make([]string, len(keys))
+	for i, k := range keys {
+		values[i] = metadata[k]
+	}
+	cPath, err := convert("path", []string{path})
+	if err != nil {
+		return err
+	}
+	cNames, err := convert("name", names)
+	if err != nil {
+		return err
+	}
+	cKeys, err := convert("metadata key", keys)
+	if err != nil {
+		return err
+	}
+	cValues, err := convert("metadata value", values)
+	if err != nil {
+		return err
+	}
+	held := make([]*Tensor, len(names))
+	for i, name := range names {
+		held[i] = tensors[name]
+	}
+	return withAll(op, held, func(handles []*C.tensor_t) error {
+		// The slices hold C pointers only, so cgo lets C read them in place.
+		return statusError(C.ct_safetensors_save(cPath[0], C.int64_t(len(names)), cStrings(cNames),
+			(**C.tensor_t)(unsafe.Pointer(unsafe.SliceData(handles))), C.int64_t(len(keys)), cStrings(cKeys),
+			cStrings(cValues)))
+	})
+}
+
+func cStrings(s []*C.char) **C.char { return (**C.char)(unsafe.Pointer(unsafe.SliceData(s))) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
