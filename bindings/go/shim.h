@@ -138,6 +138,59 @@ CT_STATUS(safetensors_save,
            const char *const *meta_keys, const char *const *meta_values),
           path, n, names, tensors, n_meta, meta_keys, meta_values)
 
+/* Math */
+CT_OUT(scalar_bool, tensor_t, (int32_t value), value)
+CT_OUT(scalar_int64, tensor_t, (int64_t value), value)
+CT_OUT(scalar_float64, tensor_t, (double value), value)
+CT_OUT(scalar_complex128, tensor_t, (double re, double im), re, im)
+#define CT_BINARY(name) CT_OUT(name, tensor_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_BINARY(add)
+CT_BINARY(sub)
+CT_BINARY(mul)
+CT_BINARY(div)
+CT_BINARY(pow)
+CT_BINARY(maximum)
+CT_BINARY(minimum)
+CT_BINARY(eq)
+CT_BINARY(ne)
+CT_BINARY(lt)
+CT_BINARY(le)
+CT_BINARY(gt)
+CT_BINARY(ge)
+CT_STATUS(binary_into, (tensor_t * dst, tensor_op_t op, const tensor_t *a, const tensor_t *b), dst, op, a, b)
+CT_OUT(neg, tensor_t, (const tensor_t *a), a)
+CT_OUT(abs, tensor_t, (const tensor_t *a), a)
+#define CT_REDUCTION(name)                                                                        \
+  CT_OUT(name, tensor_t, (const tensor_t *t, int64_t ndims, const int64_t *dims, int32_t keepdim), t, ndims, \
+         dims, keepdim)
+CT_REDUCTION(sum)
+CT_REDUCTION(mean)
+CT_REDUCTION(prod)
+CT_REDUCTION(amax)
+CT_REDUCTION(amin)
+CT_OUT(cat, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
+CT_OUT(stack, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
+
+/* ct_NAME(params) for a function tensor_NAME(&value, args...) that writes a number. */
+#define CT_VALUE(name, type, params, ...)                                  \
+  typedef struct {                                                         \
+    type value;                                                            \
+    tensor_status_t status;                                                \
+    char *message;                                                         \
+  } ct_##name##_result;                                                    \
+  static inline ct_##name##_result ct_##name params {                      \
+    ct_##name##_result r = {0, TENSOR_OK, NULL};                           \
+    r.status = tensor_##name(&r.value, __VA_ARGS__);                       \
+    if (r.status != TENSOR_OK) r.message = strdup(tensor_last_error());    \
+    return r;                                                              \
+  }
+CT_VALUE(item_float64, double, (const tensor_t *t), t)
+CT_VALUE(item_int64, int64_t, (const tensor_t *t), t)
+CT_VALUE(result_type, tensor_dtype_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(equal, int32_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(allclose, int32_t, (const tensor_t *a, const tensor_t *b, double rtol, double atol, int32_t equal_nan), a,
+         b, rtol, atol, equal_nan)
+
 /* Copies */
 CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
 CT_OUT(clone, tensor_t, (const tensor_t *t), t)

@@ -57,6 +57,7 @@ mod dtype;
 mod elements;
 mod error;
 mod files;
+mod math;
 mod storage;
 mod tensor;
 
@@ -69,6 +70,7 @@ pub use dtype::{DType, Element, Kind};
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
 pub use files::{LoadMode, MapMode, SafeTensors};
+pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
