@@ -11,6 +11,7 @@
 #include "engine/copy_exec.hpp"
 #include "engine/tensor_iterator.hpp"
 #include "error.hpp"
+#include "layout/overlap.hpp"
 #include "layout/shape.hpp"
 
 namespace ctensor::core {
@@ -29,51 +30,6 @@ void broadcast_source_strides(const char* op, const Tensor& dst, const Tensor& s
     fail(Status::Shape, op, ": source of shape ", DimList{src.sizes(), ns},
          " cannot be broadcast to the destination of shape ", DimList{dst.sizes(), nd}, " (size ",
          src.size(bad), " at source dim ", bad, " vs ", dst.size(bad + nd - ns), ")");
-}
-
-// tensor_copy's rule (ctensor.h): sorted by |stride|, each dim of size > 1 must step past the span
-// of all smaller ones; zero strides and interleavings are refused.
-void require_no_internal_overlap(const char* op, const Tensor& t) {
-  struct Dim {
-    int64_t size, stride;
-  };
-  Dim dims[kMaxDims];
-  int64_t n = 0;
-  for (int64_t i = 0; i < t.ndim(); ++i)
-    if (t.size(i) > 1) dims[n++] = {t.size(i), std::llabs(t.stride(i))};
-  std::sort(dims, dims + n, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
-  int64_t span = 0;  // bounded by the storage size, so it cannot overflow
-  for (int64_t i = 0; i < n; ++i) {
-    if (dims[i].stride <= span)
-      fail(Status::Overlap, op, ": destination of sizes ", DimList{t.sizes(), t.ndim()}, " and strides ",
-           DimList{t.strides(), t.ndim()},
-           " has internal overlap (more than one element refers to the same memory)");
-    span += (dims[i].size - 1) * dims[i].stride;
-  }
-}
-
-// Byte range [lo, hi) that a non-empty tensor addresses.
-struct ByteRange {
-  uintptr_t lo, hi;
-};
-ByteRange byte_range(const Tensor& t) {
-  const Extent e = element_extent("copy", t.ndim(), t.sizes(), t.strides());
-  const auto item = static_cast<int64_t>(t.itemsize());
-  const auto base = reinterpret_cast<uintptr_t>(t.data());
-  return {base + e.lo * item, base + (e.hi + 1) * item};
-}
-
-bool ranges_intersect(const Tensor& a, const Tensor& b) {
-  const ByteRange ra = byte_range(a), rb = byte_range(b);
-  return ra.lo < rb.hi && rb.lo < ra.hi;
-}
-
-// Every element of dst is the very element of src it receives.
-bool same_elements(const Tensor& dst, const Tensor& src, const int64_t* src_strides) {
-  if (dst.data() != src.data() || dst.itemsize() != src.itemsize()) return false;
-  for (int64_t i = 0; i < dst.ndim(); ++i)
-    if (dst.size(i) > 1 && dst.stride(i) != src_strides[i]) return false;
-  return true;
 }
 
 // dst[...] = src for a dst already checked (writable, no internal overlap, non-empty)
@@ -104,7 +60,7 @@ void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
   src.require_readable(op);
   broadcast_source_strides(op, dst, src, strides);
   require_no_internal_overlap(op, dst);
-  if (ranges_intersect(dst, src)) {
+  if (may_overlap(dst, src)) {
     if (same_elements(dst, src, strides) && dst.dtype() == src.dtype()) return;
     // Elements could be overwritten before they are read: copy from a snapshot.
     const Ref<Tensor> snapshot = contiguous_copy(op, src, src.dtype());

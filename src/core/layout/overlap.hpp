@@ -1,5 +1,5 @@
 // Memory overlap between and within strided views: the rules writes follow
-// (API.md's tensor_copy rule for internal overlap).
+// (tensor_copy's rule for internal overlap, in ctensor.h).
 #pragma once
 
 #include "layout/tensor.hpp"
