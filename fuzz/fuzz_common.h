@@ -3,10 +3,15 @@
 #ifndef CTENSOR_FUZZ_COMMON_H
 #define CTENSOR_FUZZ_COMMON_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ctensor.h"
 
@@ -110,6 +115,23 @@ static inline uint8_t *gather(const tensor_t *t) {
     if (tensor_dtype(t) == TENSOR_BOOL) out[i] = out[i] != 0;
   }
   return out;
+}
+
+/* A parser target's input: the first byte picks the load flags, the rest is the
+   file, in a memory file named by *path (/proc/self/fd/N). Returns the
+   descriptor for the caller to close, or -1 (nothing to do). */
+static inline int fuzz_file(const uint8_t *data, size_t size, uint32_t *flags, char path[64]) {
+  if (size == 0) return -1;
+  const uint32_t choices[] = {0, TENSOR_LOAD_COPY, TENSOR_LOAD_WRITABLE};
+  *flags = choices[data[0] % 3];
+  const int fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+  if (fd < 0) return -1;
+  if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
+    close(fd);
+    return -1;
+  }
+  snprintf(path, 64, "/proc/self/fd/%d", fd);
+  return fd;
 }
 
 #endif

@@ -1,24 +1,13 @@
 /* tensor_load_npy on arbitrary file contents, with each load flag: a malformed
    file is refused with a status and a message, never read past its end; a
    loaded tensor lies inside its storage and can be copied. */
-#define _GNU_SOURCE
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size == 0) return 0;
-  const uint32_t flags[] = {0, TENSOR_LOAD_COPY, TENSOR_LOAD_WRITABLE};
-  const uint32_t f = flags[data[0] % 3];
-  const int fd = memfd_create("fuzz.npy", MFD_CLOEXEC);
-  if (fd < 0) return 0;
-  if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
-    close(fd);
-    return 0;
-  }
+  uint32_t f;
   char path[64];
-  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  const int fd = fuzz_file(data, size, &f, path);
+  if (fd < 0) return 0;
   tensor_t *t = NULL;
   const tensor_status_t st = tensor_load_npy(&t, path, f);
   if (st == TENSOR_OK) {

@@ -1,24 +1,13 @@
 /* tensor_safetensors_open on arbitrary file contents: refused with a status and
    a message, or every tensor it lists can be got, lies inside its storage and
    can be copied; names and metadata are readable strings. */
-#define _GNU_SOURCE
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size == 0) return 0;
-  const uint32_t flags[] = {0, TENSOR_LOAD_COPY, TENSOR_LOAD_WRITABLE};
-  const uint32_t f = flags[data[0] % 3];
-  const int fd = memfd_create("fuzz.safetensors", MFD_CLOEXEC);
-  if (fd < 0) return 0;
-  if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
-    close(fd);
-    return 0;
-  }
+  uint32_t f;
   char path[64];
-  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  const int fd = fuzz_file(data, size, &f, path);
+  if (fd < 0) return 0;
   tensor_safetensors_t *st = NULL;
   const tensor_status_t status = tensor_safetensors_open(&st, path, f);
   if (status != TENSOR_OK) {
