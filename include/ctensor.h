@@ -1283,6 +1283,19 @@ CTENSOR_API tensor_status_t tensor_tensor_split_indices(tensor_t **out, int64_t 
                                                         const tensor_t *t, int64_t n, const int64_t *indices,
                                                         int64_t dim);
 
+/**
+ * torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
+ * to the shape they broadcast to together (dims aligned from the right, sizes equal
+ * or 1). out[0 .. n) receive new references; on failure they are all NULL.
+ * @param out     n handles to fill.
+ * @param tensors n tensors (borrowed); `tensors` may be NULL when n is 0.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, a NULL tensor, n < 0);
+ *         TENSOR_E_SHAPE (the shapes do not broadcast; the message names the two);
+ *         TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_broadcast_tensors(tensor_t **out, int64_t n, const tensor_t *const *tensors);
+
 #ifdef __cplusplus
 }
 #endif

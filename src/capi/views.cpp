@@ -1,4 +1,6 @@
 // The view operations of the public header: argument checks live in the core.
+#include <vector>
+
 #include "layout/views.hpp"
 #include "guard.hpp"
 
@@ -169,6 +171,18 @@ tensor_status_t tensor_tensor_split_indices(tensor_t** out, int64_t capacity, in
                                             int64_t n, const int64_t* indices, int64_t dim) {
   return capi::produce_many(out, capacity, count, "tensor_split_indices", [&](const char* op) {
     return core::tensor_split_indices(op, capi::arg(t, op), n, indices, dim);
+  });
+}
+
+tensor_status_t tensor_broadcast_tensors(tensor_t** out, int64_t n, const tensor_t* const* tensors) {
+  return capi::guarded("broadcast_tensors", [&](const char* op) {
+    if (!out) core::fail(core::Status::Invalid, op, ": out is NULL");
+    if (n > 0 && !tensors) core::fail(core::Status::Invalid, op, ": tensors is NULL with n ", n);
+    for (int64_t k = 0; k < n; ++k) out[k] = nullptr;
+    std::vector<const core::Tensor*> inputs;
+    for (int64_t k = 0; k < n; ++k) inputs.push_back(&capi::arg(tensors[k], op));
+    auto views = core::broadcast_tensors(op, n, inputs.data());
+    for (int64_t k = 0; k < n; ++k) out[k] = capi::hand_over(std::move(views[static_cast<size_t>(k)]));
   });
 }
 

@@ -69,33 +69,15 @@ int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, 
 static int make_plan(Plan *p, int64_t m, const int64_t *dims, tensor_t *const *idx) {
   p->m = 0;
   p->nb = 0;
-  for (int64_t k = 0; k < m; k++) {
-    const int64_t n = tensor_ndim(idx[k]);
-    const int64_t nb = n > p->nb ? n : p->nb;
-    int64_t merged[TENSOR_MAX_DIMS];
-    for (int64_t i = 0; i < nb; i++) {
-      const int64_t a = i < nb - p->nb ? 1 : p->b[i - (nb - p->nb)];
-      const int64_t c = i < nb - n ? 1 : tensor_sizes(idx[k])[i - (nb - n)];
-      if (a != c && a != 1 && c != 1) {
-        PyErr_SetString(PyExc_IndexError, "shape mismatch: indexing tensors could not be broadcast together");
-        return -1;
-      }
-      merged[i] = a == 1 ? c : a;
-    }
-    p->nb = nb;
-    for (int64_t i = 0; i < nb; i++) p->b[i] = merged[i];
+  const tensor_status_t st = tensor_broadcast_tensors(p->idx, m, (const tensor_t *const *)idx);
+  if (st != TENSOR_OK) {
+    ct_raise_as(st, TENSOR_E_SHAPE, PyExc_IndexError); /* torch: "shape mismatch: indexing tensors ..." */
+    return -1;
   }
-  for (int64_t k = 0; k < m; k++) {
-    tensor_t *e = NULL;
-    tensor_status_t st = tensor_expand(&e, idx[k], p->nb, p->b);
-    if (st != TENSOR_OK) {
-      plan_release(p);
-      ct_raise(st);
-      return -1;
-    }
-    p->idx[p->m] = e;
-    p->dims[p->m++] = dims[k];
-  }
+  p->m = m;
+  p->nb = m > 0 ? tensor_ndim(p->idx[0]) : 0;
+  for (int64_t k = 0; k < m; k++) p->dims[k] = dims[k];
+  for (int64_t i = 0; i < p->nb; i++) p->b[i] = tensor_sizes(p->idx[0])[i];
   int adjacent = 1;
   for (int64_t k = 1; k < m; k++) adjacent &= dims[k] == dims[k - 1] + 1;
   p->first = adjacent ? dims[0] : 0;

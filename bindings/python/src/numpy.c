@@ -250,44 +250,32 @@ PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args) {
     return r;
   }
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  int64_t shape[TENSOR_MAX_DIMS];
-  int64_t ndim = 0;
-  for (Py_ssize_t k = 0; k < n; k++) {
+  const tensor_t **inputs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *inputs);
+  tensor_t **views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
+  PyObject *out = inputs && views ? PyTuple_New(n) : PyErr_NoMemory();
+  for (Py_ssize_t k = 0; out && k < n; k++) {
     PyObject *item = PyTuple_GET_ITEM(args, k);
     if (!Ct_Tensor_Check(item)) {
       PyErr_Format(PyExc_TypeError, "broadcast_tensors(): expected Tensor as element %zd, but got %.200s", k,
                    Py_TYPE(item)->tp_name);
-      return NULL;
-    }
-    const tensor_t *t = SELF(item);
-    const int64_t d = tensor_ndim(t);
-    if (d > ndim) { /* right-align: the new leading dims start as 1 */
-      memmove(shape + (d - ndim), shape, sizeof *shape * (size_t)ndim);
-      for (int64_t i = 0; i < d - ndim; i++) shape[i] = 1;
-      ndim = d;
-    }
-    for (int64_t i = 0; i < d; i++) {
-      int64_t *have = &shape[ndim - d + i];
-      const int64_t size = tensor_sizes(t)[i];
-      if (size == *have || size == 1) continue;
-      if (*have != 1) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton "
-                     "dimension %lld",
-                     (long long)*have, (long long)size, (long long)(ndim - d + i));
-        return NULL;
-      }
-      *have = size;
+      Py_CLEAR(out);
+    } else {
+      inputs[k] = SELF(item);
     }
   }
-  PyObject *out = PyTuple_New(n);
-  for (Py_ssize_t k = 0; out && k < n; k++) {
-    tensor_t *view = NULL;
-    const tensor_status_t st = tensor_expand(&view, SELF(PyTuple_GET_ITEM(args, k)), ndim, shape);
-    PyObject *wrapped = st == TENSOR_OK ? ct_tensor_wrap(view) : ct_raise(st);
-    if (!wrapped) Py_CLEAR(out);
+  const tensor_status_t st = out ? tensor_broadcast_tensors(views, n, inputs) : TENSOR_OK;
+  if (st != TENSOR_OK) {
+    ct_raise(st);
+    Py_CLEAR(out);
+  }
+  for (Py_ssize_t k = 0; k < n; k++) { /* views are all set or all NULL */
+    PyObject *wrapped = out && views[k] ? ct_tensor_wrap(views[k]) : NULL;
+    if (!out) tensor_release(views[k]);
+    else if (!wrapped) Py_CLEAR(out);
     else PyTuple_SET_ITEM(out, k, wrapped);
   }
+  PyMem_Free(inputs);
+  PyMem_Free(views);
   return out;
 }
 

@@ -239,4 +239,16 @@ std::vector<Ref<Tensor>> tensor_split_indices(const char* op, const Tensor& t, i
   return out;
 }
 
+std::vector<Ref<Tensor>> broadcast_tensors(const char* op, int64_t count, const Tensor* const* tensors) {
+  if (count < 0) fail(Status::Invalid, op, ": negative number of tensors ", count);
+  std::vector<ShapeRef> shapes(static_cast<size_t>(count));
+  for (int64_t k = 0; k < count; ++k) shapes[static_cast<size_t>(k)] = {tensors[k]->ndim(), tensors[k]->sizes()};
+  int64_t shape[kMaxDims];
+  const int64_t ndim = broadcast_shapes(op, shapes.data(), count, shape);
+  std::vector<Ref<Tensor>> out;
+  out.reserve(static_cast<size_t>(count));
+  for (int64_t k = 0; k < count; ++k) out.push_back(expand(op, *tensors[k], ndim, shape));
+  return out;
+}
+
 }  // namespace ctensor::core

@@ -93,6 +93,10 @@ std::vector<Ref<Tensor>> tensor_split(const char* op, const Tensor& t, int64_t s
 std::vector<Ref<Tensor>> tensor_split_indices(const char* op, const Tensor& t, int64_t count, const int64_t* indices,
                                               int64_t dim);
 
+// torch.broadcast_tensors: every tensor expanded to the shape they broadcast to
+// (Shape when they do not).
+std::vector<Ref<Tensor>> broadcast_tensors(const char* op, int64_t count, const Tensor* const* tensors);
+
 // Tensor.view(dtype) with PyTorch 1.13's rules.
 Ref<Tensor> view_dtype(const char* op, const Tensor& t, DType dtype);
 

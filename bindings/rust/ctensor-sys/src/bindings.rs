@@ -1663,3 +1663,19 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+unsafe extern "C" {
+    /** torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
+ to the shape they broadcast to together (dims aligned from the right, sizes equal
+ or 1). out[0 .. n) receive new references; on failure they are all NULL.
+ @param out     n handles to fill.
+ @param tensors n tensors (borrowed); `tensors` may be NULL when n is 0.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out, a NULL tensor, n < 0);
+         TENSOR_E_SHAPE (the shapes do not broadcast; the message names the two);
+         TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_broadcast_tensors(
+        out: *mut *mut tensor_t,
+        n: i64,
+        tensors: *const *const tensor_t,
+    ) -> tensor_status_t;
+}
