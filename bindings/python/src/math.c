@@ -255,15 +255,24 @@ static int64_t parse_dims(PyObject *dim, int64_t *dims) {
   return n;
 }
 
+/* Also NumPy's spelling (axis=, keepdims=, out=None), which np.sum(t) & co. pass
+   to a tensor's own method. */
 static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, ReduceFn fn, const char *name) {
-  static char *kwlist[] = {"dim", "keepdim", "dtype", NULL};
-  PyObject *dim = NULL;
-  int keepdim = 0;
+  static char *kwlist[] = {"dim", "keepdim", "dtype", "axis", "keepdims", "out", NULL};
+  PyObject *dim = NULL, *axis = NULL, *out_arg = Py_None;
+  int keepdim = 0, keepdims = 0;
   tensor_dtype_t dtype = -1;
   char format[32];
-  PyOS_snprintf(format, sizeof format, "|Op$O&:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &dim, &keepdim, ct_dtype_converter, &dtype))
+  PyOS_snprintf(format, sizeof format, "|Op$O&OpO:%s", name);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &dim, &keepdim, ct_dtype_converter, &dtype, &axis,
+                                   &keepdims, &out_arg))
     return NULL;
+  if (out_arg != Py_None || (axis && dim)) {
+    PyErr_Format(PyExc_TypeError, "%s(): %s", name, out_arg != Py_None ? "out= is not supported" : "dim and axis both given");
+    return NULL;
+  }
+  if (axis && axis != Py_None) dim = axis;
+  keepdim |= keepdims;
   int64_t dims[TENSOR_MAX_DIMS];
   const int64_t ndims = parse_dims(dim, dims);
   if (ndims < 0) return NULL;
@@ -298,6 +307,15 @@ static PyObject *method_amin(PyObject *s, PyObject *a, PyObject *k) { return red
    The dim forms (values and indices) are not provided. */
 static PyObject *extreme(PyObject *self, PyObject *args, PyObject *kwargs, int max) {
   const char *name = max ? "max" : "min";
+  if (kwargs && PyDict_GET_SIZE(kwargs) && PyTuple_GET_SIZE(args) == 0) { /* np.max(t): axis=, out=, keepdims= */
+    PyObject *key;
+    Py_ssize_t pos = 0;
+    int numpy_style = 1;
+    while (numpy_style && PyDict_Next(kwargs, &pos, &key, NULL))
+      numpy_style = PyUnicode_CompareWithASCIIString(key, "axis") == 0 || PyUnicode_CompareWithASCIIString(key, "out") == 0 ||
+                    PyUnicode_CompareWithASCIIString(key, "keepdims") == 0;
+    if (numpy_style) return reduce(self, args, kwargs, max ? tensor_amax : tensor_amin, name);
+  }
   if ((kwargs && PyDict_GET_SIZE(kwargs)) || PyTuple_GET_SIZE(args) > 1)
     return PyErr_Format(PyExc_NotImplementedError, "%s(dim, keepdim): values and indices are not provided by ctensor; "
                         "use amax/amin", name);

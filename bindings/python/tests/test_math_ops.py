@@ -224,3 +224,21 @@ def test_item_and_scalars():
     c = ctensor.tensor([[2.5]])
     assert c.item() == 2.5 and (c + 1).item() == 3.5
     assert ctensor.tensor(3).sum().item() == 3
+
+
+def test_numpy_reductions_call_the_tensor_methods():
+    """np.sum(t) & co. call t.sum(axis=..., dtype=..., out=None): NumPy's spelling
+    is accepted (torch 1.13 refuses it), out= other than None is refused."""
+    import numpy as np
+
+    t = ctensor.arange(-3, 3).view(2, 3)
+    assert np.sum(t).item() == -3
+    assert np.sum(t, axis=1, keepdims=True).tolist() == [[-6], [3]]
+    assert np.max(t).item() == 2 and np.min(t).item() == -3
+    assert np.max(t, axis=0).tolist() == [0, 1, 2]
+    assert np.mean(t.double()).item() == -0.5
+    assert np.prod(t + 4, axis=0).tolist() == [4, 10, 18]
+    with pytest.raises(TypeError):
+        t.sum(out=t)
+    with pytest.raises(TypeError):
+        t.sum(0, axis=0)
