@@ -30,7 +30,9 @@ static int fault_is_fixed_text(const char *m) {
 }
 
 static int fault_mentions_memory(const char *m) {
-  return strstr(m, "out of memory") != NULL || strstr(m, "cannot allocate") != NULL;
+  /* the library's own words, or the system's (strerror(ENOMEM), e.g. a failed mmap) */
+  return strstr(m, "out of memory") != NULL || strstr(m, "cannot allocate") != NULL ||
+         strstr(m, "Cannot allocate memory") != NULL;
 }
 
 /* Allocations that failed runs are allowed to leave: none, except that fresh

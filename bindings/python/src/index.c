@@ -244,6 +244,20 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
 }
 
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
+  if (PyLong_CheckExact(index)) { /* t[i], the common case: one select, nothing else to look at */
+    const long long i = PyLong_AsLongLong(index);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    tensor_t *out = NULL;
+    const tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
+    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+  }
+  if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(index, &start, &stop, &step) < 0) return NULL;
+    tensor_t *out = NULL;
+    const tensor_status_t st = tensor_slice(&out, SELF(self), 0, start, stop, step);
+    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+  }
   Advanced adv;
   tensor_t *view = index_view(SELF(self), index, &adv);
   if (!view || adv.m == 0) return ct_tensor_wrap(view);

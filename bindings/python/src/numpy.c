@@ -133,7 +133,9 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
     PyBuffer_Release(&view);
     return NULL;
   }
-  if (numpy_own_strides(obj, view.ndim, view.itemsize, strides) < 0) {
+  int degenerate = 0; /* only size-1 and empty dims can have other strides in the export */
+  for (int i = 0; i < view.ndim; i++) degenerate |= view.shape[i] <= 1;
+  if (degenerate && numpy_own_strides(obj, view.ndim, view.itemsize, strides) < 0) {
     PyBuffer_Release(&view);
     return NULL;
   }

@@ -20,7 +20,7 @@ AtomicFile::AtomicFile(const char* op, const char* path) : op_(op) {
     temp_ = path_ + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd_ < 0 && (errno != EEXIST || attempt > 100))
-      fail(Status::IO, op, ": cannot create '", temp_, "': ", system_error_text(errno));
+      fail(Status::IO, op, ": cannot create a temporary file beside '", path_, "': ", system_error_text(errno));
   }
 }
 
