@@ -272,7 +272,9 @@ Ref<Tensor> load_npy(const char* path, uint32_t flags) {
     int64_t step = 1;
     for (size_t i = 0; i < h.shape.size(); ++i) {
       strides[i] = step;
-      step *= h.shape[i] > 0 ? h.shape[i] : 1;
+      // Wraps (as contiguous strides do) only for arrays with no elements, whose
+      // strides address nothing: [0, 2**62, 4] in Fortran order is valid.
+      step = static_cast<int64_t>(static_cast<uint64_t>(step) * static_cast<uint64_t>(h.shape[i] > 0 ? h.shape[i] : 1));
     }
   }
   return Tensor::make_checked(kLoad, std::move(storage), dt, ndim, h.shape.data(),
