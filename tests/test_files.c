@@ -498,6 +498,26 @@ START_TEST(npy_fortran_order_is_a_strided_view) {
 }
 END_TEST
 
+/* A fuzz finding: Fortran-order strides of an empty array with huge sizes
+   overflowed int64 (UBSan); they wrap as contiguous strides do, and the array
+   loads with no elements. */
+START_TEST(npy_fortran_order_empty_huge_sizes) {
+  make_dir();
+  unsigned char image[256];
+  const char no_data[1] = {0};
+  size_t n = npy_image(image, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (0, 4611686018427387904, 8), }",
+                       no_data, 0);
+  write_bytes(in_dir("e.npy"), image, n);
+  tensor_t *t = NULL;
+  ck_ok(tensor_load_npy(&t, in_dir("e.npy"), 0));
+  ck_assert_int_eq(tensor_numel(t), 0);
+  ck_assert_int_eq(tensor_sizes(t)[1], 4611686018427387904LL);
+  ck_assert_int_eq(tensor_strides(t)[2], 4611686018427387904LL);
+  tensor_release(t);
+  remove_dir();
+}
+END_TEST
+
 START_TEST(npy_versions_2_and_3_and_big_endian) {
   make_dir();
   unsigned char image[256];
@@ -946,6 +966,7 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, npy_header_is_numpys);
   tcase_add_test(tc, npy_save_strided_and_0d_and_empty);
   tcase_add_test(tc, npy_fortran_order_is_a_strided_view);
+  tcase_add_test(tc, npy_fortran_order_empty_huge_sizes);
   tcase_add_test(tc, npy_versions_2_and_3_and_big_endian);
   tcase_add_test(tc, npy_writable_load_never_reaches_the_file);
   tcase_add_test(tc, npy_refuses_malformed_files);
