@@ -53,6 +53,20 @@ static inline uint64_t test_rng(void) {
   return *s * 2685821657736338717ULL;
 }
 
+/* A legacy DLPack tensor of 1-d float32 `shape` on a CUDA device: its data
+   address is never dereferenced, so element access must refuse it. */
+static inline void fake_device_tensor(DLManagedTensor *m, int64_t *shape, void (*deleter)(DLManagedTensor *)) {
+  memset(m, 0, sizeof *m);
+  m->dl_tensor.data = (void *)(uintptr_t)0x1000;
+  m->dl_tensor.device.device_type = kDLCUDA;
+  m->dl_tensor.ndim = 1;
+  m->dl_tensor.dtype.code = kDLFloat;
+  m->dl_tensor.dtype.bits = 32;
+  m->dl_tensor.dtype.lanes = 1;
+  m->dl_tensor.shape = shape;
+  m->deleter = deleter;
+}
+
 /* Runs one suite and returns the process exit status. */
 static inline int run_suite(Suite *s) {
   SRunner *sr = srunner_create(s);

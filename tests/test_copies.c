@@ -649,15 +649,7 @@ static void count_delete(DLManagedTensor *self) {
 START_TEST(device_memory_is_refused) {
   int64_t shape[] = {4};
   DLManagedTensor m;
-  memset(&m, 0, sizeof m);
-  m.dl_tensor.data = (void *)(uintptr_t)0x1000; /* a device address: never dereferenced */
-  m.dl_tensor.device.device_type = kDLCUDA;
-  m.dl_tensor.ndim = 1;
-  m.dl_tensor.dtype.code = kDLFloat;
-  m.dl_tensor.dtype.bits = 32;
-  m.dl_tensor.dtype.lanes = 1;
-  m.dl_tensor.shape = shape;
-  m.deleter = count_delete;
+  fake_device_tensor(&m, shape, count_delete);
   tensor_t *dev = NULL, *host = NULL, *out = NULL;
   ck_ok(tensor_from_dlpack_legacy(&dev, &m));
   ck_ok(tensor_zeros(&host, 1, shape, TENSOR_FLOAT32));

@@ -289,15 +289,7 @@ static void no_delete(DLManagedTensor *self) { (void)self; }
 START_TEST(device_memory_is_refused) {
   int64_t shape[] = {4};
   DLManagedTensor m;
-  memset(&m, 0, sizeof m);
-  m.dl_tensor.data = (void *)(uintptr_t)0x1000; /* never dereferenced */
-  m.dl_tensor.device.device_type = kDLCUDA;
-  m.dl_tensor.ndim = 1;
-  m.dl_tensor.dtype.code = kDLFloat;
-  m.dl_tensor.dtype.bits = 32;
-  m.dl_tensor.dtype.lanes = 1;
-  m.dl_tensor.shape = shape;
-  m.deleter = no_delete;
+  fake_device_tensor(&m, shape, no_delete);
   tensor_t *dev = NULL, *host = NULL, *out = NULL;
   ck_ok(tensor_from_dlpack_legacy(&dev, &m));
   ck_ok(tensor_zeros(&host, 1, shape, TENSOR_FLOAT32));
