@@ -1296,6 +1296,29 @@ CTENSOR_API tensor_status_t tensor_tensor_split_indices(tensor_t **out, int64_t 
  */
 CTENSOR_API tensor_status_t tensor_broadcast_tensors(tensor_t **out, int64_t n, const tensor_t *const *tensors);
 
+/**
+ * torch.conj_physical: the complex conjugates of a's values in a new tensor
+ * (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
+ * (*out is a with one more reference), as PyTorch's.
+ * @param out receives the result (a new reference), or NULL on failure.
+ * @param a the input (borrowed; may be read-only, any strides).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out or a); TENSOR_E_DEVICE (complex a
+ *         not in CPU memory); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_conj_physical(tensor_t **out, const tensor_t *a);
+
+/**
+ * torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
+ * but a complex result is read-only. PyTorch returns a lazy conjugate view whose
+ * writes reach `a`; here the values are computed, and a write into them fails
+ * with TENSOR_E_READONLY instead of silently missing `a`. Use
+ * tensor_conj_physical for a writable copy.
+ * @return as tensor_conj_physical.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_conj(tensor_t **out, const tensor_t *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -282,6 +282,46 @@ START_TEST(cat_stack_equal_allclose) {
   tensor_release(b);
 }
 END_TEST
+/* conj_physical conjugates complex values into a writable tensor; conj's result
+   is read-only (it stands for PyTorch's conjugate view); real dtypes share. */
+START_TEST(conjugates) {
+  const float values[] = {1, 2, -3, 4, 5, -6}; /* 1+2i, -3+4i, 5-6i */
+  int64_t n = 3, two = 2;
+  tensor_t *z = NULL, *phys = NULL, *lazy = NULL, *real = NULL, *same = NULL, *back = NULL;
+  ck_ok(tensor_from_data(&z, values, 1, &n, TENSOR_COMPLEX64));
+  ck_ok(tensor_conj_physical(&phys, z));
+  ck_ok(tensor_conj(&lazy, z));
+  const float *p = tensor_data(phys), *q = tensor_data(lazy);
+  for (int i = 0; i < 3; ++i) {
+    ck_assert_float_eq(p[2 * i], values[2 * i]);
+    ck_assert_float_eq(p[2 * i + 1], -values[2 * i + 1]);
+    ck_assert_float_eq(q[2 * i + 1], -values[2 * i + 1]);
+  }
+  ck_assert_int_eq(tensor_is_readonly(phys), 0);
+  ck_assert_int_eq(tensor_is_readonly(lazy), 1);
+  ck_status(tensor_copy(lazy, z), TENSOR_E_READONLY);
+  ck_ok(tensor_conj_physical(&back, lazy)); /* reading a read-only result is fine */
+  int32_t eq = 0;
+  ck_ok(tensor_equal(&eq, back, z));
+  ck_assert_int_eq(eq, 1);
+  ck_ok(tensor_from_data(&real, values, 1, &two, TENSOR_FLOAT32));
+  ck_ok(tensor_conj(&same, real));
+  ck_assert_ptr_eq(same, real);
+  tensor_release(same);
+  ck_ok(tensor_conj_physical(&same, real));
+  ck_assert_ptr_eq(same, real);
+  tensor_release(same);
+  ck_status(tensor_conj(NULL, z), TENSOR_E_INVALID);
+  ck_status(tensor_conj_physical(&same, NULL), TENSOR_E_INVALID);
+  ck_assert_ptr_null(same);
+  tensor_release(real);
+  tensor_release(back);
+  tensor_release(lazy);
+  tensor_release(phys);
+  tensor_release(z);
+}
+END_TEST
+
 
 static void no_delete(DLManagedTensor *self) { (void)self; }
 
@@ -309,6 +349,9 @@ START_TEST(device_memory_is_refused) {
   for (size_t k = 0; k < sizeof reduce / sizeof *reduce; ++k) ck_status(reduce[k](&out, dev, 0, NULL, 0), TENSOR_E_DEVICE);
   ck_status(tensor_neg(&out, dev), TENSOR_E_DEVICE);
   ck_status(tensor_abs(&out, dev), TENSOR_E_DEVICE);
+  ck_ok(tensor_conj(&out, dev)); /* a real dtype: dev itself, no element touched */
+  ck_assert_ptr_eq(out, dev);
+  tensor_release(out);
   const tensor_t *list[] = {host, dev};
   ck_status(tensor_cat(&out, 2, list, 0), TENSOR_E_DEVICE);
   ck_status(tensor_stack(&out, 2, list, 0), TENSOR_E_DEVICE);
@@ -336,6 +379,7 @@ int main(void) {
   tcase_add_test(tc, binary_into_rules);
   tcase_add_test(tc, reductions);
   tcase_add_test(tc, cat_stack_equal_allclose);
+  tcase_add_test(tc, conjugates);
   tcase_add_test(tc, device_memory_is_refused);
   suite_add_tcase(s, tc);
   return run_suite(s);

@@ -145,6 +145,15 @@ tensor_status_t tensor_abs(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "abs", [&](const char*) { return core::abs(capi::arg(a, "abs")); });
 }
 
+tensor_status_t tensor_conj(tensor_t** out, const tensor_t* a) {
+  return capi::produce(out, "conj", [&](const char*) { return core::conj(capi::arg(a, "conj")); });
+}
+
+tensor_status_t tensor_conj_physical(tensor_t** out, const tensor_t* a) {
+  return capi::produce(out, "conj_physical",
+                       [&](const char*) { return core::conj_physical(capi::arg(a, "conj_physical")); });
+}
+
 tensor_status_t tensor_sum(tensor_t** out, const tensor_t* t, int64_t ndims, const int64_t* dims, int32_t keepdim) {
   return reduce(out, core::ReduceOp::Sum, t, ndims, dims, keepdim);
 }

@@ -6,7 +6,7 @@ NAMES = (
     "as_strided", "reshape", "transpose", "permute", "t", "squeeze", "unsqueeze", "flatten", "narrow",
     "select", "clone", "numel", "broadcast_to", "is_floating_point", "is_complex", "split", "chunk",
     "unbind", "swapaxes", "swapdims", "movedim", "moveaxis", "tensor_split", "diagonal", "unflatten",
-    "ravel",
+    "ravel", "adjoint", "conj", "conj_physical", "resolve_conj", "is_conj",
 )
 
 

@@ -414,12 +414,14 @@ PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
 
 /* ---- H, mH, ravel, repeat ------------------------------------------------ */
 
-/* The conjugate transposes: for real dtypes the transposes themselves (torch
-   returns them too). ctensor has no conjugate view, so complex ones refuse. */
-static int refuse_complex_conj(PyObject *self, const char *what) {
-  if (!ct_dtype_is_complex(tensor_dtype(SELF(self)))) return 0;
-  PyErr_Format(PyExc_NotImplementedError, "%s of a complex tensor needs a conjugate view, which ctensor lacks", what);
-  return -1;
+/* The conjugate transposes: the transposes, conjugated for complex dtypes by
+   tensor_conj (read-only values where torch returns a lazy conjugate view). */
+static PyObject *conjugated(PyObject *view) {
+  if (!view || !ct_dtype_is_complex(tensor_dtype(SELF(view)))) return view;
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_conj(&out, SELF(view));
+  Py_DECREF(view);
+  return result(st, out, 0, NULL);
 }
 
 PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
@@ -429,13 +431,52 @@ PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
                  (long long)ndim, ndim > 2 ? " For batches of matrices, consider using tensor.mH" : "");
     return NULL;
   }
-  if (refuse_complex_conj(self, "tensor.H") < 0) return NULL;
-  return ct_tensor_get_T(self, closure);
+  return conjugated(ct_tensor_get_T(self, closure));
 }
 
-PyObject *ct_tensor_get_mH(PyObject *self, void *closure) {
-  if (tensor_ndim(SELF(self)) >= 2 && refuse_complex_conj(self, "tensor.mH") < 0) return NULL;
-  return ct_tensor_get_mT(self, closure);
+PyObject *ct_tensor_get_mH(PyObject *self, void *closure) { return conjugated(ct_tensor_get_mT(self, closure)); }
+
+PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  if (ndim == 1) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.");
+    return NULL;
+  }
+  return ct_tensor_get_mH(self, NULL);
+}
+
+/* conj(): self itself for real dtypes, as torch's. */
+static PyObject *conj_with(PyObject *self, tensor_status_t (*fn)(tensor_t **, const tensor_t *)) {
+  tensor_t *out = NULL;
+  const tensor_status_t st = fn(&out, SELF(self));
+  if (st == TENSOR_OK && out == SELF(self)) {
+    tensor_release(out);
+    return Py_NewRef(self);
+  }
+  return result(st, out, 0, NULL);
+}
+
+PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return conj_with(self, tensor_conj);
+}
+
+PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return conj_with(self, tensor_conj_physical);
+}
+
+/* ctensor has no lazy conjugates: every tensor is already resolved. */
+PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return Py_NewRef(self);
+}
+
+PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  Py_RETURN_FALSE;
 }
 
 PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {

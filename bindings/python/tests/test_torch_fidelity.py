@@ -277,10 +277,45 @@ def test_transposes(shape):
             assert getattr(c, attr).stride() == getattr(t, attr).stride()
 
 
-def test_complex_conjugate_transposes_refused():
-    with pytest.raises(NotImplementedError):
-        ctensor.zeros(2, 2, dtype=ctensor.complex64).H
-    assert ctensor.zeros(2, 3, dtype=ctensor.complex64).mT.shape == (3, 2)
+@pytest.mark.parametrize("seed", range(20))
+def test_complex_conjugates(seed):
+    """H, mH, adjoint and conj of complex tensors give torch's values and strides;
+    ctensor's are computed (no conjugate bit), so conj's are read-only where
+    torch's lazy view would write through."""
+    rng = np.random.default_rng(seed)
+    dtype = rng.choice([np.complex64, np.complex128])
+    shape = tuple(int(s) for s in rng.integers(0, 4, size=int(rng.integers(0, 4))))
+    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    if a.ndim >= 2 and rng.random() < 0.5:
+        a = a.swapaxes(0, -1)
+    if a.ndim >= 1 and rng.random() < 0.5:
+        a = a[::-1] if rng.random() < 0.5 else a[::2]
+    c, t = ctensor.asarray(a), torch.asarray(a.copy() if any(s < 0 for s in a.strides) else a)
+    ops = {
+        "H": lambda x: x.H, "mH": lambda x: x.mH, "adjoint": lambda x: x.adjoint(),
+        "conj": lambda x: x.conj(), "conj_physical": lambda x: x.conj_physical(),
+        "torch.conj": lambda x: (ctensor if isinstance(x, ctensor.Tensor) else torch).conj(x),
+    }
+    for name, op in ops.items():
+        exp = outcome(lambda _: op(t).resolve_conj(), torch)
+        got = outcome(lambda _: op(c), ctensor)
+        assert got == exp, name
+        if not isinstance(exp, type) and t.numel() > 0 and not any(s < 0 for s in a.strides):
+            assert op(c).stride() == op(t).resolve_conj().stride(), name
+            assert op(c).is_conj() is False
+    if c.numel() > 0:
+        with pytest.raises(ValueError, match="read-only"):
+            c.conj().fill_(0)
+        phys = c.conj_physical()
+        phys.fill_(0)  # a writable copy
+        assert np.array_equal(np.asarray(c), a)
+
+
+def test_conj_of_real_tensors_is_self():
+    c = ctensor.arange(6).view(2, 3)
+    for op in (lambda x: x.conj(), lambda x: x.conj_physical(), lambda x: x.resolve_conj(), ctensor.conj):
+        assert op(c) is c
+    assert c.H.stride() == torch.arange(6).view(2, 3).H.stride()
 
 
 def test_ravel_and_repeat():

@@ -42,6 +42,8 @@ class Storage final : public RefCounted<Storage> {
   // Drops the release callback of a storage that has not been handed out yet, so
   // that a constructor failing after wrap() leaves the caller's memory untouched.
   void forget_release() noexcept { release_ = nullptr; }
+  // Makes a storage that has not been handed out yet read-only (results that must not be written).
+  void seal() noexcept { readonly_ = true; }
   // The release callback and its context, so that a kind of borrowed storage
   // (file mappings, shared memory) can recognise its own storages.
   ReleaseFn release_fn() const noexcept { return release_; }

@@ -519,4 +519,34 @@ Ref<Tensor> abs(const Tensor& a) {
   });
 }
 
+
+namespace {
+
+// The conjugate in a new tensor; a non-complex tensor (whose values are not read) is shared.
+Ref<Tensor> conjugated(const char* name, const Tensor& a) {
+  if (dtype_info(a.dtype())->kind != DTypeKind::Complex) return Ref<Tensor>::share(const_cast<Tensor*>(&a));
+  a.require_readable(name);
+  return dispatch(a.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = compute_t<T>;
+    if constexpr (is_std_complex<C>) {
+      return unary<T, T>(name, a, a.dtype(), [](C x) { return std::conj(x); });
+    } else {
+      return Ref<Tensor>();
+    }
+  });
+}
+
+}  // namespace
+
+Ref<Tensor> conj_physical(const Tensor& a) { return conjugated("conj_physical", a); }
+
+Ref<Tensor> conj(const Tensor& a) {
+  Ref<Tensor> out = conjugated("conj", a);
+  // A fresh buffer no one else holds yet: sealing it makes writes that PyTorch's
+  // conjugate view would send back to `a` fail instead of being lost.
+  if (out.get() != &a) out->storage()->seal();
+  return out;
+}
+
 }  // namespace ctensor::core

@@ -1,5 +1,5 @@
 // Element-wise math: binary ops with broadcasting and type promotion, and the
-// unary neg/abs. Inputs may have any strides (negative, zero, overlapping) and
+// unary neg/abs/conj. Inputs may have any strides (negative, zero, overlapping) and
 // may be read-only; non-CPU memory is refused (Device).
 #pragma once
 
@@ -25,6 +25,12 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
 
 Ref<Tensor> neg(const Tensor& a);
 Ref<Tensor> abs(const Tensor& a);
+// torch.conj_physical: complex values conjugated into a new tensor; any other
+// dtype gives `a` itself (one more reference).
+Ref<Tensor> conj_physical(const Tensor& a);
+// torch.conj without a conjugate bit: as conj_physical, but a complex result is
+// read-only (writes through PyTorch's conjugate view would reach `a`).
+Ref<Tensor> conj(const Tensor& a);
 
 // Output strides as PyTorch's TensorIterator allocates them for a result of
 // `shape` computed from `inputs` (same-shaped dense inputs give their strides,
