@@ -160,6 +160,8 @@ CT_BINARY(ge)
 CT_STATUS(binary_into, (tensor_t * dst, tensor_op_t op, const tensor_t *a, const tensor_t *b), dst, op, a, b)
 CT_OUT(neg, tensor_t, (const tensor_t *a), a)
 CT_OUT(abs, tensor_t, (const tensor_t *a), a)
+CT_OUT(conj, tensor_t, (const tensor_t *a), a)
+CT_OUT(conj_physical, tensor_t, (const tensor_t *a), a)
 #define CT_REDUCTION(name)                                                                        \
   CT_OUT(name, tensor_t, (const tensor_t *t, int64_t ndims, const int64_t *dims, int32_t keepdim), t, ndims, \
          dims, keepdim)

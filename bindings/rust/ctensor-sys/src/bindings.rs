@@ -1679,3 +1679,27 @@ unsafe extern "C" {
         tensors: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+unsafe extern "C" {
+    /** torch.conj_physical: the complex conjugates of a's values in a new tensor
+ (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
+ (*out is a with one more reference), as PyTorch's.
+ @param out receives the result (a new reference), or NULL on failure.
+ @param a the input (borrowed; may be read-only, any strides).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out or a); TENSOR_E_DEVICE (complex a
+         not in CPU memory); TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_conj_physical(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
+ but a complex result is read-only. PyTorch returns a lazy conjugate view whose
+ writes reach `a`; here the values are computed, and a write into them fails
+ with TENSOR_E_READONLY instead of silently missing `a`. Use
+ tensor_conj_physical for a writable copy.
+ @return as tensor_conj_physical.
+ @since 0.2 (experimental)*/
+    pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}

@@ -200,6 +200,24 @@ impl Tensor {
         neg => tensor_neg;
         /// `|self|` (complex gives its real dtype; bool is `Err(DType)`).
         abs => tensor_abs;
+        /// `torch.conj_physical`: complex values conjugated into a new tensor; any
+        /// other dtype gives the same tensor back (a new handle to it).
+        conj_physical => tensor_conj_physical;
+        /// `torch.conj` for a library without a conjugate bit: as
+        /// [`conj_physical`](Tensor::conj_physical), but a complex result is
+        /// read-only, so a write that PyTorch's conjugate view would send to `self`
+        /// fails with `Err(ReadOnly)` instead of being lost.
+        ///
+        /// ```
+        /// use ctensor::{Complex, Status, Tensor};
+        /// let z = Tensor::from_slice(&[Complex::new(1.0f32, 2.0)], &[1])?;
+        /// let c = z.conj()?;
+        /// assert_eq!(c.to_vec::<Complex<f32>>()?, [Complex::new(1.0, -2.0)]);
+        /// assert!(c.is_readonly());
+        /// assert_eq!(c.fill(0.0).unwrap_err().status, Status::ReadOnly);
+        /// # Ok::<(), ctensor::Error>(())
+        /// ```
+        conj => tensor_conj;
     }
 
     reductions! {

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use ctensor::{BinaryOp, DType, Status, Tensor};
+use ctensor::{BinaryOp, Complex, DType, Status, Tensor};
 
 /// The inputs, in Rust and (the same values) in Python.
 const INPUTS: &str = "
@@ -156,4 +156,21 @@ fn binary_into_writes_in_place_and_checks_its_destination() {
     let mapped = a.clone_data().unwrap();
     let _reading = mapped.as_slice::<f32>().unwrap();
     assert_eq!(mapped.binary_into(BinaryOp::Sub, &a, &a).unwrap_err().status, Status::Overlap, "a live slice");
+}
+
+#[test]
+fn conjugates() {
+    let z = Tensor::from_slice(&[Complex::new(1.0f64, 2.0), Complex::new(-3.0, -4.0)], &[2]).unwrap();
+    let want = [Complex::new(1.0, -2.0), Complex::new(-3.0, 4.0)];
+    let phys = z.conj_physical().unwrap();
+    assert_eq!(phys.to_vec::<Complex<f64>>().unwrap(), want);
+    assert!(!phys.is_readonly());
+    phys.fill(0.0).unwrap();
+    let lazy = z.conj().unwrap();
+    assert_eq!(lazy.to_vec::<Complex<f64>>().unwrap(), want);
+    assert_eq!(lazy.fill(0.0).unwrap_err().status, Status::ReadOnly);
+    let (a, ..) = inputs();
+    let same = a.conj().unwrap();
+    assert!(!same.is_readonly());
+    assert_eq!(same.as_raw(), a.as_raw()); // real dtypes: the tensor itself
 }
