@@ -128,18 +128,6 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
 
 /* ---- export ------------------------------------------------------------- */
 
-/* PEP 3118 contiguity of byte strides; size-1 dims' strides do not matter. */
-static int is_contiguous_order(const Py_buffer *v, int fortran) {
-  if (v->len == 0) return 1;
-  Py_ssize_t expected = v->itemsize;
-  for (int k = 0; k < v->ndim; k++) {
-    const int i = fortran ? k : v->ndim - 1 - k;
-    if (v->shape[i] > 1 && v->strides[i] != expected) return 0;
-    expected *= v->shape[i];
-  }
-  return 1;
-}
-
 static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   const tensor_t *t = SELF(self);
   const tensor_dtype_t dtype = tensor_dtype(t);
@@ -184,14 +172,14 @@ static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   view->suboffsets = NULL;
   view->internal = arrays;
   const char *refusal = NULL;
-  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !is_contiguous_order(view, 0))
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !PyBuffer_IsContiguous(view, 'C'))
     refusal = "tensor is not C-contiguous; the consumer did not ask for strides";
-  else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !is_contiguous_order(view, 0))
+  else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !PyBuffer_IsContiguous(view, 'C'))
     refusal = "tensor is not C-contiguous";
-  else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !is_contiguous_order(view, 1))
+  else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !PyBuffer_IsContiguous(view, 'F'))
     refusal = "tensor is not Fortran-contiguous";
-  else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !is_contiguous_order(view, 0) &&
-           !is_contiguous_order(view, 1))
+  else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !PyBuffer_IsContiguous(view, 'C') &&
+           !PyBuffer_IsContiguous(view, 'F'))
     refusal = "tensor is not contiguous";
   if (refusal) {
     PyErr_SetString(PyExc_BufferError, refusal);

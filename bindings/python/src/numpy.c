@@ -109,17 +109,17 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
     PyBuffer_Release(&view);
     return NULL;
   }
+  if (!problem && view.ndim > TENSOR_MAX_DIMS) { /* an exporter may claim any ndim */
+    problem = "the buffer has more than 64 dimensions";
+    exc = PyExc_ValueError;
+  }
   /* The library's storage spans exactly the bytes the view addresses. */
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-  if (!view.strides) { /* PEP 3118: no strides means C order */
-    Py_ssize_t step = view.itemsize;
-    for (int i = view.ndim - 1; i >= 0; i--) {
-      strides[i] = step / view.itemsize;
-      step *= view.shape[i];
-    }
-  }
+  Py_ssize_t c_order[TENSOR_MAX_DIMS];
+  if (!problem && !view.strides) /* PEP 3118: no strides means C order */
+    PyBuffer_FillContiguousStrides(view.ndim, view.shape, c_order, (int)view.itemsize, 'C');
   for (int i = 0; !problem && i < view.ndim; i++) {
-    const Py_ssize_t byte_stride = view.strides ? view.strides[i] : strides[i] * view.itemsize;
+    const Py_ssize_t byte_stride = view.strides ? view.strides[i] : c_order[i];
     if (byte_stride % view.itemsize != 0) {
       problem = "given numpy array strides not a multiple of the element byte size. "
                 "Copy the numpy array to reallocate the memory.";
