@@ -56,6 +56,7 @@ static PyMethodDef module_methods[] = {
     {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
     {"_legacy_new", KW(ct_legacy_new), "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
+    {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
     {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
@@ -93,7 +94,7 @@ PyMODINIT_FUNC PyInit__C(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_device_init(module) < 0 || ct_dlpack_init(module) < 0 ||
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
       ct_buffer_init(module) < 0 ||
       add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
       add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
