@@ -14,9 +14,11 @@ from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ctensor._legacy import TYPES as _LEGACY
 from ctensor._size import Size
+from ctensor._tensor_str import set_printoptions, tensor_repr as _tensor_repr  # noqa: F401
 
 _C._set_size_type(Size)
 _C._set_device_type(device)
+_C._set_repr(_tensor_repr)
 
 globals().update(_FORWARDED)
 globals().update(_LEGACY)

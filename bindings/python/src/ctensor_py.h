@@ -58,10 +58,6 @@ tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize);
 
 /* The element at `p` as a Python bool/int/float/complex. */
 PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
-/* Element value as double (complex: real part), for formatting and comparison. */
-double ct_scalar_as_double(tensor_dtype_t dtype, const char *p);
-/* Imaginary part of a complex element (0 for real dtypes). */
-double ct_scalar_imag(tensor_dtype_t dtype, const char *p);
 /* Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor): 0 for
    anything else, -1 on error, else one of these, ordered as torch's inference
    widens them (bool < int < float < complex). */
@@ -260,11 +256,6 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
 extern PyMethodDef ct_factory_methods[];
 
-/* ---- repr.c ------------------------------------------------------------ */
-
-PyObject *ct_tensor_repr(PyObject *self);
-PyObject *ct_set_printoptions(PyObject *module, PyObject *args, PyObject *kwargs);
-
 /* ---- dlpack.c ---------------------------------------------------------- */
 
 PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -280,10 +271,11 @@ tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 /* ---- registered.c ------------------------------------------------------ */
 
 /* What ctensor/__init__.py registers on import: _set_size_type(Size),
-   _set_device_type(device). Without them (while the package imports) shapes
-   are plain tuples. */
+   _set_device_type(device), _set_repr(tensor_repr). Without them (while the
+   package imports) shapes are plain tuples and repr is object's. */
 PyObject *ct_set_size_type(PyObject *module, PyObject *type);
 PyObject *ct_set_device_type(PyObject *module, PyObject *type);
+PyObject *ct_set_repr(PyObject *module, PyObject *function);
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
 int ct_is_size(PyObject *obj);
@@ -291,6 +283,8 @@ int ct_is_device(PyObject *obj);
 /* Tensor.device: where t's memory lives (one shared device('cpu') object for
    memory the CPU reads). */
 PyObject *ct_device_of(const tensor_t *t);
+/* repr(t) and str(t), through the registered function. */
+PyObject *ct_tensor_repr(PyObject *self);
 
 /* ---- storage.c --------------------------------------------------------- */
 

@@ -1,11 +1,13 @@
 /* What the Python package (../ctensor/) defines and registers here on import
    (__init__.py): the classes ctensor.Size (_size.py) and ctensor.device
-   (_device.py), which Tensor.shape and Tensor.device are made of. */
+   (_device.py), which Tensor.shape and Tensor.device are made of, and the
+   function behind repr(t) (_tensor_str.py). */
 #include "ctensor_py.h"
 
 static PyObject *size_type;   /* the registered classes, or NULL */
 static PyObject *device_type;
 static PyObject *cpu_device;  /* device('cpu'), made once: Tensor.device of almost every tensor */
+static PyObject *repr_function;
 
 PyObject *ct_set_size_type(PyObject *module, PyObject *type) {
   (void)module;
@@ -64,4 +66,19 @@ PyObject *ct_device_of(const tensor_t *t) {
   tensor_device(t, &type, &id);
   if (ct_on_cpu(type)) return Py_NewRef(cpu_device);
   return PyObject_CallMethod(device_type, "_from_dlpack", "ii", (int)type, (int)id);
+}
+
+PyObject *ct_set_repr(PyObject *module, PyObject *function) {
+  (void)module;
+  if (!PyCallable_Check(function)) {
+    PyErr_SetString(PyExc_TypeError, "_set_repr(): expected a callable");
+    return NULL;
+  }
+  Py_XSETREF(repr_function, Py_NewRef(function));
+  Py_RETURN_NONE;
+}
+
+PyObject *ct_tensor_repr(PyObject *self) {
+  if (!repr_function) return PyBaseObject_Type.tp_repr(self); /* during the package's import */
+  return PyObject_CallOneArg(repr_function, self);
 }
