@@ -58,7 +58,7 @@ complex128: dtype
 cdouble: dtype
 
 @final
-class _MemoryFormat: ...  # ctensor.contiguous_format & co. (its type is not exported)
+class _MemoryFormat: ...  # ctensor.contiguous_format & co. (their class, in ctensor/_device.py, is not exported)
 
 contiguous_format: _MemoryFormat
 preserve_format: _MemoryFormat
@@ -67,7 +67,7 @@ channels_last_3d: _MemoryFormat
 
 @final
 class device:
-    def __init__(self, type: str | device, index: builtins.int | None = None) -> None: ...
+    def __new__(cls, type: str | device | builtins.int, index: builtins.int | None = None) -> device: ...
     @property
     def type(self) -> str: ...
     @property
@@ -393,7 +393,7 @@ def full_like(input: Tensor, fill_value: _Number, *, dtype: _Dtype | None = None
 def promote_types(type1: dtype, type2: dtype, /) -> dtype: ...
 def is_tensor(obj: object, /) -> builtins.bool: ...
 def get_default_dtype() -> dtype: ...
-def set_printoptions(precision: builtins.int | None = None, threshold: builtins.int | None = None,
+def set_printoptions(precision: builtins.int | None = None, threshold: builtins.float | None = None,
                      edgeitems: builtins.int | None = None, linewidth: builtins.int | None = None,
                      profile: str | None = None, sci_mode: builtins.bool | None = None) -> None: ...
 # views as functions

@@ -58,10 +58,6 @@ tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize);
 
 /* The element at `p` as a Python bool/int/float/complex. */
 PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
-/* Element value as double (complex: real part), for formatting and comparison. */
-double ct_scalar_as_double(tensor_dtype_t dtype, const char *p);
-/* Imaginary part of a complex element (0 for real dtypes). */
-double ct_scalar_imag(tensor_dtype_t dtype, const char *p);
 /* Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor): 0 for
    anything else, -1 on error, else one of these, ordered as torch's inference
    widens them (bool < int < float < complex). */
@@ -101,11 +97,11 @@ extern PyTypeObject Ct_TensorType;
 
 /* Wraps `t`, taking over its reference (released on failure too). */
 PyObject *ct_tensor_wrap(tensor_t *t);
-/* A ctensor.Size for a tensor's shape (or any int64 array). */
-PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
-/* Whether obj is a ctensor.Size; _set_size_type(cls) registers the class. */
-int ct_is_size(PyObject *obj);
-PyObject *ct_set_size_type(PyObject *module, PyObject *type);
+/* Whether the CPU reads memory of a DLPack device type: host, pinned and
+   managed memory too (as the library rules). */
+static inline int ct_on_cpu(int32_t device_type) {
+  return device_type == kDLCPU || device_type == kDLCUDAHost || device_type == kDLCUDAManaged;
+}
 /* Fails with RuntimeError unless the tensor's memory is on the CPU. */
 int ct_check_cpu(const tensor_t *t, const char *what);
 /* Parses sizes given as ints or as one sequence (t.view(2, 3) or t.view((2, 3))).
@@ -116,7 +112,7 @@ int ct_wrap_dim(int64_t *dim, int64_t ndim);
 int ct_tensor_init(PyObject *module);
 PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs);
 
-/* ---- size.c / values.c ------------------------------------------------ */
+/* ---- values.c ---------------------------------------------------------- */
 
 extern PyNumberMethods ct_tensor_as_number;
 PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs);
@@ -265,11 +261,6 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
 extern PyMethodDef ct_factory_methods[];
 
-/* ---- repr.c ------------------------------------------------------------ */
-
-PyObject *ct_tensor_repr(PyObject *self);
-PyObject *ct_set_printoptions(PyObject *module, PyObject *args, PyObject *kwargs);
-
 /* ---- dlpack.c ---------------------------------------------------------- */
 
 PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -282,11 +273,23 @@ extern PyObject *ct_dlpack_device_type;
 /* obj.__dlpack__() consumed into a tensor, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
-/* ---- device.c ---------------------------------------------------------- */
+/* ---- registered.c ------------------------------------------------------ */
 
-int ct_device_init(PyObject *module);
-/* A ctensor.device for where t's memory lives (device(type='cpu')). */
-PyObject *ct_device_object(const tensor_t *t);
+/* What ctensor/__init__.py registers on import: _set_size_type(Size),
+   _set_device_type(device), _set_repr(tensor_repr). Without them (while the
+   package imports) shapes are plain tuples and repr is object's. */
+PyObject *ct_set_size_type(PyObject *module, PyObject *type);
+PyObject *ct_set_device_type(PyObject *module, PyObject *type);
+PyObject *ct_set_repr(PyObject *module, PyObject *function);
+/* A ctensor.Size for a tensor's shape (or any int64 array). */
+PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
+int ct_is_size(PyObject *obj);
+int ct_is_device(PyObject *obj);
+/* Tensor.device: where t's memory lives (one shared device('cpu') object for
+   memory the CPU reads). */
+PyObject *ct_device_of(const tensor_t *t);
+/* repr(t) and str(t), through the registered function. */
+PyObject *ct_tensor_repr(PyObject *self);
 
 /* ---- storage.c --------------------------------------------------------- */
 

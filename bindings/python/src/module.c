@@ -50,12 +50,11 @@ static PyMethodDef module_methods[] = {
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
-    {"set_printoptions", KW(ct_set_printoptions),
-     "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, "
-     "sci_mode=None), as torch.set_printoptions."},
     {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
     {"_legacy_new", KW(ct_legacy_new), "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
+    {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
+    {"_set_repr", ct_set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
     {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
@@ -66,7 +65,7 @@ static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "ctensor._C",
     .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
-             "from_numpy, from_dlpack, views, printing.",
+             "from_numpy, from_dlpack, views.",
     .m_size = -1,
     .m_methods = module_methods,
 };
@@ -93,7 +92,7 @@ PyMODINIT_FUNC PyInit__C(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_device_init(module) < 0 || ct_dlpack_init(module) < 0 ||
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
       ct_buffer_init(module) < 0 ||
       add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
       add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||

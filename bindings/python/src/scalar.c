@@ -23,18 +23,18 @@ DEFINE_LOAD(uint32_t)
 DEFINE_LOAD(uint64_t)
 #define LOAD(type) load_##type(p)
 
-/* Conversions go through the library, so that its rules (and its float16 and
-   bfloat16 decoding) hold here too. */
-double ct_scalar_as_double(tensor_dtype_t dtype, const char *p) {
+/* Floating and complex values convert through the library, so that its rules
+   (and its float16 and bfloat16 decoding) hold here too. */
+static PyObject *float_value(tensor_dtype_t dtype, const char *p) {
   double v = NAN; /* unknown dtype */
   tensor_convert(&v, TENSOR_FLOAT64, p, dtype, 1);
-  return v;
+  return PyFloat_FromDouble(v);
 }
 
-double ct_scalar_imag(tensor_dtype_t dtype, const char *p) {
-  double v[2] = {0.0, 0.0};
-  if (tensor_dtype_kind(dtype) == TENSOR_KIND_COMPLEX) tensor_convert(v, TENSOR_COMPLEX128, p, dtype, 1);
-  return v[1];
+static PyObject *complex_value(tensor_dtype_t dtype, const char *p) {
+  double v[2] = {NAN, NAN};
+  tensor_convert(v, TENSOR_COMPLEX128, p, dtype, 1);
+  return PyComplex_FromDoubles(v[0], v[1]);
 }
 
 PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p) {
@@ -48,9 +48,8 @@ PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p) {
     case TENSOR_UINT16: return PyLong_FromLong(LOAD(uint16_t));
     case TENSOR_UINT32: return PyLong_FromUnsignedLong(LOAD(uint32_t));
     case TENSOR_UINT64: return PyLong_FromUnsignedLongLong(LOAD(uint64_t));
-    case TENSOR_COMPLEX64: case TENSOR_COMPLEX128:
-      return PyComplex_FromDoubles(ct_scalar_as_double(dtype, p), ct_scalar_imag(dtype, p));
-    default: return PyFloat_FromDouble(ct_scalar_as_double(dtype, p));
+    case TENSOR_COMPLEX64: case TENSOR_COMPLEX128: return complex_value(dtype, p);
+    default: return float_value(dtype, p);
   }
 }
 

@@ -24,8 +24,7 @@ PyObject *ct_tensor_wrap(tensor_t *t) {
 int ct_check_cpu(const tensor_t *t, const char *what) {
   int32_t type, id;
   tensor_device(t, &type, &id);
-  /* Host, pinned and managed memory can be read by the CPU (as the library rules). */
-  if (type == kDLCPU || type == kDLCUDAHost || type == kDLCUDAManaged) return 0;
+  if (ct_on_cpu(type)) return 0;
   PyErr_Format(PyExc_RuntimeError,
                "%s: tensor memory is on DLPack device (%d, %d), not on the CPU", what, (int)type,
                (int)id);
@@ -304,7 +303,7 @@ static PyObject *tensor_false(PyObject *self, PyObject *noargs) {
 
 static PyObject *tensor_get_device(PyObject *self, void *closure) {
   (void)closure;
-  return ct_device_object(SELF(self));
+  return ct_device_of(SELF(self));
 }
 
 static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype);
@@ -420,7 +419,7 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
       dtype = tensor_dtype(SELF(item));
     } else if (i != 3 && (PyObject_TypeCheck(item, &Ct_DtypeType) || PyType_Check(item))) {
       if (ct_dtype_from_object(item, &dtype) < 0) return NULL;
-    } else if (i != 2 && (PyUnicode_Check(item) || PyLong_Check(item) || strcmp(Py_TYPE(item)->tp_name, "ctensor.device") == 0)) {
+    } else if (i != 2 && (PyUnicode_Check(item) || PyLong_Check(item) || ct_is_device(item))) {
       if (ct_check_options(PyLong_Check(item) ? Py_None : item, 0, "to") < 0) return NULL;
       if (PyLong_Check(item)) { /* t.to(0): CUDA device 0 */
         PyErr_SetString(PyExc_RuntimeError, "to(): ctensor only has CPU memory");

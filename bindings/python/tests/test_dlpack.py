@@ -160,19 +160,23 @@ class _Versioned(ctypes.Structure):
                 ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
 
 
-def test_memory_on_another_device_is_never_touched():
+@pytest.mark.parametrize("device_type,device_id,name", [(2, 0, "cuda:0"), (10, 1, "hip:1"), (12, 0, "dlpack12:0")])
+@pytest.mark.parametrize("code,bits,suffix", [(2, 32, ""), (0, 8, ", dtype=ctensor.int8")])
+def test_memory_on_another_device_is_never_touched(device_type, device_id, name, code, bits, suffix):
     shape = (ctypes.c_int64 * 2)(2, 3)
     managed = _Versioned(1, 0, None, None, 0,
-                         _DLTensor(0x10000, 2, 0, 2, 2, 32, 1, shape, None, 0))  # float32 on cuda:0
+                         _DLTensor(0x10000, device_type, device_id, 2, code, bits, 1, shape, None, 0))
     new_capsule = ctypes.pythonapi.PyCapsule_New
     new_capsule.restype = ctypes.py_object
     new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
     t = ctensor.from_dlpack(new_capsule(ctypes.addressof(managed), b"dltensor_versioned", None))
-    assert t.__dlpack_device__() == (2, 0) and str(t.device) == "cuda:0" and t.device == ctensor.device("cuda", 0)
+    assert t.__dlpack_device__() == (device_type, device_id) and str(t.device) == name
+    assert (t.device.type, t.device.index) == (name.split(":")[0], device_id)
     assert t.shape == (2, 3) and t.stride() == (3, 1)
     v = t.t()[1:]  # metadata-only operations work
-    assert v.shape == (2, 2) and v.__dlpack_device__() == (2, 0)
-    assert repr(t) == "tensor(..., device='cuda:0', size=(2, 3))"
+    assert v.shape == (2, 2) and v.__dlpack_device__() == (device_type, device_id)
+    assert repr(t) == f"tensor(..., device='{name}', size=(2, 3){suffix})"
+    assert repr(v[0]) == f"tensor(..., device='{name}', size=(2,){suffix})"
     for access in (t.tolist, lambda: t[0, 0].item(), lambda: t.fill_(1.0), t.clone, lambda: t == 1):
         with pytest.raises(RuntimeError):
             access()
