@@ -141,6 +141,9 @@ PyObject *ct_tensor_get_T(PyObject *self, void *closure);
 PyObject *ct_tensor_get_mT(PyObject *self, void *closure);
 PyObject *ct_tensor_get_H(PyObject *self, void *closure);
 PyObject *ct_tensor_get_mH(PyObject *self, void *closure);
+/* A memory_format= argument: 0 contiguous_format, 1 preserve_format, `fallback`
+   when absent or None; -1 (NotImplementedError) for the channels-last ones. */
+int ct_memory_format(PyObject *format, const char *what, int fallback);
 PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs);

@@ -393,7 +393,7 @@ static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
 }
 
 /* t.to(dtype), t.to(device), t.to(device, dtype), t.to(other_tensor), with
-   dtype=, device=, copy=, non_blocking= keywords as torch. */
+   dtype=, device=, copy=, non_blocking=, memory_format= keywords as torch. */
 static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dtype", "device", "copy", "non_blocking", "memory_format", NULL};
   PyObject *dtype_kw = Py_None, *device_kw = Py_None, *memory_format = Py_None;
@@ -431,7 +431,17 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
       return NULL;
     }
   }
-  return copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
+  const int preserve = ct_memory_format(memory_format, "to", 1);
+  if (preserve < 0) return NULL;
+  PyObject *converted = copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
+  /* contiguous_format lays out a copy in C order; without a copy self is kept, as
+     torch keeps it for tensors whose suggested format is contiguous (all of ctensor's) */
+  if (!converted || preserve || converted == self) return converted;
+  PyObject *noargs = PyTuple_New(0);
+  PyObject *r = noargs ? ct_tensor_contiguous(converted, noargs, NULL) : NULL;
+  Py_XDECREF(noargs);
+  Py_DECREF(converted);
+  return r;
 }
 
 /* torch's legacy types (FloatTensor & co.) are made in Python (ctensor/_legacy.py)

@@ -286,10 +286,7 @@ PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 /* memory_format=: contiguous_format and preserve_format; 0 (C order), 1
    (preserve) or -1 with an exception for the channels-last formats. */
-static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int fallback) {
-  static char *kwlist[] = {"memory_format", NULL};
-  PyObject *format = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", kwlist, &format)) return -1;
+int ct_memory_format(PyObject *format, const char *what, int fallback) {
   if (!format || format == Py_None) return fallback;
   PyObject *name = PyObject_Str(format);
   if (!name) return -1;
@@ -300,6 +297,13 @@ static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int
                  what, name);
   Py_DECREF(name);
   return contiguous ? 0 : preserve ? 1 : -1;
+}
+
+static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int fallback) {
+  static char *kwlist[] = {"memory_format", NULL};
+  PyObject *format = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", kwlist, &format)) return -1;
+  return ct_memory_format(format, what, fallback);
 }
 
 PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {

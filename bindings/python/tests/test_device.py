@@ -107,3 +107,21 @@ def test_memory_formats_like_torch():
             x.clone(memory_format=fmt)
         with pytest.raises(NotImplementedError, match="channels_last"):
             x.contiguous(memory_format=fmt)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("copy", [False, True])
+@pytest.mark.parametrize("fmt", ["contiguous_format", "preserve_format", None])
+def test_to_memory_format_like_torch(dtype, copy, fmt):
+    """to(memory_format=) lays out the copies it makes as torch's; without a copy it is self."""
+    def run(lib):
+        x = lib.arange(24.0).view(2, 3, 4).transpose(0, 2)
+        kwargs = {} if fmt is None else {"memory_format": getattr(lib, fmt)}
+        r = x.to(getattr(lib, dtype), copy=copy, **kwargs)
+        return r.stride(), r is x, r.tolist()
+    assert run(ctensor) == run(torch)
+
+
+def test_to_channels_last_refused():
+    with pytest.raises(RuntimeError, match="channels_last"):
+        ctensor.zeros(2, 3).to(memory_format=ctensor.channels_last)
