@@ -1301,7 +1301,7 @@ CTENSOR_API tensor_status_t tensor_broadcast_tensors(tensor_t **out, int64_t n, 
 /* "like" another keeping its layout, and PyTorch's own conversion results.  */
 
 /** Memory formats: the layout of a tensor made like t (torch.preserve_format, torch.contiguous_format). */
-#define TENSOR_PRESERVE_FORMAT 0   /**< t's exact strides if t is non-overlapping and dense, else t's dim order, dense */
+#define TENSOR_PRESERVE_FORMAT 0   /**< t's strides if t is non-overlapping and dense, else t's dim order, dense */
 #define TENSOR_CONTIGUOUS_FORMAT 1 /**< C order */
 
 /*
@@ -1328,13 +1328,13 @@ CTENSOR_API tensor_status_t tensor_broadcast_tensors(tensor_t **out, int64_t n, 
 /**
  * torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
  * t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
- * strides exactly: t's own strides when t is non-overlapping and dense (c10's
- * is_non_overlapping_and_dense: the strides of its dims of size >= 2, sorted, are
- * 1, size, size * size', ...; size-0/1 dims may have any stride, kept as they
- * are), else dense strides in t's dims' order by stride magnitude (negative
- * strides by their magnitude, ties by size, zero-stride dims where they are, as
- * at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C order. t's
- * elements are not read (any device, any dtype).
+ * strides exactly: t's own strides when t is non-overlapping and dense (PyTorch's
+ * is_non_overlapping_and_dense: t has no elements, or the strides of its dims of
+ * size >= 2, sorted, are 1, size, size * size', ...; a size-1 dim may have any
+ * stride, kept as it is), else dense strides in t's dims' order by stride
+ * magnitude (negative strides by their magnitude, ties by size, zero-stride dims
+ * where they are, as at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C
+ * order. t's elements are not read (any device, any dtype).
  * @param out receives the new tensor (a new reference), NULL on failure.
  * @param t the tensor whose shape and layout are taken (borrowed).
  * @param dtype the new tensor's dtype.

@@ -19,13 +19,15 @@ MemoryFormat memory_format_from(const char* op, int32_t value) {
 bool is_non_overlapping_and_dense(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
   int64_t dims[kMaxDims];
   int64_t n = 0;
-  for (int64_t d = 0; d < ndim; ++d)
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (sizes[d] == 0) return true;  // no elements: contiguous, as PyTorch's flag has it
     if (sizes[d] >= 2) dims[n++] = d;
+  }
   std::sort(dims, dims + n, [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
-  uint64_t expected = 1;  // wraps only for a tensor with no elements, as PyTorch's int64 does
+  uint64_t expected = 1;
   for (int64_t i = 0; i < n; ++i) {
-    if (static_cast<uint64_t>(strides[dims[i]]) != expected) return false;
-    expected *= static_cast<uint64_t>(sizes[dims[i]]);
+    if (strides[dims[i]] != static_cast<int64_t>(expected)) return false;
+    expected *= static_cast<uint64_t>(sizes[dims[i]]);  // within numel: no wrap
   }
   return true;
 }

@@ -16,8 +16,9 @@ enum class MemoryFormat {
 // A public TENSOR_*_FORMAT value, or Error(Invalid) naming op.
 MemoryFormat memory_format_from(const char* op, int32_t value);
 
-// c10's is_non_overlapping_and_dense: the dims of size >= 2, ordered by stride,
-// have strides 1, size, size * size', ... (any stride of a size-0/1 dim goes).
+// PyTorch's is_non_overlapping_and_dense flag: no elements (then contiguous), or
+// the dims of size >= 2, ordered by stride, have strides 1, size, size * size',
+// ... (a size-1 dim may have any stride).
 bool is_non_overlapping_and_dense(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept;
 
 // The strides torch.empty_like(t) gives under preserve_format: t's own when t is
