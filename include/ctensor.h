@@ -692,8 +692,8 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
 
 /**
  * Sets how many threads a large copy (tensor_contiguous, tensor_clone,
- * tensor_copy, tensor_to, tensor_fill, and the copies made by reshape/flatten)
- * may use, the calling thread included. Copies writing under 2 MiB always stay
+ * tensor_copy, tensor_to, tensor_fill, the experimental tensor_copy_with and
+ * tensor_to_with, and the copies made by reshape/flatten) may use, the calling thread included. Copies writing under 2 MiB always stay
  * on the calling thread. Worker threads are started on first use and live until
  * the library is unloaded. While one copy uses the workers, a concurrent copy
  * from another thread runs on its own thread only. The setting is process-wide;
