@@ -166,6 +166,13 @@ inline Int x86_truncate(F x) noexcept {
   return in_range ? r : std::numeric_limits<Int>::min();
 }
 
+// The truncation a float of type F takes on its way to To. A float32 of magnitude
+// 2^31 or more is a multiple of 256, so into uint8 the 32-bit truncation (which
+// vectorises, unlike the 64-bit one on AVX2) keeps the same low bits.
+template <class F, class To>
+using TorchTruncationOf =
+    std::conditional_t<std::is_same_v<F, float> && sizeof(To) == 1, int32_t, TorchTruncation<To>>;
+
 template <class To, class From>
 inline To torch_x86_convert(From x) noexcept {
   if constexpr (!kTorchDiffers<From, To>) {
@@ -177,7 +184,7 @@ inline To torch_x86_convert(From x) noexcept {
   } else if constexpr (is_narrow_float<From>) {
     return torch_x86_convert<To>(convert<float>(x));
   } else if constexpr (kTorchTruncates<From, To>) {
-    return static_cast<To>(x86_truncate<TorchTruncation<To>>(x));  // then keeps the low bits
+    return static_cast<To>(x86_truncate<TorchTruncationOf<From, To>>(x));  // then keeps the low bits
   } else {
     return convert<To>(convert<float>(x));  // rounds twice
   }

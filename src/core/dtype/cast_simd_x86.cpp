@@ -123,7 +123,7 @@ CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) no
 // Conversions from or to float16/bfloat16 pass through floats staged in L1: the
 // first step widens (F16C) or rounds to odd (vectorised by the compiler), or for
 // PyTorch's double rounding converts to the nearest float; the second converts
-// (vectorised) or narrows (F16C).
+// (vectorised, by the policy's rule) or narrows (F16C).
 template <class From, class To, class Rules>
 CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noexcept {
   constexpr int64_t kStage = 512;
@@ -147,7 +147,7 @@ CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noe
     } else if constexpr (std::is_same_v<To, BFloat16>) {
       float_to_bfloat16_avx2(staged, d, m);
     } else {
-      cast_contiguous<float, To>(staged, d, m);
+      cast_contiguous<float, To, Rules>(staged, d, m);
     }
   }
 }
@@ -155,7 +155,7 @@ CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noe
 // The generic loop, compiled for AVX2 so the compiler vectorises the rules.
 template <class From, class To, class Rules>
 CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept {
-  if constexpr (kRulesDiffer<Rules, From, To> && !kTorchRoundsTwice<From, To>) {
+  if constexpr (kRulesDiffer<Rules, From, To> && !is_narrow_float<From> && !is_narrow_float<To>) {
     cast_contiguous<From, To, Rules>(src, dst, n);
   } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
     float_to_half_avx2(src, dst, n);
