@@ -692,8 +692,8 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
 
 /**
  * Sets how many threads a large copy (tensor_contiguous, tensor_clone,
- * tensor_copy, tensor_to, tensor_fill, and the copies made by reshape/flatten)
- * may use, the calling thread included. Copies writing under 2 MiB always stay
+ * tensor_copy, tensor_to, tensor_fill, the experimental tensor_copy_with and
+ * tensor_to_with, and the copies made by reshape/flatten) may use, the calling thread included. Copies writing under 2 MiB always stay
  * on the calling thread. Worker threads are started on first use and live until
  * the library is unloaded. While one copy uses the workers, a concurrent copy
  * from another thread runs on its own thread only. The setting is process-wide;
@@ -1318,6 +1318,94 @@ CTENSOR_API tensor_status_t tensor_conj_physical(tensor_t **out, const tensor_t 
  * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_conj(tensor_t **out, const tensor_t *a);
+/* ---- Memory formats and conversion policies (experimental) -------------- */
+/* What PyTorch's bindings need beyond the C conventions above: tensors made */
+/* "like" another keeping its layout, and PyTorch's own conversion results.  */
+
+/** Memory formats: the layout of a tensor made like t (torch.preserve_format, torch.contiguous_format). */
+#define TENSOR_PRESERVE_FORMAT 0   /**< t's strides if t is non-overlapping and dense, else t's dim order, dense */
+#define TENSOR_CONTIGUOUS_FORMAT 1 /**< C order */
+
+/*
+ * Conversion policies of tensor_copy_with and tensor_to_with.
+ * TENSOR_CONVERT_LIBRARY is the "Conversion rules" above (what tensor_copy and
+ * tensor_to do). TENSOR_CONVERT_TORCH_X86 gives PyTorch 1.13's results on x86-64,
+ * bit for bit except NaN payloads, and differs from the library's rules only in:
+ *  - float/complex -> int8, int16, int32: truncation to a 32-bit integer, whose
+ *    NaN and out-of-range result is INT32_MIN, then the low bits (cvttsd2si):
+ *    1e10 -> int16 0, 300.5 -> int8 44, NaN -> int32 INT32_MIN;
+ *  - float/complex -> uint8, int64: the same through a 64-bit integer (INT64_MIN):
+ *    -3.7 -> uint8 253, 256.0 -> uint8 0, inf -> int64 INT64_MIN;
+ *  - float64, complex128, int32, int64 -> float16/bfloat16: rounded to float32
+ *    first, then again (c10::Half and c10::BFloat16 are made from a float):
+ *    float64 1 + 2^-11 + 2^-40 -> float16 1.0, int32 2^24 + 2^16 + 1 -> bfloat16 2^24;
+ *  - complex -> bool: the real part alone (0+1j -> false).
+ * float16/bfloat16 sources convert as their float32 value; complex ones by their
+ * real part. uint16/uint32/uint64 (not PyTorch 1.13 dtypes) keep the library's rules.
+ * Both run at the copy engine's speed (vector kernels included).
+ */
+#define TENSOR_CONVERT_LIBRARY 0u
+#define TENSOR_CONVERT_TORCH_X86 1u
+
+/**
+ * torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
+ * t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
+ * strides exactly: t's own strides when t is non-overlapping and dense (PyTorch's
+ * is_non_overlapping_and_dense: t has no elements, or the strides of its dims of
+ * size >= 2, sorted, are 1, size, size * size', ...; a size-1 dim may have any
+ * stride, kept as it is), else dense strides in t's dims' order by stride
+ * magnitude (negative strides by their magnitude, ties by size, zero-stride dims
+ * where they are, as at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C
+ * order. t's elements are not read (any device, any dtype).
+ * @param out receives the new tensor (a new reference), NULL on failure.
+ * @param t the tensor whose shape and layout are taken (borrowed).
+ * @param dtype the new tensor's dtype.
+ * @param memory_format TENSOR_PRESERVE_FORMAT or TENSOR_CONTIGUOUS_FORMAT.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out or t, unknown dtype or memory
+ *         format); TENSOR_E_OVERFLOW (the byte count); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_empty_like(tensor_t **out, const tensor_t *t, tensor_dtype_t dtype,
+                                              int32_t memory_format);
+
+/** As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental) */
+CTENSOR_API tensor_status_t tensor_zeros_like(tensor_t **out, const tensor_t *t, tensor_dtype_t dtype,
+                                              int32_t memory_format);
+
+/**
+ * tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
+ * elements converted to dst's dtype by `conversion`.
+ * @param dst the destination (written in place).
+ * @param src the source (read; may share memory with dst).
+ * @param conversion TENSOR_CONVERT_LIBRARY or TENSOR_CONVERT_TORCH_X86.
+ * @return as tensor_copy, and TENSOR_E_INVALID for an unknown conversion.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_copy_with(tensor_t *dst, const tensor_t *src, uint32_t conversion);
+
+/**
+ * tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
+ * t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
+ * memory format does not decide whether to copy: a matching dtype shares t
+ * under TENSOR_COPY_IF_NEEDED whatever its layout); a copy is a new writable
+ * tensor laid out as tensor_empty_like's `memory_format` gives.
+ * tensor_to(out, t, dtype, copy) is tensor_to_with(out, t, dtype, copy,
+ * TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY), and t.clone(memory_format=...)
+ * is tensor_to_with(out, t, tensor_dtype(t), TENSOR_COPY_ALWAYS, memory_format, any).
+ * @param out receives t itself (one more reference) or a new tensor.
+ * @param t the input tensor.
+ * @param dtype the result's dtype.
+ * @param copy TENSOR_COPY_IF_NEEDED, TENSOR_COPY_ALWAYS or TENSOR_COPY_NEVER.
+ * @param memory_format TENSOR_PRESERVE_FORMAT or TENSOR_CONTIGUOUS_FORMAT.
+ * @param conversion TENSOR_CONVERT_LIBRARY or TENSOR_CONVERT_TORCH_X86.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out or t, unknown dtype, mode, memory
+ *         format or conversion); TENSOR_E_COPY; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_to_with(tensor_t **out, tensor_t *t, tensor_dtype_t dtype, int32_t copy,
+                                           int32_t memory_format, uint32_t conversion);
+
+/* ---- end of memory formats and conversion policies ---------------------- */
 
 #ifdef __cplusplus
 }

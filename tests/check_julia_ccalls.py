@@ -8,7 +8,8 @@ Cdouble <-> double, Ptr{Int64} <-> int64_t *, Ptr{UInt8} <-> char *, Ptr{Cvoid} 
 pointers to void, opaque structs and functions, Ptr{Ptr{Cvoid}} <-> tensor_t **) and
 a compatible return type; that each raw wrapper is named after its C function
 and passes its parameters through in order; and that the package's status codes,
-dtype table and read-only flag have the header's values.
+dtype table, read-only flag, memory formats and conversion policies have the
+header's values.
 
 Run by scripts/test.sh: python3 -m pytest tests/check_julia_ccalls.py
 """
@@ -267,6 +268,14 @@ def test_dtype_table_matches_header():
 def test_readonly_flag_matches_header():
     julia = re.search(r"^const TENSOR_READONLY = UInt32\((\d+)\)", (JULIA_SRC / "tensor.jl").read_text(), flags=re.M)
     assert {"TENSOR_READONLY": int(julia.group(1))} == header_defines("TENSOR_READONLY")
+
+
+def test_memory_formats_and_conversions_match_header():
+    pattern = r"TENSOR_(?:PRESERVE|CONTIGUOUS)_FORMAT|TENSOR_CONVERT_\w+"
+    julia = {m.group(1): int(m.group(2)) for m in re.finditer(
+        rf"^const ({pattern}) = (?:Int32|UInt32)\((\d+)\)", (JULIA_SRC / "tensor.jl").read_text(), flags=re.M)}
+    assert julia == header_defines(pattern)
+    assert len(julia) == 4
 
 
 # ---------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 /* Dtype conversions (ctensor.h's "Conversion rules") through tensor_to, tensor_copy,
-   tensor_fill and tensor_convert: hand-derived expectations for the edge values of every rule, run over
-   contiguous buffers of lengths around the vector widths and over strided views. */
+   tensor_fill and tensor_convert, and PyTorch's x86 results (TENSOR_CONVERT_TORCH_X86)
+   through tensor_to_with and tensor_copy_with: hand-derived expectations for the edge
+   values of every rule, run over contiguous buffers of lengths around the vector
+   widths and over strided views. */
 #include <math.h>
 #include <stdio.h>
 
@@ -309,6 +311,89 @@ static const conv_case_t kCases[] = {
 
 enum { kNumCases = sizeof kCases / sizeof kCases[0] };
 
+/* TENSOR_CONVERT_TORCH_X86 */
+static const conv_case_t kTorchX86Cases[] = {
+    /* float -> int8/int16/int32 through a 32-bit truncation (INT32_MIN for NaN
+       and out of range), keeping the low bits */
+    {FLOAT64, F64(NAN), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(-NAN), INT8, I8(0)},
+    {FLOAT64, F64(INFINITY), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(-INFINITY), INT16, I16(0)},
+    {FLOAT64, F64(1e10), INT16, I16(0)},
+    {FLOAT64, F64(1e10), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(2147483648.0), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(2147483647.9), INT32, I32(INT32_MAX)},
+    {FLOAT64, F64(-2147483648.9), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(-2147483649.0), INT32, I32(INT32_MIN)},
+    {FLOAT64, F64(300.7), INT8, I8(44)},
+    {FLOAT64, F64(128.0), INT8, I8(-128)},
+    {FLOAT64, F64(-129.0), INT8, I8(127)},
+    {FLOAT64, F64(40000.5), INT16, I16(-25536)},
+    {FLOAT64, F64(-3.7), INT32, I32(-3)},
+    {FLOAT32, F32(3e9f), INT32, I32(INT32_MIN)},
+    {FLOAT32, F32(2147483520.0f), INT32, I32(2147483520)},
+    {FLOAT32, F32(-2147483648.0f), INT32, I32(INT32_MIN)},
+    {FLOAT32, F32(NAN), INT16, I16(0)},
+    {FLOAT16, BITS16(0x7c00), INT16, I16(0)},   /* inf */
+    {FLOAT16, BITS16(0x7bff), INT16, I16(-32)}, /* 65504 = 0xffe0 */
+    {FLOAT16, BITS16(0x7bff), INT8, I8(-32)},
+    {BFLOAT16, BITS16(0x7fc0), INT32, I32(INT32_MIN)},
+    {BFLOAT16, BITS16(0x4f80), INT32, I32(INT32_MIN)}, /* 2^32 */
+    {COMPLEX128, C128(1e300, 5.0), INT32, I32(INT32_MIN)},
+    {COMPLEX64, C64(300.5f, 1.0f), INT8, I8(44)},
+    /* float -> uint8/int64 through a 64-bit truncation (INT64_MIN) */
+    {FLOAT64, F64(-3.7), UINT8, U8(253)},
+    {FLOAT64, F64(300.0), UINT8, U8(44)},
+    {FLOAT64, F64(256.0), UINT8, U8(0)},
+    {FLOAT64, F64(-1.0), UINT8, U8(255)},
+    {FLOAT64, F64(NAN), UINT8, U8(0)},
+    {FLOAT64, F64(4294967551.0), UINT8, U8(255)}, /* 2^32 + 255 */
+    {FLOAT64, F64(9223372036854775808.0), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(9223372036854774784.0), INT64, I64(9223372036854774784)},
+    {FLOAT64, F64(-9223372036854777856.0), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(INFINITY), INT64, I64(INT64_MIN)},
+    {FLOAT64, F64(NAN), INT64, I64(INT64_MIN)},
+    {FLOAT32, F32(1e19f), INT64, I64(INT64_MIN)},
+    {FLOAT32, F32(-200.5f), UINT8, U8(56)},
+    {FLOAT16, BITS16(0xfbff), UINT8, U8(32)}, /* -65504 */
+    {FLOAT16, BITS16(0x7c00), UINT8, U8(0)},
+    {COMPLEX128, C128(-3.7, 9.0), UINT8, U8(253)},
+    /* uint16/uint32/uint64 (no PyTorch 1.13 dtypes) keep the library's rule */
+    {FLOAT64, F64(-1.0), UINT16, U16(0)},
+    {FLOAT64, F64(1e10), UINT32, U32(UINT32_MAX)},
+    {FLOAT64, F64(NAN), UINT64, U64(0)},
+    /* float64, complex128, int32, int64 -> float16/bfloat16 round through float32 */
+    {FLOAT64, F64(0x1.002p0 + 0x1p-40), FLOAT16, BITS16(0x3c00)},
+    {FLOAT64, F64(0x1p-25 + 0x1p-60), FLOAT16, BITS16(0x0000)},
+    {FLOAT64, F64(65519.999999), FLOAT16, BITS16(0x7c00)},
+    {FLOAT64, F64(1.5), FLOAT16, BITS16(0x3e00)},
+    {FLOAT64, F64(NAN), FLOAT16, BITS16(0x7e00)},
+    {FLOAT64, F64(0x1.01p0 + 0x1p-40), BFLOAT16, BITS16(0x3f80)},
+    {FLOAT64, F64(-1e300), BFLOAT16, BITS16(0xff80)},
+    {COMPLEX128, C128(0x1.002p0 + 0x1p-40, 7.0), FLOAT16, BITS16(0x3c00)},
+    {COMPLEX128, C128(0x1.01p0 + 0x1p-40, 0.0), BFLOAT16, BITS16(0x3f80)},
+    {INT32, I32(16842753), BFLOAT16, BITS16(0x4b80)}, /* 2^24+2^16+1 */
+    {INT64, I64(0x4040000000000001), BFLOAT16, BITS16(0x5e80)},
+    {INT64, I64(2051), FLOAT16, BITS16(0x6802)},
+    {UINT64, U64(UINT64_MAX), BFLOAT16, BITS16(0x5f80)},
+    {UINT32, U32(16842753), BFLOAT16, BITS16(0x4b81)}, /* not a 1.13 dtype: once */
+    {FLOAT32, F32(0x1.01p0f), BFLOAT16, BITS16(0x3f80)},
+    /* complex -> bool: the real part alone */
+    {COMPLEX64, C64(0.0f, 1.0f), BOOL, U8(0)},
+    {COMPLEX64, C64(-0.0f, 0.0f), BOOL, U8(0)},
+    {COMPLEX64, C64(2.0f, 0.0f), BOOL, U8(1)},
+    {COMPLEX128, C128(0.0, -1e-300), BOOL, U8(0)},
+    {COMPLEX128, C128(NAN, 0.0), BOOL, U8(1)},
+    /* everything else as the library's rules */
+    {FLOAT64, F64(NAN), BOOL, U8(1)},
+    {FLOAT64, F64(1e39), FLOAT32, F32(INFINITY)},
+    {INT64, I64(0x123456789), INT8, I8(-119)},
+    {BOOL, U8(0xff), INT32, I32(1)},
+    {COMPLEX128, C128(1.0 + 0x1p-30, -3.0), COMPLEX64, C64(1.0f, -3.0f)},
+};
+
+enum { kNumTorchX86Cases = sizeof kTorchX86Cases / sizeof kTorchX86Cases[0] };
+
 static size_t size_of(tensor_dtype_t d) { return tensor_dtype_size(d); }
 
 /* Writes `size` little-endian bytes as hex, most significant first. */
@@ -334,12 +419,34 @@ static void expect_elements(const conv_case_t *const *cases, int64_t m, const vo
   }
 }
 
-/* The cases converting from -> to, in table order; returns how many. */
-static int64_t cases_for(tensor_dtype_t from, tensor_dtype_t to, const conv_case_t **out) {
+/* A table of cases and the policy they hold under. */
+typedef struct {
+  const conv_case_t *cases;
+  int n;
+  uint32_t conversion;
+} case_table_t;
+
+static const case_table_t kLibrary = {kCases, kNumCases, TENSOR_CONVERT_LIBRARY};
+static const case_table_t kTorchX86 = {kTorchX86Cases, kNumTorchX86Cases, TENSOR_CONVERT_TORCH_X86};
+
+/* The cases of `table` converting from -> to, in table order; returns how many. */
+static int64_t cases_for(const case_table_t *table, tensor_dtype_t from, tensor_dtype_t to, const conv_case_t **out) {
   int64_t m = 0;
-  for (int i = 0; i < kNumCases; ++i)
-    if (kCases[i].from == from && kCases[i].to == to) out[m++] = &kCases[i];
+  for (int i = 0; i < table->n; ++i)
+    if (table->cases[i].from == from && table->cases[i].to == to) out[m++] = &table->cases[i];
   return m;
+}
+
+/* tensor_to(TENSOR_COPY_ALWAYS) under the library's rules, tensor_to_with under another policy. */
+static tensor_status_t to_dtype(tensor_t **out, tensor_t *t, tensor_dtype_t dtype, uint32_t conversion) {
+  if (conversion == TENSOR_CONVERT_LIBRARY) return tensor_to(out, t, dtype, TENSOR_COPY_ALWAYS);
+  return tensor_to_with(out, t, dtype, TENSOR_COPY_ALWAYS, TENSOR_CONTIGUOUS_FORMAT, conversion);
+}
+
+/* tensor_copy under the library's rules, tensor_copy_with under another policy. */
+static tensor_status_t copy_to(tensor_t *dst, const tensor_t *src, uint32_t conversion) {
+  if (conversion == TENSOR_CONVERT_LIBRARY) return tensor_copy(dst, src);
+  return tensor_copy_with(dst, src, conversion);
 }
 
 /* A buffer of n source elements cycling through the cases' inputs, every `stride`
@@ -355,13 +462,13 @@ static void *source_buffer(const conv_case_t *const *cases, int64_t m, int64_t n
 static const int64_t kLengths[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 1003};
 
 /* Contiguous tensor_to: the vector kernels and their scalar tails. */
-static void check_contiguous(const conv_case_t *const *cases, int64_t m) {
+static void check_contiguous(const conv_case_t *const *cases, int64_t m, uint32_t conversion) {
   for (size_t l = 0; l < sizeof kLengths / sizeof kLengths[0]; ++l) {
     const int64_t n = kLengths[l];
     void *buf = source_buffer(cases, m, n, 1);
     tensor_t *src = NULL, *dst = NULL;
     ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
-    ck_ok(tensor_to(&dst, src, cases[0]->to, TENSOR_COPY_ALWAYS));
+    ck_ok(to_dtype(&dst, src, cases[0]->to, conversion));
     ck_assert_int_eq(tensor_dtype(dst), cases[0]->to);
     expect_elements(cases, m, tensor_data(dst), n, 1, "contiguous");
     tensor_release(dst);
@@ -371,7 +478,7 @@ static void check_contiguous(const conv_case_t *const *cases, int64_t m) {
 }
 
 /* tensor_to of a reversed view reading every second element (stride -2). */
-static void check_strided_source(const conv_case_t *const *cases, int64_t m) {
+static void check_strided_source(const conv_case_t *const *cases, int64_t m, uint32_t conversion) {
   const int64_t n = 17, len = 2 * n;
   const size_t size = size_of(cases[0]->from);
   unsigned char *buf = calloc((size_t)len, size);
@@ -382,7 +489,7 @@ static void check_strided_source(const conv_case_t *const *cases, int64_t m) {
   ck_ok(tensor_from_data(&base, buf, 1, &len, cases[0]->from));
   ck_ok(tensor_slice(&view, base, 0, TENSOR_SLICE_END, INT64_MIN, -2));
   ck_assert_int_eq(tensor_strides(view)[0], -2);
-  ck_ok(tensor_to(&dst, view, cases[0]->to, TENSOR_COPY_ALWAYS));
+  ck_ok(to_dtype(&dst, view, cases[0]->to, conversion));
   expect_elements(cases, m, tensor_data(dst), n, 1, "strided source");
   tensor_release(dst);
   tensor_release(view);
@@ -391,14 +498,14 @@ static void check_strided_source(const conv_case_t *const *cases, int64_t m) {
 }
 
 /* tensor_copy into every third element of a zeroed destination; the gaps stay 0. */
-static void check_strided_destination(const conv_case_t *const *cases, int64_t m) {
+static void check_strided_destination(const conv_case_t *const *cases, int64_t m, uint32_t conversion) {
   const int64_t n = 9, len = 3 * n, stride = 3;
   void *buf = source_buffer(cases, m, n, 1);
   tensor_t *src = NULL, *base = NULL, *dst = NULL;
   ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
   ck_ok(tensor_zeros(&base, 1, &len, cases[0]->to));
   ck_ok(tensor_as_strided(&dst, base, 1, &n, &stride, 1));
-  ck_ok(tensor_copy(dst, src));
+  ck_ok(copy_to(dst, src, conversion));
   const unsigned char *bytes = tensor_data(base);
   const size_t size = size_of(cases[0]->to);
   expect_elements(cases, m, bytes + size, n, 3, "strided destination");
@@ -411,29 +518,40 @@ static void check_strided_destination(const conv_case_t *const *cases, int64_t m
   free(buf);
 }
 
-/* Runs every distinct (from, to) pair of the table once, all its cases together so
+typedef void (*check_fn)(const conv_case_t *const *, int64_t, uint32_t);
+
+/* Runs every distinct (from, to) pair of a table once, all its cases together so
    that neighbouring vector lanes hold different values. */
-static void for_each_pair(void (*check)(const conv_case_t *const *, int64_t)) {
-  const conv_case_t *group[kNumCases];
-  for (int i = 0; i < kNumCases; ++i) {
+static void for_each_pair(const case_table_t *table, check_fn check) {
+  const conv_case_t *group[kNumCases + kNumTorchX86Cases];
+  const conv_case_t *c = table->cases;
+  for (int i = 0; i < table->n; ++i) {
     int first = 1;
-    for (int j = 0; j < i && first; ++j)
-      first = !(kCases[j].from == kCases[i].from && kCases[j].to == kCases[i].to);
+    for (int j = 0; j < i && first; ++j) first = !(c[j].from == c[i].from && c[j].to == c[i].to);
     if (!first) continue;
-    const int64_t m = cases_for(kCases[i].from, kCases[i].to, group);
-    check(group, m);
+    const int64_t m = cases_for(table, c[i].from, c[i].to, group);
+    check(group, m, table->conversion);
   }
 }
 
-START_TEST(test_edge_values_contiguous) { for_each_pair(check_contiguous); }
+START_TEST(test_edge_values_contiguous) { for_each_pair(&kLibrary, check_contiguous); }
 END_TEST
 
-START_TEST(test_edge_values_strided_source) { for_each_pair(check_strided_source); }
+START_TEST(test_edge_values_strided_source) { for_each_pair(&kLibrary, check_strided_source); }
+END_TEST
+
+/* TENSOR_CONVERT_TORCH_X86 through tensor_to_with and tensor_copy_with, as above. */
+START_TEST(test_torch_x86_edge_values) {
+  for_each_pair(&kTorchX86, check_contiguous);
+  for_each_pair(&kTorchX86, check_strided_source);
+  for_each_pair(&kTorchX86, check_strided_destination);
+}
 END_TEST
 
 /* tensor_convert between raw buffers gives what tensor_to gives; the destination
    starts one byte into its buffer, so that nothing is aligned. */
-static void check_convert(const conv_case_t *const *cases, int64_t m) {
+static void check_convert(const conv_case_t *const *cases, int64_t m, uint32_t conversion) {
+  ck_assert_uint_eq(conversion, TENSOR_CONVERT_LIBRARY);
   for (size_t l = 0; l < sizeof kLengths / sizeof kLengths[0]; ++l) {
     const int64_t n = kLengths[l];
     void *buf = source_buffer(cases, m, n, 1);
@@ -446,7 +564,7 @@ static void check_convert(const conv_case_t *const *cases, int64_t m) {
   }
 }
 
-START_TEST(test_edge_values_convert) { for_each_pair(check_convert); }
+START_TEST(test_edge_values_convert) { for_each_pair(&kLibrary, check_convert); }
 END_TEST
 
 START_TEST(test_convert_rejections) {
@@ -468,7 +586,7 @@ START_TEST(test_convert_rejections) {
 }
 END_TEST
 
-START_TEST(test_edge_values_strided_destination) { for_each_pair(check_strided_destination); }
+START_TEST(test_edge_values_strided_destination) { for_each_pair(&kLibrary, check_strided_destination); }
 END_TEST
 
 /* Outputs of 8 MiB and more are written by streaming kernels (whole 64-byte lines,
@@ -483,18 +601,18 @@ static void expect_fast(const conv_case_t *const *cases, int64_t m, const unsign
       expect_elements(cases, m, got + k * (int64_t)size, 1, 1, how);
 }
 
-static void check_streamed(const conv_case_t *const *cases, int64_t m) {
+static void check_streamed(const conv_case_t *const *cases, int64_t m, uint32_t conversion) {
   const size_t out = size_of(cases[0]->to);
   const int64_t n = (int64_t)(((size_t)8 << 20) / out) + 45; /* not a multiple of any block */
   void *buf = source_buffer(cases, m, n, 1);
   tensor_t *src = NULL, *fresh = NULL, *base = NULL, *dst = NULL;
   ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
-  ck_ok(tensor_to(&fresh, src, cases[0]->to, TENSOR_COPY_ALWAYS));
+  ck_ok(to_dtype(&fresh, src, cases[0]->to, conversion));
   expect_fast(cases, m, tensor_data(fresh), n, "streamed");
   const int64_t len = n + 2, one = 1;
   ck_ok(tensor_zeros(&base, 1, &len, cases[0]->to));
   ck_ok(tensor_as_strided(&dst, base, 1, &n, &one, 1));
-  ck_ok(tensor_copy(dst, src));
+  ck_ok(copy_to(dst, src, conversion));
   const unsigned char *bytes = tensor_data(base);
   expect_fast(cases, m, bytes + out, n, "streamed, offset 1");
   for (size_t b = 0; b < out; ++b) {
@@ -504,7 +622,7 @@ static void check_streamed(const conv_case_t *const *cases, int64_t m) {
   /* two threads: each streams its own chunk, with its own head and tail */
   memset(tensor_data(base), 0, (size_t)len * out);
   ck_ok(tensor_set_num_threads(2));
-  ck_ok(tensor_copy(dst, src));
+  ck_ok(copy_to(dst, src, conversion));
   ck_ok(tensor_set_num_threads(1));
   expect_fast(cases, m, bytes + out, n, "streamed, offset 1, two threads");
   for (size_t b = 0; b < out; ++b) {
@@ -524,11 +642,82 @@ START_TEST(test_edge_values_streamed) {
                                      {BFLOAT16, FLOAT32}, {INT32, FLOAT64}};
   const conv_case_t *group[kNumCases];
   for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
-    const int64_t m = cases_for(pairs[p][0], pairs[p][1], group);
+    const int64_t m = cases_for(&kLibrary, pairs[p][0], pairs[p][1], group);
     ck_assert_msg(m > 0, "no cases for %s -> %s", tensor_dtype_name(pairs[p][0]),
                   tensor_dtype_name(pairs[p][1]));
-    check_streamed(group, m);
+    check_streamed(group, m, TENSOR_CONVERT_LIBRARY);
   }
+}
+END_TEST
+
+/* PyTorch's conversions over 8 MiB outputs, split between two threads, as the
+   library's above (these pairs have no streaming kernel: a vector loop, and F16C
+   staging from and to float16). */
+START_TEST(test_torch_x86_large_outputs) {
+  const tensor_dtype_t pairs[][2] = {{FLOAT64, INT32}, {FLOAT16, INT16}, {FLOAT64, FLOAT16}};
+  const conv_case_t *group[kNumTorchX86Cases];
+  for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
+    const int64_t m = cases_for(&kTorchX86, pairs[p][0], pairs[p][1], group);
+    ck_assert_msg(m > 0, "no cases for %s -> %s", tensor_dtype_name(pairs[p][0]),
+                  tensor_dtype_name(pairs[p][1]));
+    check_streamed(group, m, TENSOR_CONVERT_TORCH_X86);
+  }
+}
+END_TEST
+
+/* Bad policies are refused; the checks of tensor_copy and tensor_to stay. */
+START_TEST(test_conversion_policy_rejections) {
+  const int64_t n = 3;
+  const double values[3] = {-3.7, NAN, 300.0};
+  tensor_t *src = NULL, *dst = NULL, *out = NULL, *ro = NULL;
+  ck_ok(tensor_from_data(&src, values, 1, &n, FLOAT64));
+  ck_ok(tensor_zeros(&dst, 1, &n, UINT8));
+  ck_status(tensor_copy_with(dst, src, 2), TENSOR_E_INVALID);
+  ck_status(tensor_copy_with(dst, src, 0x80000000u), TENSOR_E_INVALID);
+  ck_status(tensor_copy_with(NULL, src, TENSOR_CONVERT_TORCH_X86), TENSOR_E_INVALID);
+  ck_status(tensor_to_with(&out, src, UINT8, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT, 2), TENSOR_E_INVALID);
+  ck_assert_ptr_null(out);
+  ck_status(tensor_to_with(&out, src, UINT8, TENSOR_COPY_ALWAYS, 2, TENSOR_CONVERT_TORCH_X86), TENSOR_E_INVALID);
+  ck_status(tensor_to_with(&out, src, UINT8, 3, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86), TENSOR_E_INVALID);
+  ck_status(tensor_to_with(&out, src, 8, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86),
+            TENSOR_E_INVALID);
+  ck_status(tensor_to_with(&out, src, UINT8, TENSOR_COPY_NEVER, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86),
+            TENSOR_E_COPY);
+  ck_assert_ptr_null(out);
+  const uint8_t *d = tensor_data(dst);
+  ck_assert(d[0] == 0 && d[1] == 0 && d[2] == 0);
+  /* a read-only destination is refused before anything is converted */
+  uint8_t frozen[3] = {7, 7, 7};
+  ck_ok(tensor_from_blob(&ro, frozen, UINT8, 1, &n, NULL, TENSOR_READONLY, NULL, NULL));
+  ck_status(tensor_copy_with(ro, src, TENSOR_CONVERT_TORCH_X86), TENSOR_E_READONLY);
+  ck_assert(frozen[0] == 7 && frozen[1] == 7 && frozen[2] == 7);
+  /* both policies on the same values */
+  ck_ok(tensor_copy_with(dst, src, TENSOR_CONVERT_LIBRARY));
+  ck_assert(d[0] == 0 && d[1] == 0 && d[2] == 255);
+  ck_ok(tensor_copy_with(dst, src, TENSOR_CONVERT_TORCH_X86));
+  ck_assert(d[0] == 253 && d[1] == 0 && d[2] == 44);
+  tensor_release(ro);
+  tensor_release(dst);
+  tensor_release(src);
+}
+END_TEST
+
+/* A source sharing the destination's memory is copied through a snapshot, which
+   keeps the policy: float32 elements rewritten in place as int32. */
+START_TEST(test_torch_x86_through_overlap) {
+  const int64_t n = 4;
+  const float values[4] = {NAN, -2.5f, 3e9f, 7.9f};
+  tensor_t *floats = NULL, *ints = NULL;
+  ck_ok(tensor_from_data(&floats, values, 1, &n, FLOAT32));
+  ck_ok(tensor_from_storage(&ints, tensor_storage(floats), INT32, 1, &n, NULL, 0));
+  ck_ok(tensor_copy_with(ints, floats, TENSOR_CONVERT_TORCH_X86));
+  const int32_t *got = tensor_data(ints);
+  ck_assert_int_eq(got[0], INT32_MIN);
+  ck_assert_int_eq(got[1], -2);
+  ck_assert_int_eq(got[2], INT32_MIN);
+  ck_assert_int_eq(got[3], 7);
+  tensor_release(ints);
+  tensor_release(floats);
 }
 END_TEST
 
@@ -594,9 +783,10 @@ START_TEST(test_every_pair_small_values) {
         cases[k].out = small_value(to, to == BOOL ? v != 0 : v);
         ptrs[k] = &cases[k];
       }
-      check_contiguous(ptrs, n);
-      check_strided_source(ptrs, n);
-      check_strided_destination(ptrs, n);
+      check_contiguous(ptrs, n, TENSOR_CONVERT_LIBRARY);
+      check_strided_source(ptrs, n, TENSOR_CONVERT_LIBRARY);
+      check_strided_destination(ptrs, n, TENSOR_CONVERT_LIBRARY);
+      check_contiguous(ptrs, n, TENSOR_CONVERT_TORCH_X86); /* small values: no policy differs */
     }
   }
 }
@@ -658,6 +848,10 @@ static Suite *conversions_suite(void) {
   tcase_add_test(tc, test_edge_values_convert);
   tcase_add_test(tc, test_convert_rejections);
   tcase_add_test(tc, test_edge_values_streamed);
+  tcase_add_test(tc, test_torch_x86_edge_values);
+  tcase_add_test(tc, test_torch_x86_large_outputs);
+  tcase_add_test(tc, test_conversion_policy_rejections);
+  tcase_add_test(tc, test_torch_x86_through_overlap);
   tcase_add_test(tc, test_fill_converts_from_float64);
   tcase_add_test(tc, test_every_pair_small_values);
   tcase_add_test(tc, test_every_pair_empty);

@@ -1,7 +1,8 @@
 /* The copy engine: tensor_copy, tensor_contiguous, tensor_clone, tensor_to and
  * tensor_fill against a plain reference loop, over every kernel path (memcpy
  * runs, strided gathers, broadcast fills, tiled transposes, casts), overlapping
- * source and destination, every rejection, and the thread setting. */
+ * source and destination, every rejection, and the thread setting; the memory
+ * formats of tensor_empty_like, tensor_zeros_like and tensor_to_with. */
 #include <math.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -658,8 +659,14 @@ START_TEST(device_memory_is_refused) {
   ck_status(tensor_fill(dev, 1), TENSOR_E_DEVICE);
   ck_status(tensor_clone(&out, dev), TENSOR_E_DEVICE);
   ck_status(tensor_to(&out, dev, TENSOR_FLOAT64, TENSOR_COPY_IF_NEEDED), TENSOR_E_DEVICE);
+  ck_status(tensor_to_with(&out, dev, TENSOR_UINT8, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT,
+                           TENSOR_CONVERT_TORCH_X86), TENSOR_E_DEVICE);
+  ck_status(tensor_copy_with(host, dev, TENSOR_CONVERT_TORCH_X86), TENSOR_E_DEVICE);
   ck_ok(tensor_contiguous(&out, dev)); /* contiguous: shared, no element access */
   ck_assert_ptr_eq(out, dev);
+  tensor_release(out);
+  ck_ok(tensor_empty_like(&out, dev, TENSOR_FLOAT32, TENSOR_PRESERVE_FORMAT)); /* a host tensor: no access */
+  ck_assert_int_eq(tensor_numel(out), 4);
   tensor_release(out);
   tensor_release(dev);
   tensor_release(host);
@@ -904,6 +911,127 @@ START_TEST(bool_copies_store_zero_or_one) {
 }
 END_TEST
 
+/* ---- memory formats --------------------------------------------------------- */
+
+/* A view's layout and the strides torch.empty_like gives it under preserve_format
+   (torch 1.13's own results; negative strides by c10's rule, which only looks at
+   their magnitudes). */
+typedef struct {
+  int64_t ndim, sizes[3], strides[3], preserved[3];
+} format_case_t;
+
+static const format_case_t kFormatCases[] = {
+    {0, {0}, {0}, {0}},
+    {2, {3, 4}, {4, 1}, {4, 1}},
+    {2, {4, 3}, {1, 4}, {1, 4}},              /* transposed: dense, kept */
+    {3, {4, 2, 3}, {1, 12, 4}, {1, 12, 4}},   /* permuted: dense, kept */
+    {2, {3, 4}, {8, 2}, {4, 1}},              /* step slice */
+    {2, {3, 4}, {2, 6}, {1, 3}},              /* step slice of a transpose: its dim order */
+    {1, {5}, {-1}, {1}},                      /* reversed */
+    {2, {3, 4}, {4, -1}, {4, 1}},
+    {2, {4, 3}, {-1, 4}, {1, 4}},             /* by magnitude */
+    {2, {2, 3}, {0, 1}, {3, 1}},              /* expanded */
+    {2, {3, 4}, {1, 0}, {4, 1}},
+    {3, {2, 3, 4}, {1, 0, 2}, {1, 2, 6}},     /* a zero stride stays where it is */
+    {2, {1, 3}, {100, 1}, {100, 1}},          /* a size-1 dim keeps any stride */
+    {3, {2, 1, 3}, {3, -5, 1}, {3, -5, 1}},
+    {3, {4, 1, 3}, {1, 7, 4}, {1, 7, 4}},
+    {2, {0, 3}, {1, 5}, {1, 5}},              /* no elements: kept */
+    {2, {2, 2}, {1, 1}, {2, 1}},              /* overlapping */
+    {2, {2, 3}, {1, 1}, {1, 2}},              /* equal strides: the larger size outside */
+};
+
+START_TEST(like_tensors_preserve_layouts) {
+  tensor_storage_t *s = patterned_storage(TENSOR_FLOAT32, 128, 7);
+  for (size_t i = 0; i < sizeof kFormatCases / sizeof kFormatCases[0]; ++i) {
+    const format_case_t *c = &kFormatCases[i];
+    tensor_t *t = view_of(s, TENSOR_FLOAT32, c->ndim, c->sizes, c->strides, 40);
+    tensor_t *empty = NULL, *zeros = NULL, *c_order = NULL;
+    ck_ok(tensor_empty_like(&empty, t, TENSOR_FLOAT64, TENSOR_PRESERVE_FORMAT));
+    ck_layout(empty, c->ndim, c->sizes, c->preserved);
+    ck_assert_int_eq(tensor_dtype(empty), TENSOR_FLOAT64);
+    ck_assert_int_eq(tensor_storage_offset(empty), 0);
+    ck_assert_uint_eq(tensor_storage_nbytes(tensor_storage(empty)), (size_t)tensor_numel(t) * 8);
+    ck_ok(tensor_zeros_like(&zeros, t, TENSOR_INT16, TENSOR_PRESERVE_FORMAT));
+    ck_layout(zeros, c->ndim, c->sizes, c->preserved);
+    const int16_t *z = tensor_data(zeros);
+    for (int64_t k = 0; k < tensor_numel(zeros); ++k) ck_assert_int_eq(z[k], 0);
+    ck_ok(tensor_zeros_like(&c_order, t, TENSOR_FLOAT32, TENSOR_CONTIGUOUS_FORMAT));
+    ck_assert_int_eq(tensor_is_contiguous(c_order), 1);
+    ck_assert_int_eq(tensor_ndim(c_order), c->ndim);
+    tensor_release(c_order);
+    tensor_release(zeros);
+    tensor_release(empty);
+    tensor_release(t);
+  }
+  tensor_storage_release(s);
+}
+END_TEST
+
+/* tensor_to_with copies into the preserved layout, element for element. */
+START_TEST(to_with_copies_in_a_memory_format) {
+  tensor_storage_t *s = patterned_storage(TENSOR_FLOAT32, 128, 8);
+  for (size_t i = 0; i < sizeof kFormatCases / sizeof kFormatCases[0]; ++i) {
+    const format_case_t *c = &kFormatCases[i];
+    tensor_t *t = view_of(s, TENSOR_INT32, c->ndim, c->sizes, c->strides, 40);
+    for (int32_t format = TENSOR_PRESERVE_FORMAT; format <= TENSOR_CONTIGUOUS_FORMAT; ++format) {
+      tensor_t *out = NULL, *expected = NULL, *got = NULL;
+      ck_ok(tensor_to_with(&out, t, TENSOR_INT32, TENSOR_COPY_ALWAYS, format, TENSOR_CONVERT_TORCH_X86));
+      ck_assert_ptr_ne(out, t);
+      if (format == TENSOR_PRESERVE_FORMAT) ck_layout(out, c->ndim, c->sizes, c->preserved);
+      else ck_assert_int_eq(tensor_is_contiguous(out), 1);
+      ck_ok(tensor_clone(&expected, t));
+      ck_ok(tensor_clone(&got, out));
+      ck_assert_int_eq(memcmp(tensor_data(got), tensor_data(expected), (size_t)tensor_numel(t) * 4), 0);
+      tensor_release(got);
+      tensor_release(expected);
+      tensor_release(out);
+    }
+    tensor_release(t);
+  }
+  tensor_storage_release(s);
+}
+END_TEST
+
+/* The copy modes decide sharing, whatever the memory format. */
+START_TEST(to_with_copy_modes) {
+  const int64_t sizes[2] = {3, 4}, strides[2] = {1, 3};
+  tensor_storage_t *s = patterned_storage(TENSOR_FLOAT32, 12, 9);
+  tensor_t *t = view_of(s, TENSOR_FLOAT32, 2, sizes, strides, 0), *out = NULL;
+  for (int32_t format = TENSOR_PRESERVE_FORMAT; format <= TENSOR_CONTIGUOUS_FORMAT; ++format) {
+    ck_ok(tensor_to_with(&out, t, TENSOR_FLOAT32, TENSOR_COPY_IF_NEEDED, format, TENSOR_CONVERT_LIBRARY));
+    ck_assert_ptr_eq(out, t);
+    tensor_release(out);
+    ck_ok(tensor_to_with(&out, t, TENSOR_FLOAT32, TENSOR_COPY_NEVER, format, TENSOR_CONVERT_TORCH_X86));
+    ck_assert_ptr_eq(out, t);
+    tensor_release(out);
+    ck_status(tensor_to_with(&out, t, TENSOR_FLOAT64, TENSOR_COPY_NEVER, format, TENSOR_CONVERT_LIBRARY),
+              TENSOR_E_COPY);
+    ck_assert_ptr_null(out);
+  }
+  ck_ok(tensor_to_with(&out, t, TENSOR_FLOAT64, TENSOR_COPY_IF_NEEDED, TENSOR_PRESERVE_FORMAT,
+                       TENSOR_CONVERT_LIBRARY));
+  ck_layout(out, 2, sizes, strides);
+  tensor_release(out);
+  tensor_release(t);
+  tensor_storage_release(s);
+}
+END_TEST
+
+START_TEST(like_rejections) {
+  const int64_t n = 4;
+  tensor_t *t = NULL, *out = NULL;
+  ck_ok(tensor_zeros(&t, 1, &n, TENSOR_FLOAT32));
+  ck_status(tensor_empty_like(&out, t, TENSOR_FLOAT32, 2), TENSOR_E_INVALID);
+  ck_status(tensor_zeros_like(&out, t, TENSOR_FLOAT32, -1), TENSOR_E_INVALID);
+  ck_status(tensor_empty_like(&out, t, 8, TENSOR_PRESERVE_FORMAT), TENSOR_E_INVALID);
+  ck_status(tensor_empty_like(&out, NULL, TENSOR_FLOAT32, TENSOR_PRESERVE_FORMAT), TENSOR_E_INVALID);
+  ck_status(tensor_empty_like(NULL, t, TENSOR_FLOAT32, TENSOR_PRESERVE_FORMAT), TENSOR_E_INVALID);
+  ck_assert_ptr_null(out);
+  tensor_release(t);
+}
+END_TEST
+
 static Suite *copies_suite(void) {
   Suite *s = suite_create("copies");
   TCase *kernels = tcase_create("kernels");
@@ -932,6 +1060,10 @@ static Suite *copies_suite(void) {
   tcase_add_test(api, to_copy_modes);
   tcase_add_test(api, copy_rejections);
   tcase_add_test(api, device_memory_is_refused);
+  tcase_add_test(api, like_tensors_preserve_layouts);
+  tcase_add_test(api, to_with_copies_in_a_memory_format);
+  tcase_add_test(api, to_with_copy_modes);
+  tcase_add_test(api, like_rejections);
   tcase_add_test(api, fill_converts_like_a_copy);
   tcase_add_test(api, fill_strided_destination);
   tcase_add_test(api, large_blocks_reused_zeroed);

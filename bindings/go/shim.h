@@ -199,6 +199,15 @@ CT_OUT(clone, tensor_t, (const tensor_t *t), t)
 CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
 CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
 CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+/* Copies with a memory format or a conversion policy (experimental) */
+CT_OUT(empty_like, tensor_t, (const tensor_t *t, tensor_dtype_t dtype, int32_t memory_format), t, dtype,
+       memory_format)
+CT_OUT(zeros_like, tensor_t, (const tensor_t *t, tensor_dtype_t dtype, int32_t memory_format), t, dtype,
+       memory_format)
+CT_OUT(to_with, tensor_t,
+       (tensor_t * t, tensor_dtype_t dtype, int32_t copy, int32_t memory_format, uint32_t conversion), t, dtype,
+       copy, memory_format, conversion)
+CT_STATUS(copy_with, (tensor_t * dst, const tensor_t *src, uint32_t conversion), dst, src, conversion)
 CT_STATUS(convert, (void *dst, tensor_dtype_t dst_dtype, const void *src, tensor_dtype_t src_dtype, int64_t count),
           dst, dst_dtype, src, src_dtype, count)
 

@@ -1,6 +1,8 @@
-// Copies: contiguous, clone, copy, to, fill, and the copy engine's thread setting.
+// Copies: contiguous, clone, copy, to, fill, the copy engine's thread setting,
+// and the experimental memory-format and conversion-policy variants.
 #include "engine/copy.hpp"
 #include "engine/parallel.hpp"
+#include "layout/memory_format.hpp"
 #include "layout/views.hpp"
 #include "guard.hpp"
 
@@ -26,7 +28,9 @@ tensor_status_t tensor_copy(tensor_t* dst, const tensor_t* src) {
 }
 
 tensor_status_t tensor_to(tensor_t** out, tensor_t* t, tensor_dtype_t dtype, int32_t copy) {
-  return capi::produce(out, "to", [&](const char* op) { return core::to(op, capi::arg(t, op), dtype, copy); });
+  return capi::produce(out, "to", [&](const char* op) {
+    return core::to(op, capi::arg(t, op), dtype, copy, TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY);
+  });
 }
 
 tensor_status_t tensor_fill(tensor_t* dst, double value) {
@@ -38,5 +42,31 @@ tensor_status_t tensor_set_num_threads(int32_t n) {
 }
 
 int32_t tensor_get_num_threads(void) { return core::num_threads(); }
+
+tensor_status_t tensor_empty_like(tensor_t** out, const tensor_t* t, tensor_dtype_t dtype, int32_t memory_format) {
+  return capi::produce(out, "empty_like", [&](const char* op) {
+    return core::empty_like(op, capi::arg(t, op), dtype, core::memory_format_from(op, memory_format), false);
+  });
+}
+
+tensor_status_t tensor_zeros_like(tensor_t** out, const tensor_t* t, tensor_dtype_t dtype, int32_t memory_format) {
+  return capi::produce(out, "zeros_like", [&](const char* op) {
+    return core::empty_like(op, capi::arg(t, op), dtype, core::memory_format_from(op, memory_format), true);
+  });
+}
+
+tensor_status_t tensor_copy_with(tensor_t* dst, const tensor_t* src, uint32_t conversion) {
+  return capi::guarded("copy_with", [&](const char* op) {
+    const core::Conversion how = core::conversion_from(op, conversion);
+    core::copy_into(op, capi::arg(dst, op, "dst"), capi::arg(src, op, "src"), how);
+  });
+}
+
+tensor_status_t tensor_to_with(tensor_t** out, tensor_t* t, tensor_dtype_t dtype, int32_t copy,
+                               int32_t memory_format, uint32_t conversion) {
+  return capi::produce(out, "to_with", [&](const char* op) {
+    return core::to(op, capi::arg(t, op), dtype, copy, memory_format, conversion);
+  });
+}
 
 }  // extern "C"

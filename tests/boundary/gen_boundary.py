@@ -2,8 +2,9 @@
 """Generates the boundary test from the public header: for every CTENSOR_API
 function, a call with valid arguments, then one call per pointer parameter with
 that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
-must not crash), `ndim` out of range, unknown dtypes, unknown flag bits and copy
-modes (TENSOR_E_INVALID; 0 or NULL from functions without a status).
+must not crash), `ndim` out of range, unknown dtypes, unknown flag bits, copy
+modes, memory formats and conversion policies (TENSOR_E_INVALID; 0 or NULL from
+functions without a status).
 A pointer may be NULL where its doc comment says so ("`p` NULL means ...",
 "accepts NULL", "may be NULL"), and callbacks and their contexts are opaque.
 A parameter type without a rule below stops the build, so a new function is
@@ -98,7 +99,8 @@ RELEASE = {"safetensors": "tensor_safetensors_release"}
 ARRAYS = {"sizes": "fx.sizes", "strides": "fx.strides", "dims": "fx.dims", "values": "fx_index_values",
           "source": "fx.dims", "destination": "fx.dims", "indices": "fx.dims"}
 VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "end_dim": "-1", "length": "1", "stop": "1", "step": "1",
-          "count": "-1", "copy": "TENSOR_COPY_ALWAYS",
+          "count": "-1", "copy": "TENSOR_COPY_ALWAYS", "memory_format": "TENSOR_PRESERVE_FORMAT",
+          "conversion": "TENSOR_CONVERT_TORCH_X86",
           # the splits fill one handle (out is &out_tensor): valid calls make one piece
           "capacity": "1", "ndims": "1", "split_size": "8", "chunks": "1", "sections": "1", "min_dims": "2"}
 # Values for one function's parameter, where the name's own value does not fit.
@@ -112,6 +114,8 @@ BAD_NDIMS = ["-1", "65", "INT64_MAX", "INT64_MIN"]
 BAD_DTYPES = ["-1", "8", "12", "16", "26", "30", "INT32_MIN", "INT32_MAX"]
 BAD_FLAGS = ["0x80000000u", "0xFFFFFFFFu"]
 BAD_COPY_MODES = ["-1", "3", "INT32_MAX"]
+BAD_MEMORY_FORMATS = ["-1", "2", "INT32_MAX", "INT32_MIN"]
+BAD_CONVERSIONS = ["2u", "0x80000000u", "0xFFFFFFFFu"]
 
 
 def declarations(header):
@@ -270,6 +274,10 @@ def main(header, output):
                 bad = BAD_FLAGS
             elif t == "int32_t" and n == "copy":
                 bad = BAD_COPY_MODES
+            elif t == "int32_t" and n == "memory_format":
+                bad = BAD_MEMORY_FORMATS
+            elif t == "uint32_t" and n == "conversion":
+                bad = BAD_CONVERSIONS
             for value in bad:
                 args = list(valid)
                 args[i] = value

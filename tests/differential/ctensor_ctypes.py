@@ -60,6 +60,16 @@ _proto("tensor_storage_data", P, P)
 _proto("tensor_storage_nbytes", ctypes.c_size_t, P)
 _proto("tensor_is_contiguous", i32, P)
 _proto("tensor_refcount", i64, P)
+_proto("tensor_as_strided", i32, PP, P, i64, I64P, I64P, i64)
+_proto("tensor_empty_like", i32, PP, P, i32, i32)
+_proto("tensor_zeros_like", i32, PP, P, i32, i32)
+_proto("tensor_copy_with", i32, P, P, ctypes.c_uint32)
+_proto("tensor_to_with", i32, PP, P, i32, i32, i32, ctypes.c_uint32)
+
+# Memory formats and conversion policies (ctensor.h's experimental section).
+PRESERVE_FORMAT, CONTIGUOUS_FORMAT = 0, 1
+CONVERT_LIBRARY, CONVERT_TORCH_X86 = 0, 1
+COPY_IF_NEEDED, COPY_ALWAYS, COPY_NEVER = 0, 1, 2
 
 STATUS = {
     "TENSOR_OK": 0, "TENSOR_E_INVALID": 1, "TENSOR_E_NOMEM": 2, "TENSOR_E_BOUNDS": 3,

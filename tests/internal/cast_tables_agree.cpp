@@ -1,5 +1,5 @@
 // The vector kernels (when this CPU has them) give the same bits as the portable
-// ones for every dtype pair, on random bytes (NaN payloads, subnormals and
+// ones for every dtype pair and both conversion policies, on random bytes (NaN payloads, subnormals and
 // out-of-range values included) and lengths around the vector widths.
 #include <cstdio>
 #include <cstring>
@@ -14,14 +14,10 @@
 
 using namespace ctensor::core;
 
-int main() {
-  const CastTable* simd = simd_cast_table();
-  if (!simd) {
-    std::puts("no vector kernels on this CPU: nothing to compare");
-    return 77;  // Meson's "skipped"
-  }
-  constexpr CastTable portable = make_cast_table<PortableKernel>();
-  std::mt19937_64 rng(42);
+namespace {
+
+// The vector and portable tables of one policy agree; returns the failures.
+int compare_tables(const CastTable& portable, const CastTable& simd, const char* policy, std::mt19937_64& rng) {
   int failures = 0;
   for (int64_t n : {1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 513, 1027, 4099}) {
     for (int i = 0; i < kNumCastDTypes; ++i) {
@@ -33,10 +29,10 @@ int main() {
         const int k = i * kNumCastDTypes + j;
         portable[k](src.data(), static_cast<int64_t>(from), want.data(),
                     static_cast<int64_t>(to), n);
-        (*simd)[k](src.data(), static_cast<int64_t>(from), got.data(),
-                   static_cast<int64_t>(to), n);
+        simd[k](src.data(), static_cast<int64_t>(from), got.data(),
+                static_cast<int64_t>(to), n);
         if (std::memcmp(want.data(), got.data(), want.size()) != 0) {
-          std::printf("%s -> %s, n=%lld: vector and portable kernels differ\n",
+          std::printf("%s, %s -> %s, n=%lld: vector and portable kernels differ\n", policy,
                       dtype_info(kCastDTypes[i])->name, dtype_info(kCastDTypes[j])->name,
                       static_cast<long long>(n));
           ++failures;
@@ -44,6 +40,22 @@ int main() {
       }
     }
   }
+  return failures;
+}
+
+}  // namespace
+
+int main() {
+  const CastTable* simd = simd_cast_table(Conversion::Library);
+  if (!simd) {
+    std::puts("no vector kernels on this CPU: nothing to compare");
+    return 77;  // Meson's "skipped"
+  }
+  constexpr CastTable portable = make_cast_table<PortableKernel, LibraryRules>();
+  constexpr CastTable portable_torch_x86 = make_cast_table<PortableKernel, TorchX86Rules>();
+  std::mt19937_64 rng(42);
+  int failures = compare_tables(portable, *simd, "library", rng);
+  failures += compare_tables(portable_torch_x86, *simd_cast_table(Conversion::TorchX86), "torch_x86", rng);
   // The streaming variants (large outputs): same bits, at every destination
   // offset within a line, and no bytes written outside [0, n).
   int streamed = 0;

@@ -206,19 +206,16 @@ int ct_assign(tensor_t *dst, PyObject *value);
 int ct_fill(tensor_t *dst, PyObject *value);
 
 /* ---- copy.c ------------------------------------------------------------ */
+/* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
 
-/* A new tensor shaped as t in dtype with torch's preserve_format strides,
-   zero-filled if `zero`, else uninitialised (torch.empty_like). */
-tensor_t *ct_empty_like(const tensor_t *t, tensor_dtype_t dtype, int zero);
-/* tensor_copy, letting other Python threads run while a large copy works
+/* tensor_copy_with, letting other Python threads run while a large copy works
    (the last error stays readable: it is per thread, and this thread is ours). */
 #define CT_NOGIL_ELEMENTS (1 << 16)
 tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src);
-/* tensor_to(TENSOR_COPY_IF_NEEDED) converting as torch does: float64 to
-   float16/bfloat16 through float32 (ct_copy does the same). */
+/* src in dtype (src itself when it has it), a copy in C order. */
 tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
-tensor_t *ct_copy_like(const tensor_t *t, tensor_dtype_t dtype);
+tensor_t *ct_copy_like(tensor_t *t, tensor_dtype_t dtype);
 
 /* ---- advanced.c -------------------------------------------------------- */
 

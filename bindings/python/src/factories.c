@@ -300,9 +300,12 @@ static PyObject *make_like(PyObject *args, PyObject *kwargs, const char *what, i
   PyObject *size_kw;
   if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
   const tensor_t *t = ((TensorObject *)input)->t;
-  tensor_t *out = ct_empty_like(t, o.dtype >= 0 ? o.dtype : tensor_dtype(t), fill_kind == 0);
-  if (!out) return NULL;
-  tensor_status_t st = fill_kind == 1 ? tensor_fill(out, 1.0) : TENSOR_OK;
+  const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : tensor_dtype(t);
+  tensor_t *out = NULL;
+  tensor_status_t st = fill_kind == 0 ? tensor_zeros_like(&out, t, dtype, TENSOR_PRESERVE_FORMAT)
+                                      : tensor_empty_like(&out, t, dtype, TENSOR_PRESERVE_FORMAT);
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (fill_kind == 1) st = tensor_fill(out, 1.0);
   if (st != TENSOR_OK || (value && ct_fill(out, value) < 0)) {
     tensor_release(out);
     return st != TENSOR_OK ? ct_raise(st) : NULL;

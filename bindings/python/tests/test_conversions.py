@@ -156,3 +156,20 @@ def test_float_to_int_casts_keep_torchs_x86_results():
             z[:] = c
             w[:] = t
             assert z.tolist() == w.tolist(), (src, d)
+
+
+@pytest.mark.filterwarnings("ignore:Casting complex values")
+def test_other_torch_conversion_quirks():
+    """complex -> bool reads the real part alone, and int32/int64 -> bfloat16 round
+    through float32, as torch 1.13 does (the C library: either part, one rounding)."""
+    z = [0j, 1j, 1 + 0j, -2.5 + 3j, complex("nan"), 1e-300j]
+    for src in ["complex64", "complex128"]:
+        t, c = torch.tensor(z, dtype=getattr(torch, src)), ctensor.tensor(z, dtype=getattr(ctensor, src))
+        assert c.to(ctensor.bool).tolist() == t.to(torch.bool).tolist() == [False, False, True, True, True, False]
+    ints = [2**24 + 2**16 + 1, 2**24 + 2**16, -(2**24 + 2**16 + 1), 2**31 - 1, 16843009]
+    for src in ["int32", "int64"]:
+        t, c = torch.tensor(ints, dtype=getattr(torch, src)), ctensor.tensor(ints, dtype=getattr(ctensor, src))
+        assert c.to(ctensor.bfloat16).tolist() == t.to(torch.bfloat16).tolist()
+        assert c.to(ctensor.bfloat16).tolist()[0] == 2**24
+    big = [2**62 + 2**54 + 1]
+    assert ctensor.tensor(big).to(ctensor.bfloat16).tolist() == torch.tensor(big).to(torch.bfloat16).tolist()

@@ -191,6 +191,14 @@ def test_copies_keep_torchs_layout(seed):
     assert c.contiguous().stride() == t.contiguous().stride()
 
 
+def test_empty_tensors_keep_their_strides():
+    """torch counts a tensor with no elements as dense: its copies keep its strides."""
+    c, t = ctensor.zeros(40).as_strided((0, 3, 2), (1, 5, 7)), torch.zeros(40).as_strided((0, 3, 2), (1, 5, 7))
+    for got, expected in [(c.clone(), t.clone()), (ctensor.empty_like(c), torch.empty_like(t)),
+                          (c.to(ctensor.int8), t.to(torch.int8))]:
+        assert got.stride() == expected.stride() == (1, 5, 7)
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_split_chunk_unbind_unfold_like_torch(seed):
     rng = random.Random(4000 + seed)

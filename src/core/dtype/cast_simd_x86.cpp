@@ -117,10 +117,14 @@ CTENSOR_AVX2 void narrow_source_avx2(const char* src, float* out, int64_t m) noe
   for (; j < m; ++j) out[j] = narrow_source(load<From>(src + j * int64_t{sizeof(From)}));
 }
 
+template <class From, class To, class Rules>
+CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept;
+
 // Conversions from or to float16/bfloat16 pass through floats staged in L1: the
-// first step widens (F16C) or rounds to odd (vectorised by the compiler), the
-// second converts (vectorised) or narrows (F16C).
-template <class From, class To>
+// first step widens (F16C) or rounds to odd (vectorised by the compiler), or for
+// PyTorch's double rounding converts to the nearest float; the second converts
+// (vectorised, by the policy's rule) or narrows (F16C).
+template <class From, class To, class Rules>
 CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noexcept {
   constexpr int64_t kStage = 512;
   alignas(32) float stage[kStage];
@@ -133,6 +137,8 @@ CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noe
       half_to_float_avx2(s, staged, m);
     } else if constexpr (std::is_same_v<From, BFloat16>) {
       bfloat16_to_float_avx2(s, staged, m);
+    } else if constexpr (kRulesDiffer<Rules, From, To>) {
+      cast_contiguous_avx2<From, float, LibraryRules>(s, staged, m);
     } else {
       narrow_source_avx2<From>(s, stage, m);
     }
@@ -141,15 +147,17 @@ CTENSOR_AVX2 void cast_via_float_avx2(const char* src, char* dst, int64_t n) noe
     } else if constexpr (std::is_same_v<To, BFloat16>) {
       float_to_bfloat16_avx2(staged, d, m);
     } else {
-      cast_contiguous<float, To>(staged, d, m);
+      cast_contiguous<float, To, Rules>(staged, d, m);
     }
   }
 }
 
 // The generic loop, compiled for AVX2 so the compiler vectorises the rules.
-template <class From, class To>
+template <class From, class To, class Rules>
 CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) noexcept {
-  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
+  if constexpr (kRulesDiffer<Rules, From, To> && !is_narrow_float<From> && !is_narrow_float<To>) {
+    cast_contiguous<From, To, Rules>(src, dst, n);
+  } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, Half>) {
     float_to_half_avx2(src, dst, n);
   } else if constexpr (std::is_same_v<From, Half> && std::is_same_v<To, float>) {
     half_to_float_avx2(src, dst, n);
@@ -158,27 +166,28 @@ CTENSOR_AVX2 void cast_contiguous_avx2(const char* src, char* dst, int64_t n) no
   } else if constexpr (std::is_same_v<From, BFloat16> && std::is_same_v<To, float>) {
     bfloat16_to_float_avx2(src, dst, n);
   } else if constexpr (is_narrow_float<From> || is_narrow_float<To>) {
-    cast_via_float_avx2<From, To>(src, dst, n);
+    cast_via_float_avx2<From, To, Rules>(src, dst, n);
   } else {
     cast_contiguous<From, To>(src, dst, n);
   }
 }
 
-template <class From, class To>
+template <class From, class To, class Rules>
 struct Avx2Kernel {
   static void run(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
                   int64_t n) noexcept {
     if constexpr (kPlainCopy<From, To>) {
       copy_elements<From>(src, src_stride, dst, dst_stride, n);
     } else if (src_stride == sizeof(From) && dst_stride == sizeof(To)) {
-      cast_contiguous_avx2<From, To>(src, dst, n);
+      cast_contiguous_avx2<From, To, Rules>(src, dst, n);
     } else {
-      cast_strided<From, To>(src, src_stride, dst, dst_stride, n);
+      cast_strided<From, To, Rules>(src, src_stride, dst, dst_stride, n);
     }
   }
 };
 
-constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel>();
+constexpr CastTable kAvx2Table = make_cast_table<Avx2Kernel, LibraryRules>();
+constexpr CastTable kAvx2TorchX86Table = make_cast_table<Avx2Kernel, TorchX86Rules>();
 
 // Streaming variants of the widening and narrowing casts: whole 64-byte
 // destination lines written with non-temporal stores (a line is never read in
@@ -278,11 +287,11 @@ CTENSOR_AVX2 bool stream_cast(const char* src, int64_t ss, char* dst, int64_t n)
   constexpr int64_t from = sizeof(From), to = sizeof(To);
   if (ss != from) return false;
   const int64_t head = line_head(dst, to, n);
-  if (head < 0) return cast_contiguous_avx2<From, To>(src, dst, n), true;
-  cast_contiguous_avx2<From, To>(src, dst, head);
+  if (head < 0) return cast_contiguous_avx2<From, To, LibraryRules>(src, dst, n), true;
+  cast_contiguous_avx2<From, To, LibraryRules>(src, dst, head);
   int64_t i = head;
   for (; i + Lines::kElements <= n; i += Lines::kElements) Lines::lines(src + i * from, dst + i * to);
-  cast_contiguous_avx2<From, To>(src + i * from, dst + i * to, n - i);
+  cast_contiguous_avx2<From, To, LibraryRules>(src + i * from, dst + i * to, n - i);
   return true;
 }
 
@@ -291,6 +300,8 @@ using StreamCastTable = std::array<StreamCastKernel, kNumCastDTypes * kNumCastDT
 
 template <class From, class To>
 constexpr StreamCastKernel stream_variant() noexcept {
+  static_assert(!(StreamLines<From, To>::kHas && kTorchDiffers<From, To>),
+                "a streamed pair must convert alike under every policy");
   if constexpr (StreamLines<From, To>::kHas) {
     return &stream_cast<From, To>;
   } else {
@@ -309,18 +320,19 @@ constexpr StreamCastTable kAvx2StreamTable =
 
 }  // namespace
 
-const CastTable* simd_cast_table() noexcept {
+const CastTable* simd_cast_table(Conversion conversion) noexcept {
   // __builtin_cpu_supports("avx2") also checks that the OS saves the ymm state;
   // F16C and FMA are read from CPUID leaf 1 (older Clang lacks their names).
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   __builtin_cpu_init();  // we may run before libgcc's constructor (from another one)
   if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
   const bool f16c = ecx & bit_F16C, fma = ecx & bit_FMA;
-  return f16c && fma ? &kAvx2Table : nullptr;
+  if (!f16c || !fma) return nullptr;
+  return conversion == Conversion::TorchX86 ? &kAvx2TorchX86Table : &kAvx2Table;
 }
 
 StreamCastKernel simd_stream_cast(DType from, DType to) noexcept {
-  static const bool active = simd_cast_table() != nullptr;
+  static const bool active = simd_cast_table(Conversion::Library) != nullptr;
   const int i = cast_index(from), j = cast_index(to);
   if (!active || i < 0 || j < 0) return nullptr;
   return kAvx2StreamTable[i * kNumCastDTypes + j];
@@ -332,7 +344,7 @@ StreamCastKernel simd_stream_cast(DType from, DType to) noexcept {
 
 namespace ctensor::core {
 
-const CastTable* simd_cast_table() noexcept { return nullptr; }
+const CastTable* simd_cast_table(Conversion) noexcept { return nullptr; }
 StreamCastKernel simd_stream_cast(DType, DType) noexcept { return nullptr; }
 
 }  // namespace ctensor::core

@@ -1,5 +1,7 @@
 #include "dtype/convert.hpp"
 
+#include "ctensor.h"
+
 #include "dtype/cast_rules.hpp"
 #include "dtype/cast_simd.hpp"
 #include "error.hpp"
@@ -8,23 +10,35 @@ namespace ctensor::core {
 
 namespace {
 
-constexpr CastTable kPortableTable = make_cast_table<PortableKernel>();
+constexpr CastTable kPortableTable = make_cast_table<PortableKernel, LibraryRules>();
+constexpr CastTable kPortableTorchX86Table = make_cast_table<PortableKernel, TorchX86Rules>();
 
 // Chosen once, on first use, by the CPU's features.
-const CastTable& active_table() noexcept {
-  static const CastTable* const table = [] {
-    const CastTable* simd = simd_cast_table();
+const CastTable& active_table(Conversion conversion) noexcept {
+  static const CastTable* const library = [] {
+    const CastTable* simd = simd_cast_table(Conversion::Library);
     return simd ? simd : &kPortableTable;
   }();
-  return *table;
+  static const CastTable* const torch_x86 = [] {
+    const CastTable* simd = simd_cast_table(Conversion::TorchX86);
+    return simd ? simd : &kPortableTorchX86Table;
+  }();
+  return conversion == Conversion::TorchX86 ? *torch_x86 : *library;
 }
 
 }  // namespace
 
-CastKernel cast_kernel(DType from, DType to) noexcept {
+Conversion conversion_from(const char* op, uint32_t value) {
+  if (value == TENSOR_CONVERT_LIBRARY) return Conversion::Library;
+  if (value == TENSOR_CONVERT_TORCH_X86) return Conversion::TorchX86;
+  fail(Status::Invalid, op, ": unknown conversion ", value,
+       " (expected TENSOR_CONVERT_LIBRARY 0 or TENSOR_CONVERT_TORCH_X86 1)");
+}
+
+CastKernel cast_kernel(DType from, DType to, Conversion conversion) noexcept {
   const int i = cast_index(from), j = cast_index(to);
   if (i < 0 || j < 0) return nullptr;
-  return active_table()[i * kNumCastDTypes + j];
+  return active_table(conversion)[i * kNumCastDTypes + j];
 }
 
 void convert_from_double(double value, DType to, void* dst) noexcept {

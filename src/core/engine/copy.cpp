@@ -34,7 +34,8 @@ void broadcast_source_strides(const char* op, const Tensor& dst, const Tensor& s
 
 // dst[...] = src for a dst already checked (writable, no internal overlap, non-empty)
 // and a src that does not overlap it; src_strides are broadcast to dst's shape.
-void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_strides, DType src_dtype) {
+void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_strides, DType src_dtype,
+              Conversion conversion) {
   const TensorIterator it = TensorIteratorConfig()
                                 .add_output(dst)
                                 .add_input(src_data, dst.ndim(), dst.sizes(), src_strides,
@@ -43,12 +44,12 @@ void run_copy(const Tensor& dst, const char* src_data, const int64_t* src_stride
   // Same-dtype copies move bytes, except bool: foreign buffers may hold bytes
   // other than 0/1, and a copy stores canonical bools (as PyTorch's copy_).
   if (src_dtype == dst.dtype() && src_dtype != dtype::Bool) return execute(it, nullptr, nullptr);
-  execute(it, cast_kernel(src_dtype, dst.dtype()), simd_stream_cast(src_dtype, dst.dtype()));
+  execute(it, cast_kernel(src_dtype, dst.dtype(), conversion), simd_stream_cast(src_dtype, dst.dtype()));
 }
 
 }  // namespace
 
-void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
+void copy_into(const char* op, const Tensor& dst, const Tensor& src, Conversion conversion) {
   int64_t strides[kMaxDims];
   if (dst.numel() == 0) {
     // An empty destination always succeeds (nothing is written: no read-only,
@@ -65,16 +66,16 @@ void copy_into(const char* op, const Tensor& dst, const Tensor& src) {
     // Elements could be overwritten before they are read: copy from a snapshot.
     const Ref<Tensor> snapshot = contiguous_copy(op, src, src.dtype());
     broadcast_source_strides(op, dst, *snapshot, strides);
-    return run_copy(dst, snapshot->data(), strides, src.dtype());
+    return run_copy(dst, snapshot->data(), strides, src.dtype(), conversion);
   }
-  run_copy(dst, src.data(), strides, src.dtype());
+  run_copy(dst, src.data(), strides, src.dtype(), conversion);
 }
 
-Ref<Tensor> contiguous_copy(const char* op, const Tensor& t, DType dtype) {
+Ref<Tensor> copy_as(const char* op, const Tensor& t, DType dtype, MemoryFormat format, Conversion conversion) {
   require_known_dtype(dtype, op);
   t.require_readable(op);
-  Ref<Tensor> out = Tensor::allocate(op, dtype, t.ndim(), t.sizes(), false);
-  if (out->numel() > 0) run_copy(*out, t.data(), t.strides(), t.dtype());
+  Ref<Tensor> out = empty_like(op, t, dtype, format, false);
+  if (out->numel() > 0) run_copy(*out, t.data(), t.strides(), t.dtype(), conversion);
   return out;
 }
 
@@ -85,7 +86,7 @@ void fill(const char* op, const Tensor& dst, double value) {
   alignas(16) char element[16];
   convert_from_double(value, dst.dtype(), element);
   const int64_t zeros[kMaxDims] = {};
-  run_copy(dst, element, zeros, dst.dtype());
+  run_copy(dst, element, zeros, dst.dtype(), Conversion::Library);
 }
 
 }  // namespace ctensor::core

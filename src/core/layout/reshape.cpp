@@ -156,16 +156,19 @@ Ref<Tensor> contiguous(const char* op, Tensor& t) {
   return contiguous_copy(op, t, t.dtype());
 }
 
-Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode) {
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode, int32_t memory_format,
+               uint32_t conversion) {
   require_known_dtype(dtype, op);
   if (copy_mode != TENSOR_COPY_IF_NEEDED && copy_mode != TENSOR_COPY_ALWAYS && copy_mode != TENSOR_COPY_NEVER)
     fail(Status::Invalid, op, ": unknown copy mode ", copy_mode,
          " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
+  const MemoryFormat format = memory_format_from(op, memory_format);
+  const Conversion how = conversion_from(op, conversion);
   if (copy_mode != TENSOR_COPY_ALWAYS && dtype == t.dtype()) return Ref<Tensor>::share(&t);
   if (copy_mode == TENSOR_COPY_NEVER)
     fail(Status::Copy, op, ": converting ", dtype_info(t.dtype())->name, " to ", dtype_info(dtype)->name,
          " needs a copy but the copy mode is TENSOR_COPY_NEVER");
-  return contiguous_copy(op, t, dtype);
+  return copy_as(op, t, dtype, format, how);
 }
 
 }  // namespace ctensor::core

@@ -142,12 +142,12 @@ Ref<Tensor> Tensor::make_checked(const char* op, Ref<Storage> storage, DType dty
 }
 
 Ref<Tensor> Tensor::allocate(const char* op, DType dtype, int64_t ndim, const int64_t* sizes,
-                             bool zeroed) {
+                             bool zeroed, const int64_t* strides) {
   require_known_dtype(dtype, op);
   check_sizes(op, ndim, sizes);
   const int64_t numel = checked_numel(op, ndim, sizes);
   const int64_t nbytes = checked_mul(numel, static_cast<int64_t>(dtype_size(dtype)), op);
-  return make(Storage::allocate(static_cast<size_t>(nbytes), zeroed), dtype, ndim, sizes, nullptr, 0);
+  return make(Storage::allocate(static_cast<size_t>(nbytes), zeroed), dtype, ndim, sizes, strides, 0);
 }
 
 Ref<Tensor> Tensor::from_data(const char* op, const void* data, int64_t ndim, const int64_t* sizes,

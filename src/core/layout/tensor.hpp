@@ -24,9 +24,10 @@ class Tensor final : public RefCounted<Tensor> {
                                   const int64_t* sizes, const int64_t* strides,
                                   int64_t storage_offset);
 
-  // New owned contiguous tensor (zero-filled if `zeroed`).
+  // New owned tensor (zero-filled if `zeroed`), contiguous, or with `strides`
+  // that lay the sizes out densely in some dim order (memory formats).
   static Ref<Tensor> allocate(const char* op, DType dtype, int64_t ndim, const int64_t* sizes,
-                              bool zeroed);
+                              bool zeroed, const int64_t* strides = nullptr);
 
   // tensor_from_data: a new contiguous tensor holding a copy of `data` (C order).
   static Ref<Tensor> from_data(const char* op, const void* data, int64_t ndim, const int64_t* sizes,

@@ -31,9 +31,12 @@ Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t 
 // t itself if contiguous, else a contiguous copy.
 Ref<Tensor> contiguous(const char* op, Tensor& t);
 
-// tensor_to: t converted to `dtype` under a public TENSOR_COPY_* mode; t itself
-// when no copy is needed or wanted. Throws Invalid (unknown dtype or mode), Copy.
-Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode);
+// tensor_to_with: t converted to `dtype` by a public TENSOR_CONVERT_* policy under a
+// TENSOR_COPY_* mode, copies laid out as a TENSOR_*_FORMAT asks; t itself when
+// no copy is needed or wanted. Throws Invalid (unknown dtype, mode, format or
+// policy), Copy. tensor_to is (TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY).
+Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode, int32_t memory_format,
+               uint32_t conversion);
 
 Ref<Tensor> transpose(const char* op, const Tensor& t, int64_t dim0, int64_t dim1);
 

@@ -95,10 +95,20 @@ tensor_view_dtype(out, t, dtype) =
 tensor_contiguous(out, t) =
     ccall((:tensor_contiguous, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
 tensor_clone(out, t) = ccall((:tensor_clone, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
-tensor_copy(dst, src) = ccall((:tensor_copy, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), dst, src)
-tensor_to(out, t, dtype, copy) =
-    ccall((:tensor_to, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32), out, t, dtype, copy)
 tensor_fill(dst, value) = ccall((:tensor_fill, libctensor()), Int32, (Ptr{Cvoid}, Cdouble), dst, value)
+
+# Memory formats and conversion policies (experimental in the C API).
+tensor_empty_like(out, t, dtype, memory_format) =
+    ccall((:tensor_empty_like, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32),
+          out, t, dtype, memory_format)
+tensor_zeros_like(out, t, dtype, memory_format) =
+    ccall((:tensor_zeros_like, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32),
+          out, t, dtype, memory_format)
+tensor_copy_with(dst, src, conversion) =
+    ccall((:tensor_copy_with, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, UInt32), dst, src, conversion)
+tensor_to_with(out, t, dtype, copy, memory_format, conversion) =
+    ccall((:tensor_to_with, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32, Int32, UInt32),
+          out, t, dtype, copy, memory_format, conversion)
 
 tensor_set_num_threads(n) = ccall((:tensor_set_num_threads, libctensor()), Int32, (Int32,), n)
 tensor_get_num_threads() = ccall((:tensor_get_num_threads, libctensor()), Int32, ())

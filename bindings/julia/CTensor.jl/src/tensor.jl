@@ -393,27 +393,68 @@ A new contiguous, writable copy.
 """
 clone(t::Tensor) = new_tensor(out -> LibCTensor.tensor_clone(out, t))
 
+# Memory formats (`memory_format=`) and conversion policies (`conversion=`), as symbols;
+# the values are the header's (experimental) TENSOR_*_FORMAT and TENSOR_CONVERT_*.
+const TENSOR_PRESERVE_FORMAT = Int32(0)
+const TENSOR_CONTIGUOUS_FORMAT = Int32(1)
+const TENSOR_CONVERT_LIBRARY = UInt32(0)
+const TENSOR_CONVERT_TORCH_X86 = UInt32(1)
+
+memory_format_code(f::Symbol) =
+    f === :preserve ? TENSOR_PRESERVE_FORMAT : f === :contiguous ? TENSOR_CONTIGUOUS_FORMAT :
+    throw(CTensorError(TENSOR_E_INVALID, "memory_format must be :preserve or :contiguous, not :$f"))
+conversion_code(c::Symbol) =
+    c === :library ? TENSOR_CONVERT_LIBRARY : c === :torch_x86 ? TENSOR_CONVERT_TORCH_X86 :
+    throw(CTensorError(TENSOR_E_INVALID, "conversion must be :library or :torch_x86, not :$c"))
+
 """
-    copyto!(dst::Tensor, src::Tensor)
+    similar(t::Tensor, T=eltype(t); memory_format=:preserve)
+
+A new tensor of t's size and element type `T`, uninitialised (torch.empty_like).
+`memory_format=:preserve` gives PyTorch's strides: t's own when t is dense (or empty),
+else dense strides in t's dims' stride order (a column-major t stays column-major);
+`:contiguous` gives row-major. Reads no elements.
+"""
+Base.similar(t::Tensor, ::Type{T}=eltype(t); memory_format::Symbol=:preserve) where {T} =
+    new_tensor(out -> LibCTensor.tensor_empty_like(out, t, dtype_of(T), memory_format_code(memory_format)))
+
+"""
+    zeros_like(t::Tensor, T=eltype(t); memory_format=:preserve)
+
+As `similar`, zero-filled (torch.zeros_like).
+"""
+zeros_like(t::Tensor, ::Type{T}=eltype(t); memory_format::Symbol=:preserve) where {T} =
+    new_tensor(out -> LibCTensor.tensor_zeros_like(out, t, dtype_of(T), memory_format_code(memory_format)))
+
+"""
+    copyto!(dst::Tensor, src::Tensor; conversion=:library)
 
 `dst[...] = src` as PyTorch's `dst.copy_(src)`: broadcasts `src` to dst's size and
-converts the dtype (ctensor's rules). Errors: `TENSOR_E_SHAPE`, `TENSOR_E_READONLY`,
-`TENSOR_E_OVERLAP` (dst has repeated elements, such as an expanded view).
+converts the dtype, by ctensor's rules (`:library`) or as PyTorch 1.13 on x86-64 does
+(`:torch_x86`: float to integer through a 32- or 64-bit truncation keeping the low bits,
+`-3.7` to `UInt8` 253; Float64 to Float16/BFloat16 through Float32). Errors:
+`TENSOR_E_SHAPE`, `TENSOR_E_READONLY`, `TENSOR_E_OVERLAP` (dst has repeated elements,
+such as an expanded view).
 """
-function Base.copyto!(dst::Tensor, src::Tensor)
-    check(LibCTensor.tensor_copy(dst, src))
+function Base.copyto!(dst::Tensor, src::Tensor; conversion::Symbol=:library)
+    check(LibCTensor.tensor_copy_with(dst, src, conversion_code(conversion)))
     return dst
 end
 
 """
-    to(t, T; copy=nothing)
+    to(t, T; copy=nothing, memory_format=:contiguous, conversion=:library)
 
 t converted to element type `T`, with torch.asarray's copy rule: `nothing` shares
 when `T` is t's type, `true` always copies, `false` raises `TENSOR_E_COPY` when a copy
-is needed.
+is needed. A copy is laid out as `memory_format` says (see `similar`) and converted as
+`conversion` says (see `copyto!`).
 """
-to(t::Tensor, ::Type{T}; copy::Union{Nothing,Bool}=nothing) where {T} =
-    new_tensor(out -> LibCTensor.tensor_to(out, t, dtype_of(T), copy === nothing ? 0 : copy ? 1 : 2))
+function to(t::Tensor, ::Type{T}; copy::Union{Nothing,Bool}=nothing, memory_format::Symbol=:contiguous,
+            conversion::Symbol=:library) where {T}
+    mode = copy === nothing ? Int32(0) : copy ? Int32(1) : Int32(2)
+    format, how = memory_format_code(memory_format), conversion_code(conversion)
+    return new_tensor(out -> LibCTensor.tensor_to_with(out, t, dtype_of(T), mode, format, how))
+end
 
 """
     fill!(t::Tensor, x::Real)

@@ -353,6 +353,30 @@ end
     expect_error(() -> fill!(expand(CTensor.zeros(Float64, 1), 2), 1), TENSOR_E_OVERLAP)
 end
 
+@testset "memory formats and conversion policies" begin
+    a = [1.0 3.0 5.0; 2.0 4.0 6.0]          # column-major: strides (1, 2)
+    t = Tensor(a)
+    s = similar(t)                           # preserve_format keeps the layout
+    @test meta(s) == ((2, 3), (1, 2), 0) && eltype(s) === Float64
+    @test strides(similar(t, Int32; memory_format=:contiguous)) == (3, 1)
+    z = zeros_like(t, Int16)
+    @test strides(z) == (1, 2) && eltype(z) === Int16 && all(iszero, Array(z))
+    @test strides(zeros_like(slice(t, 2, 3:-1:1))) == (1, 2)   # strides (1, -2): by magnitude
+    k = to(t, Float32; copy=true, memory_format=:preserve)
+    @test strides(k) == (1, 2) && Array(k) == Float32.(a)
+    @test strides(to(t, Float32)) == (3, 1)                     # the default: row-major
+
+    x = Tensor([-3.7, 300.0, NaN, 1e10])
+    @test Array(to(x, UInt8; conversion=:torch_x86)) == UInt8[253, 44, 0, 0]
+    @test Array(to(x, UInt8)) == UInt8[0, 255, 0, 255]          # the library saturates
+    @test Array(to(x, Int32; conversion=:torch_x86)) == Int32[-3, 300, typemin(Int32), typemin(Int32)]
+    dst = CTensor.zeros(UInt8, 4)
+    @test copyto!(dst, x; conversion=:torch_x86) === dst
+    @test Array(dst) == UInt8[253, 44, 0, 0]
+    expect_error(() -> similar(t; memory_format=:channels_last), TENSOR_E_INVALID)
+    expect_error(() -> copyto!(dst, x; conversion=:numpy), TENSOR_E_INVALID)
+end
+
 @testset "strided BLAS paths" begin
     a = [1.0 2.0; 3.0 4.0; 5.0 6.0]     # 3×2
     b = [1.0 0.0 2.0; 0.0 1.0 3.0]      # 2×3

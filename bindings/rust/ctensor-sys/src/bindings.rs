@@ -73,6 +73,10 @@ pub const TENSOR_OP_LT: i32 = 9;
 pub const TENSOR_OP_LE: i32 = 10;
 pub const TENSOR_OP_GT: i32 = 11;
 pub const TENSOR_OP_GE: i32 = 12;
+pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
+pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
+pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
+pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
@@ -907,8 +911,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** Sets how many threads a large copy (tensor_contiguous, tensor_clone,
- tensor_copy, tensor_to, tensor_fill, and the copies made by reshape/flatten)
- may use, the calling thread included. Copies writing under 2 MiB always stay
+ tensor_copy, tensor_to, tensor_fill, the experimental tensor_copy_with and
+ tensor_to_with, and the copies made by reshape/flatten) may use, the calling thread included. Copies writing under 2 MiB always stay
  on the calling thread. Worker threads are started on first use and live until
  the library is unloaded. While one copy uses the workers, a concurrent copy
  from another thread runs on its own thread only. The setting is process-wide;
@@ -1702,4 +1706,78 @@ unsafe extern "C" {
  @return as tensor_conj_physical.
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
+ t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
+ strides exactly: t's own strides when t is non-overlapping and dense (PyTorch's
+ is_non_overlapping_and_dense: t has no elements, or the strides of its dims of
+ size >= 2, sorted, are 1, size, size * size', ...; a size-1 dim may have any
+ stride, kept as it is), else dense strides in t's dims' order by stride
+ magnitude (negative strides by their magnitude, ties by size, zero-stride dims
+ where they are, as at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C
+ order. t's elements are not read (any device, any dtype).
+ @param out receives the new tensor (a new reference), NULL on failure.
+ @param t the tensor whose shape and layout are taken (borrowed).
+ @param dtype the new tensor's dtype.
+ @param memory_format TENSOR_PRESERVE_FORMAT or TENSOR_CONTIGUOUS_FORMAT.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out or t, unknown dtype or memory
+         format); TENSOR_E_OVERFLOW (the byte count); TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_empty_like(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dtype: tensor_dtype_t,
+        memory_format: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental)
+    pub fn tensor_zeros_like(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dtype: tensor_dtype_t,
+        memory_format: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
+ elements converted to dst's dtype by `conversion`.
+ @param dst the destination (written in place).
+ @param src the source (read; may share memory with dst).
+ @param conversion TENSOR_CONVERT_LIBRARY or TENSOR_CONVERT_TORCH_X86.
+ @return as tensor_copy, and TENSOR_E_INVALID for an unknown conversion.
+ @since 0.2 (experimental)*/
+    pub fn tensor_copy_with(
+        dst: *mut tensor_t,
+        src: *const tensor_t,
+        conversion: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
+ t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
+ memory format does not decide whether to copy: a matching dtype shares t
+ under TENSOR_COPY_IF_NEEDED whatever its layout); a copy is a new writable
+ tensor laid out as tensor_empty_like's `memory_format` gives.
+ tensor_to(out, t, dtype, copy) is tensor_to_with(out, t, dtype, copy,
+ TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY), and t.clone(memory_format=...)
+ is tensor_to_with(out, t, tensor_dtype(t), TENSOR_COPY_ALWAYS, memory_format, any).
+ @param out receives t itself (one more reference) or a new tensor.
+ @param t the input tensor.
+ @param dtype the result's dtype.
+ @param copy TENSOR_COPY_IF_NEEDED, TENSOR_COPY_ALWAYS or TENSOR_COPY_NEVER.
+ @param memory_format TENSOR_PRESERVE_FORMAT or TENSOR_CONTIGUOUS_FORMAT.
+ @param conversion TENSOR_CONVERT_LIBRARY or TENSOR_CONVERT_TORCH_X86.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out or t, unknown dtype, mode, memory
+         format or conversion); TENSOR_E_COPY; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2 (experimental)*/
+    pub fn tensor_to_with(
+        out: *mut *mut tensor_t,
+        t: *mut tensor_t,
+        dtype: tensor_dtype_t,
+        copy: i32,
+        memory_format: i32,
+        conversion: u32,
+    ) -> tensor_status_t;
 }

@@ -74,7 +74,7 @@ pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{CopyMode, Index, SliceRange, Tensor};
+pub use tensor::{Conversion, CopyMode, Index, MemoryFormat, SliceRange, Tensor, ToOptions};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};

@@ -45,6 +45,83 @@ pub enum CopyMode {
     Never,
 }
 
+impl CopyMode {
+    fn code(self) -> i32 {
+        match self {
+            CopyMode::IfNeeded => sys::TENSOR_COPY_IF_NEEDED,
+            CopyMode::Always => sys::TENSOR_COPY_ALWAYS,
+            CopyMode::Never => sys::TENSOR_COPY_NEVER,
+        }
+    }
+}
+
+/// The layout of a tensor made like another ([`Tensor::empty_like`],
+/// [`Tensor::to_with_options`]): PyTorch's `memory_format=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemoryFormat {
+    /// `torch.preserve_format`: the source's own strides when it is non-overlapping
+    /// and dense (or has no elements), else dense strides in its dims' stride order
+    /// (a transposed tensor stays column-major); PyTorch's strides exactly.
+    #[default]
+    Preserve,
+    /// `torch.contiguous_format`: C order.
+    Contiguous,
+}
+
+impl MemoryFormat {
+    fn code(self) -> i32 {
+        match self {
+            MemoryFormat::Preserve => sys::TENSOR_PRESERVE_FORMAT,
+            MemoryFormat::Contiguous => sys::TENSOR_CONTIGUOUS_FORMAT,
+        }
+    }
+}
+
+/// How elements convert between dtypes ([`Tensor::copy_from_with`],
+/// [`Tensor::to_with_options`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conversion {
+    /// The library's rules, as [`Tensor::copy_from`] and [`Tensor::to`] convert:
+    /// float to integer truncates and saturates (NaN to 0), 16-bit floats round once.
+    #[default]
+    Library,
+    /// PyTorch 1.13's results on x86-64: float to int8/int16/int32 through a 32-bit
+    /// truncation and to uint8/int64 through a 64-bit one, keeping the low bits
+    /// (`-3.7` to u8 253, NaN and out-of-range values through `INT_MIN`); float64,
+    /// complex128, int32 and int64 to f16/bf16 rounded through f32; complex to bool
+    /// by the real part. The dtypes PyTorch 1.13 lacks (u16, u32, u64) keep the
+    /// library's rules.
+    TorchX86,
+}
+
+impl Conversion {
+    fn code(self) -> u32 {
+        match self {
+            Conversion::Library => sys::TENSOR_CONVERT_LIBRARY,
+            Conversion::TorchX86 => sys::TENSOR_CONVERT_TORCH_X86,
+        }
+    }
+}
+
+/// What [`Tensor::to_with_options`] does: PyTorch's `Tensor.to(dtype, copy=...,
+/// memory_format=...)` and the conversion policy. The default is
+/// `{ IfNeeded, Preserve, Library }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToOptions {
+    /// When to share instead of copying (the memory format never decides it).
+    pub copy: CopyMode,
+    /// The layout of a copy.
+    pub memory_format: MemoryFormat,
+    /// How the elements convert.
+    pub conversion: Conversion,
+}
+
+impl Default for ToOptions {
+    fn default() -> ToOptions {
+        ToOptions { copy: CopyMode::IfNeeded, memory_format: MemoryFormat::Preserve, conversion: Conversion::Library }
+    }
+}
+
 /// One item of [`Tensor::index`]: NumPy/PyTorch basic indexing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Index {
@@ -658,14 +735,62 @@ impl Tensor {
 
     /// This tensor as `dtype` with torch.asarray's copy rule.
     pub fn to_with(&self, dtype: DType, copy: CopyMode) -> Result<Tensor> {
-        let mode = match copy {
-            CopyMode::IfNeeded => sys::TENSOR_COPY_IF_NEEDED,
-            CopyMode::Always => sys::TENSOR_COPY_ALWAYS,
-            CopyMode::Never => sys::TENSOR_COPY_NEVER,
-        };
         let _read = self.borrow("to", Access::Shared)?;
         // SAFETY: live handle; the elements are borrowed for reading.
-        Tensor::make(|out| unsafe { sys::tensor_to(out, self.as_raw(), dtype.code(), mode) })
+        Tensor::make(|out| unsafe { sys::tensor_to(out, self.as_raw(), dtype.code(), copy.code()) })
+    }
+
+    /// `Tensor.to(dtype, copy=..., memory_format=...)` converting by a policy
+    /// (experimental): shares under [`CopyMode::IfNeeded`] when the dtype matches,
+    /// else a new writable tensor laid out as `options.memory_format` asks.
+    /// `clone(memory_format=...)` is `to_with_options(self.dtype(), ...)` with
+    /// [`CopyMode::Always`].
+    ///
+    /// ```
+    /// use ctensor::{Conversion, CopyMode, DType, Tensor, ToOptions};
+    /// let t = Tensor::from_slice(&[-3.7f64, 300.0, 1.5, 2.0], &[2, 2])?.transpose(0, 1)?;
+    /// let torch = ToOptions { copy: CopyMode::Always, conversion: Conversion::TorchX86, ..Default::default() };
+    /// let u = t.to_with_options(DType::UInt8, torch)?;
+    /// assert_eq!(u.strides(), [1, 2]); // preserve_format: still transposed
+    /// assert_eq!(u.to_vec::<u8>()?, [253, 1, 44, 2]);
+    /// assert_eq!(t.to(DType::UInt8)?.to_vec::<u8>()?, [0, 1, 255, 2]); // the library saturates
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn to_with_options(&self, dtype: DType, options: ToOptions) -> Result<Tensor> {
+        let _read = self.borrow("to_with", Access::Shared)?;
+        let (copy, format, conversion) = (options.copy.code(), options.memory_format.code(), options.conversion.code());
+        // SAFETY: live handle; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_to_with(out, self.as_raw(), dtype.code(), copy, format, conversion) })
+    }
+
+    /// [`Tensor::copy_from`] converting by a policy (experimental).
+    pub fn copy_from_with(&self, src: &Tensor, conversion: Conversion) -> Result<()> {
+        let _borrow =
+            borrow::acquire("copy_with", &[(self.span(), Access::Exclusive), (src.span(), Access::Shared)])?;
+        // SAFETY: live handles; dst is borrowed for writing and src for reading.
+        check(unsafe { sys::tensor_copy_with(self.as_raw(), src.as_raw(), conversion.code()) })
+    }
+
+    /// `torch.empty_like(self, dtype=dtype, memory_format=format)` (experimental): a
+    /// new tensor of this shape whose contents are unspecified (as [`Tensor::empty`]).
+    /// Reads no elements.
+    pub fn empty_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_empty_like(out, self.as_raw(), dtype.code(), format.code()) })
+    }
+
+    /// `torch.zeros_like(self, dtype=dtype, memory_format=format)` (experimental).
+    ///
+    /// ```
+    /// use ctensor::{DType, MemoryFormat, Tensor};
+    /// let t = Tensor::zeros(DType::Float32, &[3, 4])?.transpose(0, 1)?;
+    /// assert_eq!(t.zeros_like(DType::Int16, MemoryFormat::Preserve)?.strides(), [1, 4]);
+    /// assert_eq!(t.zeros_like(DType::Int16, MemoryFormat::Contiguous)?.strides(), [3, 1]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn zeros_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
+        // SAFETY: live handle.
+        Tensor::make(|out| unsafe { sys::tensor_zeros_like(out, self.as_raw(), dtype.code(), format.code()) })
     }
 
     /// Sets every element to `value`, converted as from a float64.

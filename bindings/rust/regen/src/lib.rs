@@ -32,12 +32,14 @@ impl ParseCallbacks for MacroTypes {
             // flag words (uint32_t parameters)
             "TENSOR_READONLY" => IntKind::U32,
             n if n.starts_with("TENSOR_MAP_") || n.starts_with("TENSOR_LOAD_") => IntKind::U32,
+            // conversion policies (uint32_t)
+            n if n.starts_with("TENSOR_CONVERT_") => IntKind::U32,
             // DLManagedTensorVersioned.flags is uint64_t
             n if n.starts_with("DLPACK_FLAG_") => IntKind::U64,
             // dims, sizes and slice bounds are int64_t
             "TENSOR_MAX_DIMS" | "TENSOR_SLICE_END" | "TENSOR_ALL_DIMS" => IntKind::I64,
             n if n.starts_with("DLPACK_") && n.ends_with("_VERSION") => IntKind::U32,
-            // statuses, dtypes, copy modes, versions and the rest are int32_t
+            // statuses, dtypes, copy modes, memory formats, versions and the rest are int32_t
             _ => IntKind::I32,
         };
         Some(kind)
