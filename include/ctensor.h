@@ -1310,7 +1310,8 @@ CTENSOR_API tensor_status_t tensor_conj_physical(tensor_t **out, const tensor_t 
 
 /**
  * torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
- * but a complex result is read-only. PyTorch returns a lazy conjugate view whose
+ * but a complex result is read-only and laid out as tensor_empty_like's
+ * TENSOR_PRESERVE_FORMAT (as PyTorch's resolve_conj() lays out the view). PyTorch returns a lazy conjugate view whose
  * writes reach `a`; here the values are computed, and a write into them fails
  * with TENSOR_E_READONLY instead of silently missing `a`. Use
  * tensor_conj_physical for a writable copy.
@@ -1318,6 +1319,7 @@ CTENSOR_API tensor_status_t tensor_conj_physical(tensor_t **out, const tensor_t 
  * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_conj(tensor_t **out, const tensor_t *a);
+
 /* ---- Memory formats and conversion policies (experimental) -------------- */
 /* What PyTorch's bindings need beyond the C conventions above: tensors made */
 /* "like" another keeping its layout, and PyTorch's own conversion results.  */

@@ -304,6 +304,17 @@ START_TEST(conjugates) {
   int32_t eq = 0;
   ck_ok(tensor_equal(&eq, back, z));
   ck_assert_int_eq(eq, 1);
+  { /* conj keeps a transposed layout (preserve format, as resolve_conj()) */
+    const int64_t rows_cols[] = {3, 1}, t_sizes[] = {1, 3}, t_strides[] = {1, 1};
+    tensor_t *column = NULL, *row = NULL, *c = NULL;
+    ck_ok(tensor_from_data(&column, values, 2, rows_cols, TENSOR_COMPLEX64));
+    ck_ok(tensor_transpose(&row, column, 0, 1));
+    ck_ok(tensor_conj(&c, row));
+    ck_layout(c, 2, t_sizes, t_strides);
+    tensor_release(c);
+    tensor_release(row);
+    tensor_release(column);
+  }
   ck_ok(tensor_from_data(&real, values, 1, &two, TENSOR_FLOAT32));
   ck_ok(tensor_conj(&same, real));
   ck_assert_ptr_eq(same, real);

@@ -285,7 +285,7 @@ def test_complex_conjugates(seed):
     rng = np.random.default_rng(seed)
     dtype = rng.choice([np.complex64, np.complex128])
     shape = tuple(int(s) for s in rng.integers(0, 4, size=int(rng.integers(0, 4))))
-    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    a = np.asarray(rng.standard_normal(shape) + 1j * rng.standard_normal(shape), dtype=dtype)  # 0-dim: an array
     if a.ndim >= 2 and rng.random() < 0.5:
         a = a.swapaxes(0, -1)
     if a.ndim >= 1 and rng.random() < 0.5:

@@ -10,6 +10,7 @@
 #include "dtype/convert.hpp"
 #include "engine/copy_kernels.hpp"
 #include "engine/tensor_iterator.hpp"
+#include "layout/memory_format.hpp"
 #include "layout/overlap.hpp"
 #include "layout/shape.hpp"
 #include "ops/elements.hpp"
@@ -464,10 +465,9 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
 
 namespace {
 
+// out = f(a) element-wise; out is new, of a's shape.
 template <class R, class T, class F>
-Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
-  const Tensor* inputs[1] = {&a};
-  Ref<Tensor> out = empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs);
+Ref<Tensor> unary_into(const char* name, Ref<Tensor> out, const Tensor& a, F f) {
   if (out->numel() == 0) return out;
   const TensorIterator it = TensorIteratorConfig().add_output(*out).add_input(a).build(name);
   it.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
@@ -476,6 +476,13 @@ Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
     });
   });
   return out;
+}
+
+// f(a) in a new tensor laid out as TensorIterator lays out outputs.
+template <class R, class T, class F>
+Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
+  const Tensor* inputs[1] = {&a};
+  return unary_into<R, T>(name, empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs), a, f);
 }
 
 }  // namespace
@@ -522,15 +529,19 @@ Ref<Tensor> abs(const Tensor& a) {
 
 namespace {
 
-// The conjugate in a new tensor; a non-complex tensor (whose values are not read) is shared.
-Ref<Tensor> conjugated(const char* name, const Tensor& a) {
+// The conjugate in a new tensor (`layout_like_a`: in a's preserve-format layout,
+// else as TensorIterator lays out outputs); a non-complex tensor, whose values are
+// not read, is shared.
+Ref<Tensor> conjugated(const char* name, const Tensor& a, bool layout_like_a) {
   if (dtype_info(a.dtype())->kind != DTypeKind::Complex) return Ref<Tensor>::share(const_cast<Tensor*>(&a));
   a.require_readable(name);
   return dispatch(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = compute_t<T>;
     if constexpr (is_std_complex<C>) {
-      return unary<T, T>(name, a, a.dtype(), [](C x) { return std::conj(x); });
+      const auto f = [](C x) { return std::conj(x); };
+      if (layout_like_a) return unary_into<T, T>(name, empty_like(name, a, a.dtype(), MemoryFormat::Preserve, false), a, f);
+      return unary<T, T>(name, a, a.dtype(), f);
     } else {
       return Ref<Tensor>();
     }
@@ -539,12 +550,13 @@ Ref<Tensor> conjugated(const char* name, const Tensor& a) {
 
 }  // namespace
 
-Ref<Tensor> conj_physical(const Tensor& a) { return conjugated("conj_physical", a); }
+Ref<Tensor> conj_physical(const Tensor& a) { return conjugated("conj_physical", a, false); }
 
 Ref<Tensor> conj(const Tensor& a) {
-  Ref<Tensor> out = conjugated("conj", a);
-  // A fresh buffer no one else holds yet: sealing it makes writes that PyTorch's
+  // Laid out as PyTorch's resolve_conj() lays out the lazy view it stands for. A
+  // fresh buffer no one else holds yet: sealing it makes writes that the
   // conjugate view would send back to `a` fail instead of being lost.
+  Ref<Tensor> out = conjugated("conj", a, true);
   if (out.get() != &a) out->storage()->seal();
   return out;
 }

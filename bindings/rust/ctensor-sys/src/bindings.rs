@@ -1699,7 +1699,8 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
- but a complex result is read-only. PyTorch returns a lazy conjugate view whose
+ but a complex result is read-only and laid out as tensor_empty_like's
+ TENSOR_PRESERVE_FORMAT (as PyTorch's resolve_conj() lays out the view). PyTorch returns a lazy conjugate view whose
  writes reach `a`; here the values are computed, and a write into them fails
  with TENSOR_E_READONLY instead of silently missing `a`. Use
  tensor_conj_physical for a writable copy.
