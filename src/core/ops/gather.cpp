@@ -1,8 +1,12 @@
-// Advanced indexing in two passes: the index tensors become one byte offset
+// Advanced indexing in two steps: the index tensors become one byte offset
 // into t per broadcast position (checked and wrapped once), then every
 // position's block (t's elements along the dims no index tensor names) moves
 // between t and the result. Blocks of one element or a few rows move in the
-// loops here; large blocks go through the copy engine.
+// loops here; large blocks go through the copy engine. Serial moves take the
+// positions in tiles whose offsets stay in L1 (a put checks every index in a
+// first pass, before any write); when the index tensors' dims sit inside the
+// result (dims before them reuse each offset) or threads split a gather, every
+// offset is computed first.
 #include "ops/gather.hpp"
 
 #include <algorithm>
@@ -26,6 +30,8 @@ namespace {
 constexpr int64_t kEngineBlockBytes = int64_t{32} << 10;
 // A gather of at least this many bytes per thread is split over the pool.
 constexpr int64_t kParallelBytes = int64_t{1} << 21;
+// Positions per tile of offsets (16 KiB of them).
+constexpr int64_t kTile = 2048;
 
 // Some result dims, in C order, with byte strides on t's side and on the
 // result's (the gathered tensor, or the values put).
@@ -91,16 +97,161 @@ struct Odometer {
   }
 };
 
+// One index tensor as the offsets need it: its elements' strides broadcast to
+// the index shape, the dim it indexes (size) and that dim's byte stride in t.
+struct IndexOperand {
+  const char* data;
+  DType dtype;
+  int64_t strides[kMaxDims];
+  int64_t dim, size, step;
+};
+
+// f(T{}) for the element type T of an integer dtype.
+template <typename F>
+auto with_index_type(DType d, F&& f) {
+  switch (d) {
+    case dtype::UInt8: return f(uint8_t{});
+    case dtype::Int8: return f(int8_t{});
+    case dtype::Int16: return f(int16_t{});
+    case dtype::Int32: return f(int32_t{});
+    case dtype::Int64: return f(int64_t{});
+    case dtype::UInt16: return f(uint16_t{});
+    case dtype::UInt32: return f(uint32_t{});
+    default: return f(uint64_t{});
+  }
+}
+
+// Walks index tensor x's elements for positions [p0, p1) (C order over the
+// broadcast shape b) as runs along b's last dim: run(at, step, m, p) for m
+// elements from address `at`, `step` bytes apart, the first at position p.
+template <typename Run>
+void for_each_run(const IndexOperand& x, int64_t nb, const int64_t* b, int64_t p0, int64_t p1, Run&& run) {
+  if (p0 >= p1) return;  // (an empty b has a size 0 to divide by)
+  const int64_t item = static_cast<int64_t>(dtype_size(x.dtype));
+  const int64_t last = nb - 1, inner = nb > 0 ? b[last] : 1, step = nb > 0 ? x.strides[last] * item : 0;
+  int64_t index[kMaxDims], element = 0, rest = p0 / inner;  // an odometer over b's outer dims
+  for (int64_t i = last - 1; i >= 0; --i) {
+    index[i] = rest % b[i];
+    rest /= b[i];
+    element += index[i] * x.strides[i];
+  }
+  for (int64_t p = p0, j = p0 % inner; p < p1; j = 0) {
+    const int64_t m = std::min(p1 - p, inner - j);
+    run(x.data + element * item + j * step, step, m, p);
+    p += m;
+    for (int64_t i = last - 1; i >= 0; --i) {
+      element += x.strides[i];
+      if (++index[i] < b[i]) break;
+      element -= b[i] * x.strides[i];
+      index[i] = 0;
+    }
+  }
+}
+
+// An index as a position along a dim of `size`: negative values wrap; the
+// result is outside [0, size) for an index outside [-size, size).
+template <typename T>
+int64_t wrapped(T v, int64_t size) noexcept {
+  if constexpr (std::is_signed_v<T>) return static_cast<int64_t>(v) + (v < 0 ? size : 0);
+  return static_cast<int64_t>(v);  // (above INT64_MAX: negative, so outside too)
+}
+
+template <typename T>
+bool outside(int64_t i, int64_t size) noexcept {
+  return static_cast<uint64_t>(i) >= static_cast<uint64_t>(size);
+}
+
+// Index tensor x's share of the offsets of positions [p0, p1), added into out
+// (stored, for the first index tensor); false if an index is outside its dim
+// (out then holds garbage for it).
+template <typename T>
+bool add_offsets(const IndexOperand& x, int64_t nb, const int64_t* b, int64_t p0, int64_t p1, bool first,
+                 int64_t* out) noexcept {
+  bool bad = false;
+  for_each_run(x, nb, b, p0, p1, [&](const char* at, int64_t step, int64_t m, int64_t p) {
+    int64_t* o = out + (p - p0);
+    for (int64_t q = 0; q < m; ++q, at += step) {
+      const int64_t i = wrapped(load<T>(at), x.size);
+      bad |= outside<T>(i, x.size);
+      o[q] = (first ? 0 : o[q]) + i * x.step;
+    }
+  });
+  return !bad;
+}
+
+// Whether every index of x for positions [p0, p1) is inside its dim; a plain
+// loop over contiguous runs, which the compiler vectorises.
+template <typename T>
+bool inside(const IndexOperand& x, int64_t nb, const int64_t* b, int64_t p0, int64_t p1) noexcept {
+  bool bad = false;
+  for_each_run(x, nb, b, p0, p1, [&](const char* at, int64_t step, int64_t m, int64_t) {
+    if (step == static_cast<int64_t>(sizeof(T))) {
+      for (int64_t q = 0; q < m; ++q) bad |= outside<T>(wrapped(load<T>(at + q * step), x.size), x.size);
+    } else {
+      for (int64_t q = 0; q < m; ++q, at += step) bad |= outside<T>(wrapped(load<T>(at), x.size), x.size);
+    }
+  });
+  return !bad;
+}
+
 // What the index tensors select, before any result exists.
 struct Geometry {
   int64_t nb = 0;  // the broadcast shape of the index tensors
   int64_t b[kMaxDims];
-  int64_t ndim = 0;  // the result's shape
+  int64_t positions = 1;  // its element count
+  int64_t ndim = 0;       // the result's shape
   int64_t sizes[kMaxDims];
   // Per result dim: t's byte stride, and which group it is in.
   int64_t t_stride[kMaxDims];
   enum Group : uint8_t { Pre, Position, Post } group[kMaxDims];
-  Ref<Tensor> offsets;  // int64 of shape b: each position's byte offset into t
+  int64_t n = 0;
+  IndexOperand index[kMaxDims];
+
+  // The byte offsets into t of positions [p0, p1), C order. Throws Bounds naming
+  // the first position with a bad index (its first bad one).
+  void offsets(const char* op, int64_t p0, int64_t p1, int64_t* out) const {
+    bool ok = true;
+    for (int64_t k = 0; k < n; ++k)
+      ok &= with_index_type(index[k].dtype, [&](auto zero) {
+        return add_offsets<decltype(zero)>(index[k], nb, b, p0, p1, k == 0, out);
+      });
+    if (!ok) report_bad(op, p0, p1);
+  }
+
+  // Checks every index, as offsets() does, without computing any.
+  void check(const char* op) const {
+    bool ok = true;
+    for (int64_t k = 0; k < n; ++k)
+      ok &= with_index_type(index[k].dtype, [&](auto zero) {
+        return inside<decltype(zero)>(index[k], nb, b, 0, positions);
+      });
+    if (!ok) report_bad(op, 0, positions);
+  }
+
+ private:
+  // The slow path: position by position, naming the first bad index found.
+  [[noreturn]] void report_bad(const char* op, int64_t p0, int64_t p1) const {
+    for (int64_t p = p0; p < p1; ++p)
+      for (int64_t k = 0; k < n; ++k) {
+        const IndexOperand& x = index[k];
+        if (with_index_type(x.dtype, [&](auto zero) { return inside<decltype(zero)>(x, nb, b, p, p + 1); }))
+          continue;
+        int64_t element = 0;
+        for (int64_t i = nb - 1, rest = p; i >= 0; --i) {
+          element += rest % b[i] * x.strides[i];
+          rest /= b[i];
+        }
+        with_index_type(x.dtype, [&](auto zero) {
+          using T = decltype(zero);
+          const T v = load<T>(x.data + element * static_cast<int64_t>(sizeof(T)));
+          using Printed = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+          fail(Status::Bounds, op, ": index ", static_cast<Printed>(v), " is out of bounds for dimension ", x.dim,
+               " with size ", x.size);
+          return false;
+        });
+      }
+    fail(Status::Internal, op, ": a bad index was reported but none was found");
+  }
 };
 
 // The one-element blocks of gathers and puts: m positions, t's element j at
@@ -138,7 +289,6 @@ struct Mover {
   bool gather = true;  // t -> result; else result -> t
   size_t item = 0;
   Dims pre, pos, post;  // the result's dims by group, merged
-  const int64_t* offsets = nullptr;
   int64_t positions = 0;
   BlockKind kind = BlockKind::Element;
   ElementRun element = nullptr;
@@ -161,6 +311,7 @@ struct Mover {
       return;
     }
     const int64_t inner = post.ndim - 1;
+    if (inner == 0) return copy_run(item, dst, ds[0], src, ss[0], post.size[0], false);
     Odometer rows{post, inner};
     const int64_t nrows = post.numel() / post.size[inner];
     for (int64_t row = 0; row < nrows; ++row, rows.next()) {
@@ -169,8 +320,9 @@ struct Mover {
     }
   }
 
-  // Units [u0, u1) of the (pre, position) grid, in C order.
-  void run(char* t, char* r, int64_t u0, int64_t u1) const {
+  // Units [u0, u1) of the (pre, position) grid, in C order; position p's
+  // offset is off[p - base].
+  void run(char* t, char* r, int64_t u0, int64_t u1, const int64_t* off, int64_t base) const {
     Odometer outer{pre, pre.ndim};
     outer.seek(u0 / positions);
     const int64_t last = pos.ndim - 1;
@@ -185,9 +337,9 @@ struct Mover {
         const int64_t m = std::min(end - p, pos.size[last] - in_run);
         char* rb = r + outer.r + at.r + in_run * pos.r[last];
         if (kind == BlockKind::Element) {
-          element(tb, offsets + p, m, rb, pos.r[last]);
+          element(tb, off + (p - base), m, rb, pos.r[last]);
         } else {
-          for (int64_t j = 0; j < m; ++j) block(tb + offsets[p + j], rb + j * pos.r[last]);
+          for (int64_t j = 0; j < m; ++j) block(tb + off[p - base + j], rb + j * pos.r[last]);
         }
         p += m;
         in_run = 0;
@@ -198,69 +350,7 @@ struct Mover {
   }
 };
 
-// The offsets of one index tensor's dim added in (or, for the first, stored):
-// wrap(index) * step for every position. Any index outside [-size, size)
-// throws Bounds naming the first one in C order.
-template <typename T>
-void add_offsets(const char* op, const Tensor& index, const int64_t* strides, const Geometry& g, int64_t dim,
-                 int64_t size, int64_t step, bool first) {
-  const TensorIterator it = TensorIteratorConfig()
-                                .add_output(*g.offsets)
-                                .add_input(index.data(), g.nb, g.b, strides, index.itemsize())
-                                .build(op);
-  char* bad = nullptr;  // the lowest offset slot whose index was bad: the first in C order
-  it.serial_for_each([&](char** data, const int64_t* s, int64_t n) {
-    for (int64_t j = 0; j < n; ++j) {
-      const T v = load<T>(data[1] + j * s[1]);
-      int64_t i;
-      if constexpr (std::is_signed_v<T>) {
-        i = v < 0 ? static_cast<int64_t>(v) + size : static_cast<int64_t>(v);
-      } else {
-        i = static_cast<uint64_t>(v) < static_cast<uint64_t>(size) ? static_cast<int64_t>(v) : -1;
-      }
-      char* slot = data[0] + j * s[0];
-      if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(size)) {
-        if (!bad || slot < bad) bad = slot;
-        continue;
-      }
-      const int64_t here = first ? 0 : load<int64_t>(slot);
-      store(slot, here + i * step);
-    }
-  });
-  if (!bad) return;
-  // The bad index: its position unravelled over the broadcast shape.
-  int64_t rest = (bad - g.offsets->data()) / static_cast<int64_t>(sizeof(int64_t)), element = 0;
-  for (int64_t i = g.nb - 1; i >= 0; --i) {
-    element += rest % g.b[i] * strides[i];
-    rest /= g.b[i];
-  }
-  const T v = load<T>(index.data() + element * static_cast<int64_t>(sizeof(T)));
-  if constexpr (std::is_signed_v<T>)
-    fail(Status::Bounds, op, ": index ", static_cast<int64_t>(v), " is out of bounds for dimension ", dim,
-         " with size ", size);
-  else
-    fail(Status::Bounds, op, ": index ", static_cast<uint64_t>(v), " is out of bounds for dimension ", dim,
-         " with size ", size);
-}
-
-void index_offsets(const char* op, const Tensor& t, const Tensor& index, const Geometry& g, int64_t dim,
-                   bool first) {
-  int64_t strides[kMaxDims];
-  broadcast_strides(index.ndim(), index.sizes(), index.strides(), g.nb, g.b, strides);
-  const int64_t size = t.size(dim), step = t.stride(dim) * static_cast<int64_t>(t.itemsize());
-  switch (index.dtype()) {
-    case dtype::UInt8: return add_offsets<uint8_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::Int8: return add_offsets<int8_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::Int16: return add_offsets<int16_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::Int32: return add_offsets<int32_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::Int64: return add_offsets<int64_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::UInt16: return add_offsets<uint16_t>(op, index, strides, g, dim, size, step, first);
-    case dtype::UInt32: return add_offsets<uint32_t>(op, index, strides, g, dim, size, step, first);
-    default: return add_offsets<uint64_t>(op, index, strides, g, dim, size, step, first);
-  }
-}
-
-// Checks the arguments, lays out the result and computes every position's offset.
+// Checks the arguments and lays out the result.
 Geometry geometry(const char* op, const Tensor& t, int64_t n, const int64_t* dims, const Tensor* const* indices) {
   const int64_t nd = t.ndim();
   if (n < 1) fail(Status::Invalid, op, ": expected at least one index tensor, got n = ", n);
@@ -285,6 +375,18 @@ Geometry geometry(const char* op, const Tensor& t, int64_t n, const int64_t* dim
   }
   Geometry g;
   g.nb = broadcast_shapes(op, shapes, n, g.b);
+  g.positions = checked_numel(op, g.nb, g.b);
+  g.n = n;
+  for (int64_t k = 0; k < n; ++k) {
+    const Tensor& index = *indices[k];
+    IndexOperand& x = g.index[k];
+    x.data = index.data();
+    x.dtype = index.dtype();
+    broadcast_strides(index.ndim(), index.sizes(), index.strides(), g.nb, g.b, x.strides);
+    x.dim = wrapped[k];
+    x.size = t.size(x.dim);
+    x.step = t.stride(x.dim) * static_cast<int64_t>(t.itemsize());
+  }
   if (nd - n + g.nb > kMaxDims)
     fail(Status::Invalid, op, ": the result would have ", nd - n + g.nb, " dims (at most ", kMaxDims, ")");
   bool adjacent = true;
@@ -308,8 +410,6 @@ Geometry geometry(const char* op, const Tensor& t, int64_t n, const int64_t* dim
     g.group[g.ndim++] = d < first ? Geometry::Pre : Geometry::Post;
   }
   checked_numel(op, g.ndim, g.sizes);
-  g.offsets = Tensor::allocate(op, dtype::Int64, g.nb, g.b, false);
-  for (int64_t k = 0; k < n; ++k) index_offsets(op, t, *indices[k], g, wrapped[k], k == 0);
   return g;
 }
 
@@ -319,8 +419,7 @@ void move(const char* op, const Geometry& g, bool gather, const Tensor& t, char*
   m.op = op;
   m.gather = gather;
   m.item = t.itemsize();
-  m.offsets = reinterpret_cast<const int64_t*>(g.offsets->data());
-  m.positions = g.offsets->numel();
+  m.positions = g.positions;
   for (int64_t i = 0; i < g.ndim; ++i) {
     Dims& group = g.group[i] == Geometry::Pre ? m.pre : g.group[i] == Geometry::Position ? m.pos : m.post;
     group.add(g.sizes[i], g.t_stride[i], r_strides[i]);
@@ -347,11 +446,25 @@ void move(const char* op, const Geometry& g, bool gather, const Tensor& t, char*
   const int64_t threads = gather && m.kind != BlockKind::Engine
                               ? std::min<int64_t>({num_threads(), units * block_bytes / kParallelBytes + 1, units})
                               : 1;
-  if (threads <= 1) return m.run(t.data(), r, 0, units);
+  if (threads <= 1 && m.pre.ndim == 0) {  // one pass over tiles of positions
+    if (!gather) g.check(op);              // every index before the first write
+    int64_t tile[kTile];
+    for (int64_t p0 = 0; p0 < m.positions; p0 += kTile) {
+      const int64_t p1 = std::min(m.positions, p0 + kTile);
+      g.offsets(op, p0, p1, tile);
+      m.run(t.data(), r, p0, p1, tile, p0);
+    }
+    return;
+  }
+  // Every offset first: the pre dims reuse them, threads share them.
+  const Ref<Tensor> all = Tensor::allocate(op, dtype::Int64, 1, &m.positions, false);
+  auto* off = reinterpret_cast<int64_t*>(all->data());
+  g.offsets(op, 0, m.positions, off);
+  if (threads <= 1) return m.run(t.data(), r, 0, units, off, 0);
   const int64_t chunk = (units + threads - 1) / threads;
   parallel_run(static_cast<int32_t>(threads), [&](int32_t part) {
     const int64_t begin = std::min(units, part * chunk), end = std::min(units, begin + chunk);
-    if (begin < end) m.run(t.data(), r, begin, end);
+    if (begin < end) m.run(t.data(), r, begin, end, off, 0);
   });
 }
 
@@ -361,7 +474,10 @@ Ref<Tensor> index_gather(const char* op, const Tensor& t, int64_t n, const int64
                          const Tensor* const* indices) {
   const Geometry g = geometry(op, t, n, dims, indices);
   Ref<Tensor> out = Tensor::allocate(op, t.dtype(), g.ndim, g.sizes, false);
-  if (out->numel() == 0) return out;
+  if (out->numel() == 0) {
+    g.check(op);
+    return out;
+  }
   int64_t strides[kMaxDims];
   for (int64_t i = 0; i < g.ndim; ++i) strides[i] = out->stride(i) * static_cast<int64_t>(t.itemsize());
   move(op, g, true, t, out->data(), strides);
@@ -379,7 +495,7 @@ void index_put(const char* op, const Tensor& t, int64_t n, const int64_t* dims, 
   if (broadcast_strides(values.ndim(), values.sizes(), values.strides(), g.ndim, g.sizes, strides) >= 0)
     fail(Status::Shape, op, ": values of shape ", DimList{values.sizes(), values.ndim()},
          " cannot be broadcast to the indexing result of shape ", DimList{g.sizes, g.ndim});
-  if (checked_numel(op, g.ndim, g.sizes) == 0) return;  // nothing written: as copy_into an empty tensor
+  if (checked_numel(op, g.ndim, g.sizes) == 0) return g.check(op);  // as copy_into an empty tensor
   t.require_writable(op);
   require_no_internal_overlap(op, t);
   values.require_readable(op);
