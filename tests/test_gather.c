@@ -320,6 +320,14 @@ START_TEST(gather_indices_wrap_and_check) {
   ck_status(tensor_index_gather(&out, t, 1, d0, (const tensor_t *const *)&u64), TENSOR_E_BOUNDS);
   ck_assert_str_eq(tensor_last_error(),
                    "index_gather: index 18446744073709551615 is out of bounds for dimension 0 with size 3");
+  /* extreme values: refused, whatever their products with the stride would be */
+  const int64_t extremes[2] = {INT64_MAX, INT64_MIN};
+  for (int i = 0; i < 2; ++i) {
+    tensor_t *e = int64_tensor(1, (int64_t[]){2}, (int64_t[]){1, extremes[i]});
+    ck_status(tensor_index_gather(&out, t, 1, d1, (const tensor_t *const *)&e), TENSOR_E_BOUNDS);
+    ck_status(tensor_index_put(t, 1, d1, (const tensor_t *const *)&e, neg), TENSOR_E_BOUNDS);
+    tensor_release(e);
+  }
   /* a dim of size 0 has no valid index */
   tensor_t *none = NULL, *zero = int64_tensor(1, (int64_t[]){1}, (int64_t[]){0});
   ck_ok(tensor_narrow(&none, t, 0, 0, 0));

@@ -156,10 +156,7 @@ int64_t wrapped(T v, int64_t size) noexcept {
   return static_cast<int64_t>(v);  // (above INT64_MAX: negative, so outside too)
 }
 
-template <typename T>
-bool outside(int64_t i, int64_t size) noexcept {
-  return static_cast<uint64_t>(i) >= static_cast<uint64_t>(size);
-}
+bool outside(int64_t i, int64_t size) noexcept { return static_cast<uint64_t>(i) >= static_cast<uint64_t>(size); }
 
 // Index tensor x's share of the offsets of positions [p0, p1), added into out
 // (stored, for the first index tensor); false if an index is outside its dim
@@ -172,8 +169,10 @@ bool add_offsets(const IndexOperand& x, int64_t nb, const int64_t* b, int64_t p0
     int64_t* o = out + (p - p0);
     for (int64_t q = 0; q < m; ++q, at += step) {
       const int64_t i = wrapped(load<T>(at), x.size);
-      bad |= outside<T>(i, x.size);
-      o[q] = (first ? 0 : o[q]) + i * x.step;
+      bad |= outside(i, x.size);
+      // Unsigned: a bad index's product may overflow (its offset is never used).
+      const uint64_t here = first ? 0 : static_cast<uint64_t>(o[q]);
+      o[q] = static_cast<int64_t>(here + static_cast<uint64_t>(i) * static_cast<uint64_t>(x.step));
     }
   });
   return !bad;
@@ -186,9 +185,9 @@ bool inside(const IndexOperand& x, int64_t nb, const int64_t* b, int64_t p0, int
   bool bad = false;
   for_each_run(x, nb, b, p0, p1, [&](const char* at, int64_t step, int64_t m, int64_t) {
     if (step == static_cast<int64_t>(sizeof(T))) {
-      for (int64_t q = 0; q < m; ++q) bad |= outside<T>(wrapped(load<T>(at + q * step), x.size), x.size);
+      for (int64_t q = 0; q < m; ++q) bad |= outside(wrapped(load<T>(at + q * step), x.size), x.size);
     } else {
-      for (int64_t q = 0; q < m; ++q, at += step) bad |= outside<T>(wrapped(load<T>(at), x.size), x.size);
+      for (int64_t q = 0; q < m; ++q, at += step) bad |= outside(wrapped(load<T>(at), x.size), x.size);
     }
   });
   return !bad;
