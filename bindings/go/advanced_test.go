@@ -69,7 +69,7 @@ func TestIndexPutLastWriteWinsAndConverts(t *testing.T) {
 		t.Errorf("got %v, want [0 9 0 8 0]", got)
 	}
 	// a bad index anywhere: nothing written
-	bad := int64s(t, []int64{0, 5}, 2)
+	bad := int64s(t, []int64{0, 5, 1}, 3)
 	wantError(t, x.IndexPut([]int64{0}, []*ctensor.Tensor{bad}, v), ctensor.StatusBounds,
 		"index 5 is out of bounds for dimension 0 with size 5")
 	if got := values[float32](t, x); !slices.Equal(got, []float32{0, 9, 0, 8, 0}) {
