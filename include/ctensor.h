@@ -1409,6 +1409,92 @@ CTENSOR_API tensor_status_t tensor_to_with(tensor_t **out, tensor_t *t, tensor_d
 
 /* ---- end of memory formats and conversion policies ---------------------- */
 
+/* ------------------------------------------------------------------------- */
+/* Experimental: advanced indexing (integer index tensors and masks)          */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Advanced indexing with integer index tensors, as a copy: NumPy's and
+ * PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
+ * positions along dim dims[k] of t. The n index tensors broadcast together
+ * (dims aligned from the right) to a shape B. The result is t's shape with the
+ * indexed dims taken out and B's dims put in: where the first indexed dim was
+ * when the indexed dims are adjacent (dims[k + 1] == dims[k] + 1), else in
+ * front (NumPy's rule, which PyTorch follows). Its element at B-coordinate b
+ * and other coordinates c is t's element at indices[k][b] on dim dims[k] and c
+ * on the other dims. Basic items (ints, slices, new axes) index a view first
+ * (tensor_index); a boolean mask over dims [d, d + m) is the m columns of
+ * tensor_nonzero(mask), used on dims d, ..., d + m - 1.
+ *
+ * Index tensors may have any integer dtype and any strides; negative values
+ * count from the end of their dim. uint8 index tensors hold indices too, as in
+ * NumPy (PyTorch reads a uint8 index tensor as a mask, deprecated since 1.2: a
+ * binding that wants this passes it through tensor_nonzero). Every index is
+ * checked, also where the result has no elements. The result is a new
+ * contiguous tensor of t's dtype; bool elements are stored as 0/1, as
+ * tensor_copy stores them.
+ * @param out     receives the result (a new reference), or NULL on failure.
+ * @param t       the tensor indexed (borrowed).
+ * @param n       the number of index tensors, 1 to t's ndim.
+ * @param dims    the n dims they index, strictly ascending once negative dims
+ *                are wrapped.
+ * @param indices the n index tensors (borrowed).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out, t, dims, indices or index
+ *         tensor, n outside [1, ndim], a dim out of range, dims not ascending,
+ *         a result of more than 64 dims); TENSOR_E_DTYPE (an index tensor whose
+ *         dtype is not an integer one; bool masks go through tensor_nonzero);
+ *         TENSOR_E_SHAPE (the index tensors do not broadcast; the message names
+ *         their shapes); TENSOR_E_BOUNDS (an index outside its dim; the message
+ *         names the first in C order of B for the lowest k, e.g. "index 5 is out
+ *         of bounds for dimension 0 with size 3"); TENSOR_E_OVERFLOW (the
+ *         result's element count); TENSOR_E_DEVICE (t or an index tensor is not
+ *         in CPU memory); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_index_gather(tensor_t **out, const tensor_t *t, int64_t n, const int64_t *dims,
+                                                const tensor_t *const *indices);
+
+/**
+ * Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
+ * (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
+ * aligned from the right) to the shape tensor_index_gather would give, is
+ * written into the elements of t that tensor_index_gather would read, converted
+ * to t's dtype by the conversion rules, as tensor_copy converts. Values that
+ * share memory with t are read as they were before the call. An element that
+ * several positions name is written in C order of the broadcast index shape,
+ * so the last of them wins (PyTorch leaves this unspecified; here it is fixed).
+ * There is no accumulating form. Every check, every index included, comes
+ * before the first write, so a refused call leaves t unchanged. When the indexing
+ * result has no elements nothing is written and, as with tensor_copy into an
+ * empty tensor, only the arguments, shapes and indices are checked.
+ * @param t       the tensor written (borrowed): writable, no internal overlap.
+ * @param n, dims, indices as tensor_index_gather's.
+ * @param values  the values (borrowed), of any dtype.
+ * @return TENSOR_OK; TENSOR_E_INVALID, TENSOR_E_DTYPE, TENSOR_E_BOUNDS,
+ *         TENSOR_E_OVERFLOW as tensor_index_gather (NULL values too);
+ *         TENSOR_E_SHAPE (the index tensors do not broadcast, or values does not
+ *         broadcast to the indexing result); TENSOR_E_READONLY (t is read-only,
+ *         as tensor_copy); TENSOR_E_OVERLAP (t has internal overlap, e.g. an
+ *         expanded view, as tensor_copy); TENSOR_E_DEVICE (t, values or an index
+ *         tensor is not in CPU memory); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_index_put(tensor_t *t, int64_t n, const int64_t *dims,
+                                             const tensor_t *const *indices, const tensor_t *values);
+
+/**
+ * torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
+ * elements in C order, one row each, as a new contiguous int64 tensor of
+ * [count, ndim] (a 0-dim t gives [1, 0] or [0, 0]). Non-zero is the conversion
+ * rule to bool: x != 0, so NaN counts and -0.0 does not, complex counts if
+ * either part is non-zero. Column d (tensor_select(&c, out, 1, d)) indexes
+ * dim d: the columns are a mask's index tensors for tensor_index_gather.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out or t); TENSOR_E_DEVICE (t is
+ *         not in CPU memory); TENSOR_E_NOMEM.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_nonzero(tensor_t **out, const tensor_t *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -173,6 +173,14 @@ CT_REDUCTION(amin)
 CT_OUT(cat, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
 CT_OUT(stack, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
 
+/* Advanced indexing */
+CT_OUT(index_gather, tensor_t, (const tensor_t *t, int64_t n, const int64_t *dims, const tensor_t *const *indices),
+       t, n, dims, indices)
+CT_STATUS(index_put,
+          (tensor_t * t, int64_t n, const int64_t *dims, const tensor_t *const *indices, const tensor_t *values), t,
+          n, dims, indices, values)
+CT_OUT(nonzero, tensor_t, (const tensor_t *t), t)
+
 /* ct_NAME(params) for a function tensor_NAME(&value, args...) that writes a number. */
 #define CT_VALUE(name, type, params, ...)                                  \
   typedef struct {                                                         \

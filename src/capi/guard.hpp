@@ -5,6 +5,7 @@
 
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "error.hpp"
 #include "memory/storage.hpp"
@@ -47,6 +48,20 @@ inline core::Tensor& arg(const tensor_t* t, const char* op, const char* name = "
 inline core::Ref<core::Storage> arg(tensor_storage_t* s, const char* op) {
   if (!s) core::fail(core::Status::Invalid, op, ": storage is NULL");
   return core::Ref<core::Storage>::share(from_handle(s));
+}
+
+// The n >= 1 tensors of a C array argument named `name` (e.g. "tensors"), as
+// core tensors; Error(Invalid) if the array or one of them is NULL, or n < 1.
+inline std::vector<const core::Tensor*> arg_list(const tensor_t* const* list, int64_t n, const char* op,
+                                                 const char* name) {
+  if (!list) core::fail(core::Status::Invalid, op, ": ", name, " is NULL");
+  if (n < 1) core::fail(core::Status::Invalid, op, ": expected a non-empty list of ", name, ", got n = ", n);
+  std::vector<const core::Tensor*> tensors(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (!list[i]) core::fail(core::Status::Invalid, op, ": ", name, "[", i, "] is NULL");
+    tensors[static_cast<size_t>(i)] = from_handle(list[i]);
+  }
+  return tensors;
 }
 
 // Runs `body(op)` and converts any exception into a status. Nothing escapes.

@@ -1,7 +1,6 @@
 // Math: wrapped-number scalars, type promotion, element-wise ops, reductions,
 // item, cat/stack, equal/allclose.
 #include <complex>
-#include <vector>
 
 #include "dtype/convert.hpp"
 #include "guard.hpp"
@@ -38,18 +37,6 @@ void item(const char* name, const tensor_t* t, core::DType dtype, void* out) {
     core::fail(Status::Shape, name, ": a tensor with ", input.numel(), " elements cannot be converted to a scalar");
   input.require_readable(name);
   core::cast_kernel(input.dtype(), dtype)(input.data(), 0, static_cast<char*>(out), 0, 1);
-}
-
-// The n tensors of a C array as core tensors.
-std::vector<const core::Tensor*> tensor_list(const char* name, int64_t n, const tensor_t* const* tensors) {
-  if (!tensors) core::fail(Status::Invalid, name, ": tensors is NULL");
-  if (n < 1) core::fail(Status::Invalid, name, ": expected a non-empty list of tensors, got n = ", n);
-  std::vector<const core::Tensor*> list(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    if (!tensors[i]) core::fail(Status::Invalid, name, ": tensors[", i, "] is NULL");
-    list[static_cast<size_t>(i)] = capi::from_handle(tensors[i]);
-  }
-  return list;
 }
 
 }  // namespace
@@ -182,14 +169,14 @@ tensor_status_t tensor_item_int64(int64_t* out, const tensor_t* t) {
 
 tensor_status_t tensor_cat(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {
   return capi::produce(out, "cat", [&](const char*) {
-    const auto list = tensor_list("cat", n, tensors);
+    const auto list = capi::arg_list(tensors, n, "cat", "tensors");
     return core::cat("cat", n, list.data(), dim);
   });
 }
 
 tensor_status_t tensor_stack(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {
   return capi::produce(out, "stack", [&](const char*) {
-    const auto list = tensor_list("stack", n, tensors);
+    const auto list = capi::arg_list(tensors, n, "stack", "tensors");
     return core::stack(n, list.data(), dim);
   });
 }

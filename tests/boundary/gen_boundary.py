@@ -78,6 +78,17 @@ static const tensor_t *fx_one(void) {
   return fx_one_tensor;
 }""",
     "int64_t *": "static int64_t out_i64;",
+    # tensor_index_gather/put: one int64 index tensor [1] holding 0 (fx.t[:, [0]]) and a 0-dim value
+    "const tensor_t * const * indices": """static tensor_t *fx_index_list[1], *fx_index_value_tensor;
+static const tensor_t *const *fx_indices(void) {
+  const int64_t zero = 0, one = 1;
+  if (!fx_index_list[0] && tensor_from_data(&fx_index_list[0], &zero, 1, &one, TENSOR_INT64) != TENSOR_OK) abort();
+  return (const tensor_t *const *)fx_index_list;
+}
+static const tensor_t *fx_index_value(void) {
+  if (!fx_index_value_tensor && tensor_zeros(&fx_index_value_tensor, 0, NULL, TENSOR_FLOAT32) != TENSOR_OK) abort();
+  return fx_index_value_tensor;
+}""",
     "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
     "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
 /* An open file holding the fixture tensor as "a". */
@@ -105,7 +116,9 @@ VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "e
           "capacity": "1", "ndims": "1", "split_size": "8", "chunks": "1", "sections": "1", "min_dims": "2"}
 # Values for one function's parameter, where the name's own value does not fit.
 FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1",
-             ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()"}
+             ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()",
+             ("tensor_index_gather", "indices"): "fx_indices()", ("tensor_index_put", "indices"): "fx_indices()",
+             ("tensor_index_put", "values"): "fx_index_value()"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.
 BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).

@@ -201,6 +201,9 @@ PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
    leading size-1 dims dropped) and Python numbers (checked); other values are a
    TypeError, as in torch ("can't assign a list to a torch.FloatTensor"). */
 int ct_assign(tensor_t *dst, PyObject *value);
+/* src (taken over; NULL passes through) without its leading size-1 dims beyond
+   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
    written through overlapping views too. */
 int ct_fill(tensor_t *dst, PyObject *value);
@@ -219,12 +222,14 @@ tensor_t *ct_copy_like(tensor_t *t, tensor_dtype_t dtype);
 
 /* ---- advanced.c -------------------------------------------------------- */
 
-/* A bool mask indexing view dims [dim, dim + mask.ndim) as one int64 index
-   tensor per dim (the true elements' coordinates); 0 or -1 with IndexError. */
+/* A mask (bool or uint8) indexing view dims [dim, dim + mask.ndim) as one int64
+   index tensor per dim (the columns of tensor_nonzero); 0 or -1 with IndexError. */
 int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, tensor_t **out);
-/* view[idx...] with int64 index tensors idx[k] on dims[k] (ascending): a copy. */
+/* view[idx...] with integer index tensors idx[k] on dims[k] (ascending): a copy
+   (tensor_index_gather). */
 PyObject *ct_advanced_get(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx);
-/* view[idx...] = value (broadcast to the indexing result). */
+/* view[idx...] = value (tensor_index_put; value broadcast to the indexing result
+   after torch drops its extra leading size-1 dims). */
 int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx, tensor_t *value);
 
 /* ---- buffer.c ---------------------------------------------------------- */

@@ -1,32 +1,40 @@
 /* Indexing: ints, slices (negative steps too), None, ... and bools map onto
    select/slice/unsqueeze views; integer and boolean index tensors or lists make
-   it advanced indexing (advanced.c), which copies. Assignment writes through the
-   view with tensor_copy, converting and broadcasting the value. */
+   it advanced indexing (advanced.c: tensor_index_gather / tensor_index_put),
+   which copies. Assignment writes through the view with tensor_copy, converting
+   and broadcasting the value. */
 #include <string.h>
 
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* Python bools and 0-dim bool tensors add a dim of size 1 (true) or 0 (false). */
-static int is_bool_index(PyObject *item) {
-  if (PyBool_Check(item)) return 1;
-  if (ct_is_numpy_array(item) > 0) { /* a 0-dim bool array, as torch */
-    PyObject *ndim = PyObject_GetAttrString(item, "ndim"), *dtype = PyObject_GetAttrString(item, "dtype");
-    PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
-    const int yes = ndim && kind && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0 && PyUnicode_Check(kind) &&
-                    PyUnicode_CompareWithASCIIString(kind, "b") == 0;
-    Py_XDECREF(ndim);
-    Py_XDECREF(dtype);
-    Py_XDECREF(kind);
+/* The dtype kind ('b', 'i', 'u', 'f', ...) of a 0-dim NumPy array, else 0. */
+static char zero_dim_array_kind(PyObject *item) {
+  if (ct_is_numpy_array(item) <= 0) {
     PyErr_Clear();
-    return yes;
+    return 0;
   }
+  PyObject *ndim = PyObject_GetAttrString(item, "ndim"), *dtype = PyObject_GetAttrString(item, "dtype");
+  PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
+  const char *text = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
+  const char result = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0 && text ? text[0] : 0;
+  Py_XDECREF(ndim);
+  Py_XDECREF(dtype);
+  Py_XDECREF(kind);
   PyErr_Clear();
-  return Ct_Tensor_Check(item) && tensor_ndim(SELF(item)) == 0 && tensor_dtype(SELF(item)) == TENSOR_BOOL;
+  return result;
 }
 
-/* Lists, arrays and tensors other than 0-dim integers index with their values. */
+/* Python bools and 0-dim bool tensors (and arrays, as torch) add a dim of size 1 (true) or 0 (false). */
+static int is_bool_index(PyObject *item) {
+  if (PyBool_Check(item)) return 1;
+  if (Ct_Tensor_Check(item)) return tensor_ndim(SELF(item)) == 0 && tensor_dtype(SELF(item)) == TENSOR_BOOL;
+  return zero_dim_array_kind(item) == 'b';
+}
+
+/* Lists, arrays and tensors other than 0-dim integers index with their values
+   (a 0-dim integer tensor or array selects, as torch). */
 static int is_advanced(PyObject *item) {
   if (Ct_Tensor_Check(item)) {
     const tensor_dtype_t d = tensor_dtype(SELF(item));
@@ -35,11 +43,18 @@ static int is_advanced(PyObject *item) {
   if (PyList_Check(item) || PyTuple_Check(item)) return 1;
   if (PyLong_Check(item)) return 0;
   const int array = ct_is_numpy_array(item);
-  if (array) return array;
+  if (array < 0) return -1;
+  if (array) {
+    const char kind = zero_dim_array_kind(item);
+    return kind != 'i' && kind != 'u';
+  }
   return PyObject_HasAttrString(item, "__dlpack__");
 }
 
-/* An advanced index as an int64 tensor, or a bool (mask) tensor. */
+/* Bool and (as torch) uint8 index tensors are masks. */
+static int is_mask(const tensor_t *t) { return tensor_dtype(t) == TENSOR_BOOL || tensor_dtype(t) == TENSOR_UINT8; }
+
+/* An advanced index as an integer tensor of any integer dtype, or a mask. */
 static tensor_t *index_tensor(PyObject *item) {
   tensor_t *t;
   if (Ct_Tensor_Check(item)) t = tensor_retain(SELF(item));
@@ -55,27 +70,35 @@ static tensor_t *index_tensor(PyObject *item) {
     }
   }
   if (!t) return NULL;
-  tensor_dtype_t d = tensor_dtype(t);
+  const tensor_dtype_t d = tensor_dtype(t);
   if (Ct_Tensor_Check(item) && d != TENSOR_INT64 && d != TENSOR_UINT8 && d != TENSOR_BOOL) {
-    /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type convert) */
+    /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type index) */
     tensor_release(t);
     PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors");
     return NULL;
   }
-  if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) d = TENSOR_INT64; /* t[[]]: no values to type */
-  if (d == TENSOR_UINT8) d = TENSOR_BOOL;                               /* torch: byte tensors are masks */
+  if (d == TENSOR_UINT8 &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                   1) < 0) {
+    tensor_release(t);
+    return NULL;
+  }
+  if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) { /* t[[]]: no values to type */
+    tensor_t *out = NULL;
+    const tensor_status_t st = tensor_to(&out, t, TENSOR_INT64, TENSOR_COPY_IF_NEEDED);
+    tensor_release(t);
+    return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+  }
   if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
     tensor_release(t);
     PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
     return NULL;
   }
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_to(&out, t, d == TENSOR_BOOL ? TENSOR_BOOL : TENSOR_INT64, TENSOR_COPY_IF_NEEDED);
-  tensor_release(t);
-  return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
+  return t;
 }
 
-/* The index tensors of an advanced index and the view dims they index. */
+/* The index tensors of an advanced index (any integer dtype) and the view dims they index. */
 typedef struct {
   int64_t m;
   int64_t dims[TENSOR_MAX_DIMS];
@@ -87,9 +110,6 @@ static void advanced_release(Advanced *adv) {
   adv->m = 0;
 }
 
-/* The view t[basic part of index], as a new reference, or NULL with an exception.
-   Advanced items leave their dims in place and are collected into `adv`, bool masks
-   already turned into one int64 index tensor per masked dim. */
 /* torch's treatSequenceAsTuple: a list (or other non-tensor sequence) holding a
    tensor, a sequence, a slice, ... or None indexes as the tuple of its items
    (x[[[0, 1], [1, 0]]] is x[[0, 1], [1, 0]]). 1, 0, or -1 on error. */
@@ -165,8 +185,8 @@ static int basic_item(PyObject *item, int32_t *kind, int64_t *v) {
 
 /* The view t[basic part of index] in one tensor_index call, as a new reference, or
    NULL with an exception. Advanced items keep their dims in place (as full slices)
-   and are collected into `adv`, bool masks already turned into one int64 index
-   tensor per masked dim. */
+   and are collected into `adv`, masks already turned into one int64 index tensor
+   per masked dim. */
 static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   adv->m = 0;
   PyObject *seq = NULL; /* a tuple, or a sequence indexing as one, or NULL for one item */
@@ -203,7 +223,7 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
     } else if (!(given[i] = index_tensor(items[i]))) {
       failed = 1;
     } else {
-      const int64_t k = tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 1;
+      const int64_t k = is_mask(given[i]) ? tensor_ndim(given[i]) : 1;
       for (int64_t j = 0; j < k && named + k <= ndim; j++, nk++) { /* past ndim only the count matters */
         kinds[nk] = TENSOR_INDEX_SLICE;
         values[3 * nk] = 0, values[3 * nk + 1] = TENSOR_SLICE_END, values[3 * nk + 2] = 1;
@@ -227,7 +247,7 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
     for (; k < first_kind[i]; k++)
       dim += kinds[k] == TENSOR_INDEX_INT ? 0 : kinds[k] == TENSOR_INDEX_ELLIPSIS ? ndim - named : 1;
     if (!given[i]) continue;
-    const int64_t masked = tensor_dtype(given[i]) == TENSOR_BOOL ? tensor_ndim(given[i]) : 0;
+    const int64_t masked = is_mask(given[i]) ? tensor_ndim(given[i]) : 0;
     if (masked && ct_mask_to_indices(given[i], view, dim, adv->idx + adv->m) < 0) {
       tensor_release(view);
       view = NULL;
@@ -338,27 +358,28 @@ int ct_fill(tensor_t *dst, PyObject *value) {
   return 0;
 }
 
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
+  if (!src) return NULL;
+  int64_t lead = 0;
+  const int64_t n = tensor_ndim(src);
+  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
+  if (lead == 0) return src;
+  tensor_t *stripped = NULL;
+  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
+                                               tensor_strides(src) + lead, tensor_storage_offset(src));
+  tensor_release(src);
+  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
+}
+
 int ct_assign(tensor_t *dst, PyObject *value) {
   const int number = settable_number(value);
   if (number < 0) return -1;
   /* numbers, and 0-dim tensors into a tensor with dims, fill (checked) */
   if (number || (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) == 0 && tensor_ndim(dst) != 0))
     return ct_fill(dst, value);
-  tensor_t *src = value_tensor(value, tensor_dtype(dst));
+  tensor_t *src = ct_drop_leading_ones(value_tensor(value, tensor_dtype(dst)), tensor_ndim(dst));
   if (!src) return -1;
-  /* torch drops the value's leading size-1 dims, then broadcasts it to dst */
-  int64_t lead = 0;
-  const int64_t ndim = tensor_ndim(src);
-  while (lead < ndim && tensor_sizes(src)[lead] == 1 && ndim - lead > tensor_ndim(dst)) lead++;
-  tensor_status_t st = TENSOR_OK;
-  if (lead > 0) {
-    tensor_t *stripped = NULL;
-    st = tensor_as_strided(&stripped, src, ndim - lead, tensor_sizes(src) + lead, tensor_strides(src) + lead,
-                           tensor_storage_offset(src));
-    tensor_release(src);
-    src = stripped;
-  }
-  if (st == TENSOR_OK) st = ct_copy(dst, src);
+  const tensor_status_t st = ct_copy(dst, src);
   tensor_release(src);
   if (st != TENSOR_OK) {
     ct_raise(st);

@@ -107,3 +107,46 @@ def test_random_advanced_against_torch():
         got = c[idx]
         assert tuple(got.shape) == tuple(expected.shape), idx
         assert got.tolist() == expected.tolist(), idx
+
+
+def test_setitem_translation_like_torch():
+    """Values lose their extra leading size-1 dims, repeated indices keep the last
+    write, NumPy integer arrays of any width index, byte tensors are masks (with
+    torch's deprecation warning)."""
+    c, t = ctensor.zeros(3, 4), torch.zeros(3, 4)
+    c[[0, 1]] = ctensor.ones(1, 1, 2, 4)
+    t[torch.tensor([0, 1])] = torch.ones(1, 1, 2, 4)
+    c[[2, 2, 2], [0, 0, 1]] = ctensor.tensor([5.0, 6.0, 7.0])
+    t[torch.tensor([2, 2, 2]), torch.tensor([0, 0, 1])] = torch.tensor([5.0, 6.0, 7.0])
+    assert c.tolist() == t.tolist()
+    rows = numpy.array([[2], [0]], dtype=numpy.int16)
+    assert c[rows, numpy.array([1, 3], dtype=numpy.uint32)].tolist() == t.numpy()[rows, [1, 3]].tolist()
+    with pytest.warns(UserWarning, match="uint8 is now deprecated"):
+        got = c[ctensor.tensor([1, 0, 1], dtype=ctensor.uint8)]
+    with pytest.warns(UserWarning, match="uint8 is now deprecated"):
+        assert got.tolist() == t[torch.tensor([1, 0, 1], dtype=torch.uint8)].tolist()
+    with pytest.raises(IndexError, match="shape"):
+        c[[0, 1], [0, 1, 2]] = 1.0
+    with pytest.raises(RuntimeError, match="shape mismatch: value tensor"):
+        c[[0, 1]] = ctensor.ones(3)
+
+
+def test_setitem_refuses_overlapping_destinations():
+    """torch 1.13 warns and writes through expanded tensors; ctensor refuses them,
+    as tensor_copy does."""
+    e = ctensor.zeros(4).expand(3, 4)
+    with pytest.raises(RuntimeError, match="internal overlap"):
+        e[[0], [1]] = 1.0
+
+
+def test_large_gathers_and_puts_against_numpy():
+    """Work large enough to run without the GIL, and repeated indices in a put
+    (the last write wins, as NumPy's loop leaves it)."""
+    a = numpy.arange(1 << 20, dtype=numpy.float32)
+    idx = numpy.random.default_rng(0).integers(-(1 << 20), 1 << 20, 1 << 20)
+    c = ctensor.from_numpy(a.copy())
+    assert numpy.array_equal(c[ctensor.from_numpy(idx)].numpy(), a[idx])
+    c[ctensor.from_numpy(idx)] = ctensor.from_numpy(-a)
+    expected = a.copy()
+    expected[idx] = -a
+    assert numpy.array_equal(c.numpy(), expected)

@@ -109,6 +109,14 @@ tensor_copy_with(dst, src, conversion) =
 tensor_to_with(out, t, dtype, copy, memory_format, conversion) =
     ccall((:tensor_to_with, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int32, Int32, Int32, UInt32),
           out, t, dtype, copy, memory_format, conversion)
+tensor_index_gather(out, t, n, dims, indices) =
+    ccall((:tensor_index_gather, libctensor()), Int32,
+          (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Ptr{Int64}, Ptr{Ptr{Cvoid}}), out, t, n, dims, indices)
+tensor_index_put(t, n, dims, indices, values) =
+    ccall((:tensor_index_put, libctensor()), Int32,
+          (Ptr{Cvoid}, Int64, Ptr{Int64}, Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), t, n, dims, indices, values)
+tensor_nonzero(out, t) =
+    ccall((:tensor_nonzero, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
 
 tensor_set_num_threads(n) = ccall((:tensor_set_num_threads, libctensor()), Int32, (Int32,), n)
 tensor_get_num_threads() = ccall((:tensor_get_num_threads, libctensor()), Int32, ())

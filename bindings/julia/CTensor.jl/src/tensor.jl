@@ -484,6 +484,86 @@ function Base.Array(t::Tensor)
 end
 
 # ---------------------------------------------------------------------------------------
+# Advanced indexing: copies through integer index arrays, with NumPy's rules (the C
+# API's tensor_index_gather / tensor_index_put / tensor_nonzero)
+
+# Integer element types of index arrays (Bool is an Integer too, but a mask is not
+# positions: see nonzero).
+const IndexInteger = Union{Signed,Unsigned}
+
+# The 0-based dims and, per index array, a tensor of its 0-based Int64 positions,
+# checked here so that messages speak Julia.
+function index_arguments(t::Tensor, dims, indices)
+    length(dims) == length(indices) ||
+        throw(CTensorError(TENSOR_E_INVALID, "$(length(dims)) dims for $(length(indices)) index arrays"))
+    cdims = Int64[cdim(t, d) for d in dims]
+    tensors = [Tensor(map(i -> zero_based(i, dim_size(t, d), "index", TENSOR_E_BOUNDS), a))
+               for (d, a) in zip(dims, indices)]
+    return cdims, tensors
+end
+
+# f(handles): the tensors' tensor_t pointers as a C array, the tensors closed afterwards.
+function with_handles(f, tensors)
+    try
+        handles = Ptr{Cvoid}[Base.unsafe_convert(Ptr{Cvoid}, x) for x in tensors]
+        return GC.@preserve tensors f(handles)
+    finally
+        foreach(close, tensors)
+    end
+end
+
+"""
+    index_gather(t, dims, indices...)
+
+NumPy's and PyTorch's advanced indexing, `t[..., i1, ..., i2, ...]`, as a new tensor:
+`indices[k]` is an array of 1-based positions along dim `dims[k]` (dims ascending). The
+index arrays broadcast together as NumPy broadcasts (sizes aligned from the right, in
+ctensor's order); their dims take the indexed dims' place when those are adjacent, else
+lead the result. Unlike Julia's `a[I, J]` (every combination), `index_gather(t, (1, 2),
+I, J)` pairs `I[k]` with `J[k]`. A position outside its dim raises `TENSOR_E_BOUNDS`,
+index arrays that do not broadcast `TENSOR_E_SHAPE`. A mask indexes through `nonzero`.
+"""
+function index_gather(t::Tensor, dims, indices::AbstractArray{<:IndexInteger}...)
+    cdims, tensors = index_arguments(t, dims, indices)
+    return with_handles(tensors) do handles
+        new_tensor(out -> LibCTensor.tensor_index_gather(out, t, length(handles), cdims, handles))
+    end
+end
+
+"""
+    index_put!(t, values, dims, indices...)
+
+`t[..., i1, ..., i2, ...] = values` with `index_gather`'s index: `values` (a `Tensor`)
+broadcast to `index_gather`'s result size and converted to t's element type. Where
+several positions name one element, the last (in ctensor's order of the broadcast index
+arrays) wins. Every position is checked before anything is written. Errors also
+`TENSOR_E_READONLY`, `TENSOR_E_OVERLAP` (t has repeated elements, as an expanded view).
+"""
+function index_put!(t::Tensor, values::Tensor, dims, indices::AbstractArray{<:IndexInteger}...)
+    cdims, tensors = index_arguments(t, dims, indices)
+    with_handles(tensors) do handles
+        check(LibCTensor.tensor_index_put(t, length(handles), cdims, handles, values))
+    end
+    return t
+end
+
+"""
+    nonzero(t) -> Matrix{Int64}
+
+The 1-based positions of t's non-zero elements (`x != 0`: NaN counts), one row each, in
+ctensor's row-major order: a `count × ndims(t)` matrix. Its columns index as the mask
+does: `index_gather(t, 1:ndims(t), eachcol(nonzero(m))...)` is NumPy's `t[m]`.
+"""
+function nonzero(t::Tensor)
+    coords = new_tensor(out -> LibCTensor.tensor_nonzero(out, t))
+    try
+        return Array(coords) .+ 1
+    finally
+        close(coords)
+    end
+end
+
+# ---------------------------------------------------------------------------------------
 # Library-wide
 
 """

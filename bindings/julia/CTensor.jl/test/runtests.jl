@@ -396,6 +396,28 @@ end
     @test y ≈ permutedims(b) * [1.0, 10.0]
 end
 
+@testset "advanced indexing" begin
+    a = [1 2 3; 4 5 6]
+    t = Tensor(a)
+    @test Array(index_gather(t, (1,), [2, 1])) == a[[2, 1], :]
+    @test Array(index_gather(t, (2,), [3, 3])) == a[:, [3, 3]]
+    @test Array(index_gather(t, (1, 2), [1, 2], [3, 1])) == [a[1, 3], a[2, 1]]  # paired, not every combination
+    z = reshape(collect(1:24), 2, 3, 4)
+    r = index_gather(Tensor(z), (1, 3), [1, 2], [4, 1])                       # separated dims lead
+    @test size(r) == (2, 3) && Array(r) == [z[i, j, k] for (i, k) in ((1, 4), (2, 1)), j in 1:3]
+    m = Tensor([true false true; false true false])
+    @test nonzero(m) == [1 1; 1 3; 2 2]                                          # row-major order
+    @test Array(index_gather(t, 1:2, eachcol(nonzero(m))...)) == [1, 3, 5]
+    expect_error(() -> index_gather(t, (1,), [3]), TENSOR_E_BOUNDS)
+    expect_error(() -> index_gather(t, (1, 2), [1, 2], [1, 2, 3]), TENSOR_E_SHAPE)
+    expect_error(() -> index_gather(t, (2, 1), [1], [1]), TENSOR_E_INVALID)
+    u = CTensor.zeros(Float64, 5)
+    index_put!(u, Tensor([7.0, 8.0, 9.0]), (1,), [2, 4, 2])                      # the last of two writes wins
+    @test Array(u) == [0.0, 9.0, 0.0, 8.0, 0.0]
+    frozen = Tensor([1.0, 2.0]; readonly=true)
+    expect_error(() -> index_put!(frozen, Tensor([5.0]), (1,), [1]), TENSOR_E_READONLY)
+end
+
 @testset "copy threads" begin
     n = CTensor.num_threads()
     CTensor.set_num_threads(2)

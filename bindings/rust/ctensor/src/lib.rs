@@ -51,6 +51,7 @@
 //! Features: `ndarray` adds [`Tensor::as_array`], [`Tensor::as_array_mut`] and
 //! [`Tensor::from_array`].
 
+mod advanced;
 mod borrow;
 mod dlpack;
 mod dtype;
