@@ -358,6 +358,9 @@ START_TEST(gather_rejections) {
   ck_status(tensor_index_gather(&out, t, 2, d01, list), TENSOR_E_SHAPE); /* [2] and [3] */
   ck_assert_ptr_null(out);
   ck_status(tensor_index_gather(&out, t, 0, d01, list), TENSOR_E_INVALID);
+  /* n is checked against t's dims before the list is read (it holds 3 here) */
+  ck_status(tensor_index_gather(&out, t, INT64_MAX, d01, list), TENSOR_E_INVALID);
+  ck_status(tensor_index_put(t, INT64_MAX, d01, list, t), TENSOR_E_INVALID);
   ck_status(tensor_index_gather(&out, t, 3, (int64_t[]){0, 1, 2}, list), TENSOR_E_INVALID);
   ck_assert_ptr_nonnull(strstr(tensor_last_error(), "too many indices"));
   ck_status(tensor_index_gather(&out, t, 2, d10, list), TENSOR_E_INVALID);
@@ -474,6 +477,31 @@ START_TEST(put_values_sharing_memory) {
   tensor_t *tens = int64_tensor(1, (int64_t[]){4}, (int64_t[]){10, 20, 30, 40});
   ck_ok(tensor_index_put(t, 1, (int64_t[]){0}, (const tensor_t *const *)&t, tens));
   ck_assert(p[0] == 40 && p[1] == 10 && p[2] == 20 && p[3] == 30);
+  { /* more positions than one tile of offsets: later tiles still read the indices as they were */
+    enum { N = 5000 };
+    int64_t *big = malloc(N * sizeof *big), *want = malloc(N * sizeof *want);
+    for (int64_t i = 0; i < N; i++) big[i] = (i * 7 + 1) % N; /* a permutation */
+    for (int64_t i = 0; i < N; i++) want[big[i]] = -i;
+    tensor_t *b = NULL, *minus = NULL, *huge = NULL;
+    ck_ok(tensor_from_blob(&b, big, TENSOR_INT64, 1, (int64_t[]){N}, NULL, 0, NULL, NULL));
+    int64_t *neg = malloc(N * sizeof *neg);
+    for (int64_t i = 0; i < N; i++) neg[i] = -i;
+    ck_ok(tensor_from_blob(&minus, neg, TENSOR_INT64, 1, (int64_t[]){N}, NULL, 0, NULL, NULL));
+    ck_ok(tensor_index_put(b, 1, (int64_t[]){0}, (const tensor_t *const *)&b, minus));
+    ck_assert_int_eq(memcmp(big, want, N * sizeof *big), 0);
+    /* t[t] = huge: the first tile's writes must not make a later index fail after writing */
+    for (int64_t i = 0; i < N; i++) big[i] = N - 1 - i;
+    memcpy(want, big, N * sizeof *big);
+    ck_ok(tensor_scalar_int64(&huge, 1000000));
+    ck_ok(tensor_index_put(b, 1, (int64_t[]){0}, (const tensor_t *const *)&b, huge));
+    for (int64_t i = 0; i < N; i++) ck_assert_int_eq(big[i], 1000000);
+    tensor_release(huge);
+    tensor_release(minus);
+    tensor_release(b);
+    free(neg);
+    free(want);
+    free(big);
+  }
   tensor_release(tens);
   tensor_release(all);
   tensor_release(flipped);

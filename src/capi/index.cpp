@@ -11,6 +11,7 @@ tensor_status_t tensor_index_gather(tensor_t** out, const tensor_t* t, int64_t n
                                     const tensor_t* const* indices) {
   return capi::produce(out, "index_gather", [&](const char* op) {
     const core::Tensor& input = capi::arg(t, op);
+    core::check_index_count(op, input, n);
     const auto list = capi::arg_list(indices, n, op, "indices");
     return core::index_gather(op, input, n, dims, list.data());
   });
@@ -20,6 +21,7 @@ tensor_status_t tensor_index_put(tensor_t* t, int64_t n, const int64_t* dims, co
                                  const tensor_t* values) {
   return capi::guarded("index_put", [&](const char* op) {
     const core::Tensor& target = capi::arg(t, op);
+    core::check_index_count(op, target, n);
     const auto list = capi::arg_list(indices, n, op, "indices");
     core::index_put(op, target, n, dims, list.data(), capi::arg(values, op, "values"));
   });

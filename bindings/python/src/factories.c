@@ -290,20 +290,32 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
-/* zeros_like & co.: input's shape and (by default) dtype, torch's preserve_format strides. */
+/* zeros_like & co.: input's shape and (by default) dtype, torch's preserve_format
+   strides unless memory_format= asks for contiguous_format. */
 static PyObject *make_like(PyObject *args, PyObject *kwargs, const char *what, int fill_kind) {
   PyObject *input, *value = NULL;
   if (fill_kind == 3 ? !PyArg_ParseTuple(args, "O!O", &Ct_TensorType, &input, &value)
                      : !PyArg_ParseTuple(args, "O!", &Ct_TensorType, &input))
     return NULL;
+  /* memory_format= is the *_like factories' own keyword; the rest are parse_options' */
+  PyObject *format = kwargs ? PyDict_GetItemString(kwargs, "memory_format") : NULL;
+  PyObject *rest = format ? PyDict_Copy(kwargs) : Py_XNewRef(kwargs);
+  if (format && (!rest || PyDict_DelItemString(rest, "memory_format") < 0)) {
+    Py_XDECREF(rest);
+    return NULL;
+  }
   Options o;
   PyObject *size_kw;
-  if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
+  const int parsed = parse_options(rest, &o, &size_kw, what);
+  Py_XDECREF(rest);
+  const int preserve = parsed < 0 ? -1 : ct_memory_format(format, what, 1);
+  if (preserve < 0) return NULL;
   const tensor_t *t = ((TensorObject *)input)->t;
   const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : tensor_dtype(t);
+  const int32_t layout = preserve ? TENSOR_PRESERVE_FORMAT : TENSOR_CONTIGUOUS_FORMAT;
   tensor_t *out = NULL;
-  tensor_status_t st = fill_kind == 0 ? tensor_zeros_like(&out, t, dtype, TENSOR_PRESERVE_FORMAT)
-                                      : tensor_empty_like(&out, t, dtype, TENSOR_PRESERVE_FORMAT);
+  tensor_status_t st = fill_kind == 0 ? tensor_zeros_like(&out, t, dtype, layout)
+                                      : tensor_empty_like(&out, t, dtype, layout);
   if (st != TENSOR_OK) return ct_raise(st);
   if (fill_kind == 1) st = tensor_fill(out, 1.0);
   if (st != TENSOR_OK || (value && ct_fill(out, value) < 0)) {
@@ -341,9 +353,9 @@ PyMethodDef ct_factory_methods[] = {
     KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
     KW("full", full, "full(size, fill_value, dtype=None): dtype inferred from fill_value."),
     KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
-    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None): zeros shaped (and laid out) as input."),
-    KW("ones_like", ones_like, "ones_like(input, dtype=None)."),
-    KW("empty_like", empty_like, "empty_like(input, dtype=None)."),
-    KW("full_like", full_like, "full_like(input, fill_value, dtype=None)."),
+    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None, memory_format=preserve_format): zeros shaped (and laid out) as input."),
+    KW("ones_like", ones_like, "ones_like(input, dtype=None, memory_format=preserve_format)."),
+    KW("empty_like", empty_like, "empty_like(input, dtype=None, memory_format=preserve_format)."),
+    KW("full_like", full_like, "full_like(input, fill_value, dtype=None, memory_format=preserve_format)."),
     {NULL, NULL, 0, NULL},
 };

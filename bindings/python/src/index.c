@@ -26,11 +26,23 @@ static char zero_dim_array_kind(PyObject *item) {
   return result;
 }
 
-/* Python bools and 0-dim bool tensors (and arrays, as torch) add a dim of size 1 (true) or 0 (false). */
+/* Python bools and 0-dim bool or uint8 tensors (and arrays, as torch: uint8 is
+   its legacy mask dtype) add a dim of size 1 (true / non-zero) or 0. */
 static int is_bool_index(PyObject *item) {
   if (PyBool_Check(item)) return 1;
-  if (Ct_Tensor_Check(item)) return tensor_ndim(SELF(item)) == 0 && tensor_dtype(SELF(item)) == TENSOR_BOOL;
-  return zero_dim_array_kind(item) == 'b';
+  if (Ct_Tensor_Check(item)) {
+    const tensor_dtype_t d = tensor_dtype(SELF(item));
+    return tensor_ndim(SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
+  }
+  const char kind = zero_dim_array_kind(item);
+  if (kind != 'u') return kind == 'b';
+  PyObject *dtype = PyObject_GetAttrString(item, "dtype"); /* 'u' covers uint16..64, which are integers */
+  PyObject *size = dtype ? PyObject_GetAttrString(dtype, "itemsize") : NULL;
+  const long itemsize = size ? PyLong_AsLong(size) : -1;
+  Py_XDECREF(size);
+  Py_XDECREF(dtype);
+  PyErr_Clear();
+  return itemsize == 1;
 }
 
 /* Lists, arrays and tensors other than 0-dim integers index with their values

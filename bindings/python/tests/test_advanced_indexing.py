@@ -150,3 +150,41 @@ def test_large_gathers_and_puts_against_numpy():
     expected = a.copy()
     expected[idx] = -a
     assert numpy.array_equal(c.numpy(), expected)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L, v: L.tensor(v, dtype=L.uint8), lambda L, v: L.tensor(v, dtype=L.bool),
+    lambda L, v: L.tensor(v, dtype=L.int64), lambda L, v: L.tensor(v, dtype=L.int8),
+    lambda L, v: numpy.array(v, dtype=numpy.uint8), lambda L, v: numpy.array(v, dtype=numpy.int16),
+    lambda L, v: numpy.uint8(v),
+])
+@pytest.mark.parametrize("value", [0, 1, 2])
+def test_zero_dim_indices_like_torch(make, value):
+    """0-dim uint8 tensors and arrays act as bools (torch's legacy mask dtype); other
+    0-dim integers select."""
+    def run(lib):
+        a = lib.arange(3)
+        try:
+            got = a[make(lib, value)].tolist()
+        except Exception as e:  # noqa: BLE001 - the class is compared
+            return type(e)
+        b = lib.zeros(3, dtype=lib.int64)
+        b[make(lib, value)] = 5
+        return got, b.tolist()
+    assert run(ctensor) == run(torch)
+
+
+def test_assignment_through_its_own_values_as_index():
+    """t[t] = v reads t's indices as they were (torch refuses; NumPy 1.24 reads them
+    while it writes and can crash), also across many tiles of positions."""
+    n = 5000
+    perm = [(i * 7 + 1) % n for i in range(n)]
+    t = ctensor.tensor(perm)
+    t[t] = ctensor.tensor([-i for i in range(n)])
+    want = [0] * n
+    for i, p in enumerate(perm):
+        want[p] = -i
+    assert t.tolist() == want
+    t = ctensor.tensor(list(range(n - 1, -1, -1)))
+    t[t] = 10 ** 6
+    assert t.tolist() == [10 ** 6] * n

@@ -125,3 +125,18 @@ def test_to_memory_format_like_torch(dtype, copy, fmt):
 def test_to_channels_last_refused():
     with pytest.raises(RuntimeError, match="channels_last"):
         ctensor.zeros(2, 3).to(memory_format=ctensor.channels_last)
+
+
+@pytest.mark.parametrize("name", ["empty_like", "zeros_like", "ones_like", "full_like"])
+@pytest.mark.parametrize("fmt", ["contiguous_format", "preserve_format", None])
+def test_like_factories_take_memory_format_like_torch(name, fmt):
+    def run(lib):
+        x = lib.arange(24.0).view(2, 3, 4).permute(2, 0, 1)
+        args = (x, 7) if name == "full_like" else (x,)
+        kwargs = {} if fmt is None else {"memory_format": getattr(lib, fmt)}
+        r = getattr(lib, name)(*args, dtype=lib.float64, **kwargs)
+        return r.shape, r.stride(), r.dtype == lib.float64, None if name == "empty_like" else r.tolist()
+    assert run(ctensor) == run(torch)
+    with pytest.raises(NotImplementedError, match="channels_last"):
+        getattr(ctensor, name)(ctensor.zeros(2, 3), *([1] if name == "full_like" else []),
+                               memory_format=ctensor.channels_last)

@@ -349,11 +349,19 @@ struct Mover {
   }
 };
 
+}  // namespace
+
+void check_index_count(const char* op, const Tensor& t, int64_t n) {
+  if (n < 1) fail(Status::Invalid, op, ": expected at least one index tensor, got n = ", n);
+  if (n > t.ndim()) fail(Status::Invalid, op, ": too many indices for tensor of dimension ", t.ndim(), " (got ", n, ")");
+}
+
+namespace {
+
 // Checks the arguments and lays out the result.
 Geometry geometry(const char* op, const Tensor& t, int64_t n, const int64_t* dims, const Tensor* const* indices) {
   const int64_t nd = t.ndim();
-  if (n < 1) fail(Status::Invalid, op, ": expected at least one index tensor, got n = ", n);
-  if (n > nd) fail(Status::Invalid, op, ": too many indices for tensor of dimension ", nd, " (got ", n, ")");
+  check_index_count(op, t, n);
   if (!dims) fail(Status::Invalid, op, ": dims is NULL");
   int64_t wrapped[kMaxDims];
   for (int64_t k = 0; k < n; ++k) {
@@ -489,7 +497,21 @@ Ref<Tensor> index_gather(const char* op, const Tensor& t, int64_t n, const int64
 
 void index_put(const char* op, const Tensor& t, int64_t n, const int64_t* dims, const Tensor* const* indices,
                const Tensor& values) {
-  const Geometry g = geometry(op, t, n, dims, indices);
+  Geometry g = geometry(op, t, n, dims, indices);
+  // Index tensors sharing t's memory are read from snapshots: the writes must
+  // not move the positions still to come (nor those checked before the first write).
+  const Tensor* unaliased[kMaxDims];
+  Ref<Tensor> snapshots[kMaxDims];
+  bool aliased = false;
+  for (int64_t k = 0; k < n; ++k) {
+    unaliased[k] = indices[k];
+    if (may_overlap(t, *indices[k])) {
+      snapshots[k] = contiguous_copy(op, *indices[k], indices[k]->dtype());
+      unaliased[k] = snapshots[k].get();
+      aliased = true;
+    }
+  }
+  if (aliased) g = geometry(op, t, n, dims, unaliased);
   int64_t strides[kMaxDims];
   if (broadcast_strides(values.ndim(), values.sizes(), values.strides(), g.ndim, g.sizes, strides) >= 0)
     fail(Status::Shape, op, ": values of shape ", DimList{values.sizes(), values.ndim()},

@@ -9,6 +9,9 @@
 
 namespace ctensor::core {
 
+// Invalid unless 1 <= n <= t's ndim: callers check it before reading n index tensors.
+void check_index_count(const char* op, const Tensor& t, int64_t n);
+
 // t indexed on dims[k] by indices[k] (k < n; dims ascending after wrapping,
 // any integer dtype, negative indices wrap), as a new contiguous tensor. The
 // index tensors broadcast together; their dims replace the indexed ones in
@@ -22,7 +25,8 @@ Ref<Tensor> index_gather(const char* op, const Tensor& t, int64_t n, const int64
 // converted to t's dtype as copy_into converts; repeated indices are written in
 // C order of the broadcast index shape (the last wins). Throws what index_gather
 // throws, Shape (values do not broadcast), ReadOnly, Overlap (t has internal
-// overlap). Nothing is written unless every check passes.
+// overlap). Nothing is written unless every check passes; values and index
+// tensors sharing t's memory are read as they were before the call.
 void index_put(const char* op, const Tensor& t, int64_t n, const int64_t* dims, const Tensor* const* indices,
                const Tensor& values);
 
