@@ -766,6 +766,25 @@ START_TEST(large_outputs_stream) {
   tensor_release(g32);
   tensor_release(t);
   tensor_storage_release(s);
+  /* float32 transposes walked in blocks, large enough to stream: destination
+     rows 64-byte aligned (4 KiB) and not (4 KiB + 12 B), long source rows, and
+     short ones ({520, 64, 64} from a [64, 64, 520] storage) */
+  const int64_t shapes[][2] = {{1024, 2100}, {1027, 2100}};
+  for (int k = 0; k < 2; ++k) {
+    const int64_t r = shapes[k][0], c = shapes[k][1];
+    tensor_storage_t *ts = patterned_storage(TENSOR_FLOAT32, r * c, 17 + (unsigned)k);
+    const int64_t sizes[] = {c, r}, strides[] = {1, c};
+    tensor_t *tt = view_of(ts, TENSOR_FLOAT32, 2, sizes, strides, 0);
+    check_copy_to_fresh(tt, TENSOR_FLOAT32);
+    tensor_release(tt);
+    tensor_storage_release(ts);
+  }
+  tensor_storage_t *ps = patterned_storage(TENSOR_FLOAT32, 64 * 64 * 520, 19);
+  const int64_t p_sizes[] = {520, 64, 64}, p_strides[] = {1, 64 * 520, 520};
+  tensor_t *pt = view_of(ps, TENSOR_FLOAT32, 3, p_sizes, p_strides, 0);
+  check_copy_to_fresh(pt, TENSOR_FLOAT32);
+  tensor_release(pt);
+  tensor_storage_release(ps);
   /* a cast large enough to stream: int32 -> float64 */
   const int64_t n[] = {(int64_t)1 << 20};
   tensor_t *ints = iota(TENSOR_INT32, 1, n);

@@ -1,7 +1,8 @@
-// AVX2 kernels of the copy engine. Only these functions carry the target
-// attribute (no templates or lambdas that another translation unit could pick
-// up), so the library still runs on any x86-64; elsewhere every entry point
-// reports "not handled" and the portable kernels run.
+// AVX2 (and, for 4-byte transposes, AVX-512) kernels of the copy engine. Only
+// these functions carry target attributes or pragmas (no templates or lambdas
+// that another translation unit could pick up), so the library still runs on
+// any x86-64; elsewhere every entry point reports "not handled" and the
+// portable kernels run.
 #include "engine/copy_simd.hpp"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <immintrin.h>
 
 #define CTENSOR_AVX2 __attribute__((target("avx2")))
+#define CTENSOR_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
 
 namespace ctensor::core::simd {
 
@@ -19,6 +21,12 @@ namespace {
 
 bool cpu_has_avx2() noexcept {
   static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+bool cpu_has_avx512() noexcept {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   return has;
 }
 
@@ -284,78 +292,66 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
   }
 }
 
-// The register blocks of [o_begin, o_end) x [i_begin, i_end), `o` outermost.
-// `prefetch` (bytes, 0 for none): also fetch the source lines that far ahead
-// into L2, one per source row and line (a whole next block when the source
-// rows are short, a few lines further along them when they are long).
-// `prime_output`: touch the destination rows kPrimeRowsAhead ahead, once per
-// 4 KiB page, for the long strips (see tile()). `whole_lines`: each register
-// block is followed at once by the one beside it along `o`, which reads the
-// other halves of the same source lines: source rows a power of two apart
-// share a few cache sets, and a line left for the next pass over the block
-// has been evicted by then ([4096,4096].t() and [256]^3.permute(2,0,1)
-// 0.78-0.89 of the time with single blocks; strips, which come back to the
-// line sooner, measured 1.0-1.09 and keep single blocks).
-CTENSOR_AVX2 void transpose_range(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                                  int64_t o_begin, int64_t o_end, int64_t i_begin, int64_t i_end, bool stream,
-                                  int64_t prefetch, bool prime_output, bool whole_lines) {
-  const auto bytes = static_cast<int64_t>(item);
-  const int64_t step_o = 32 / bytes, step_i = 64 / bytes, group_o = whole_lines ? 2 * step_o : step_o;
-  for (int64_t o0 = o_begin; o0 < o_end; o0 += group_o)
-    for (int64_t i = i_begin; i < i_end; i += step_i)
-      for (int64_t o = o0; o < std::min(o_end, o0 + group_o); o += step_o) {
-        char* d = dst + o * d_outer + i * bytes;
-        const char* s = src + i * s_inner + o * bytes;
-        if (prefetch != 0 && ((o * bytes) & 63) == 0)
-          for (int64_t k = 0; k < step_i; ++k) _mm_prefetch(s + prefetch + k * s_inner, _MM_HINT_T1);
-        if (prime_output && i == i_begin)
-          for (int64_t k = 0; k < step_o; ++k) {
-            const char* ahead = d + (kPrimeRowsAhead + k) * d_outer;
-            if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer))
-              _mm_prefetch(ahead, _MM_HINT_T1);  // the row that enters a new page
-          }
-        if (item == 2)
-          transpose_16x32(d, d_outer, s, s_inner, stream);
-        else if (item == 4)
-          transpose_8x16(d, d_outer, s, s_inner, stream);
-        else
-          transpose_4x8(d, d_outer, s, s_inner, stream);
-      }
+// GCC 12's AVX-512 headers seed unpack results with a self-initialised
+// "undefined" vector, which -Wuninitialized reports at every use (GCC bug 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+// 8 destination rows x 16 columns of 4-byte elements with one 64-byte store per
+// destination line: source rows k and k + 8 share register k (low and high 256
+// bits), both halves go through transpose8x8's in-lane steps at once, and one
+// two-source permute per line gathers its four 128-bit pieces.
+CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                               bool stream) {
+  __m512 z[8];
+  for (int k = 0; k < 8; ++k)
+    z[k] = _mm512_insertf32x8(
+        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
+        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+  __m512 t[8], s[8];
+  for (int k = 0; k < 4; ++k) {
+    t[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
+  }
+  // s[4h + c], 128-bit lane l: column 4 (l & 1) + c of rows 4h .. 4h + 3 (+ 8 for l >= 2)
+  for (int h = 0; h < 2; ++h) {
+    s[4 * h] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * h + 1] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    s[4 * h + 2] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * h + 3] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  const __m512i low_columns = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+  const __m512i high_columns = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int c = 0; c < 8; ++c) {
+    const __m512 line = _mm512_permutex2var_ps(s[c % 4], c < 4 ? low_columns : high_columns, s[4 + c % 4]);
+    float* d = reinterpret_cast<float*>(dst + c * d_outer);
+    if (stream)
+      _mm512_stream_ps(d, line);
+    else
+      _mm512_storeu_ps(d, line);
+  }
 }
 
-// Whole register blocks of an n_outer x n_inner transpose; `end_*` bound them.
-CTENSOR_AVX2 void tile(size_t item, char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                       int64_t end_o, int64_t end_i, bool stream) {
-  const auto bytes = static_cast<int64_t>(item);
-  if (end_i * bytes <= kShortRowBytes) {
-    // Strips of one destination line per row; two lines when the source rows
-    // are long enough to stream from memory ([256]^3.permute(1,2,0): 1.3-1.7x
-    // -> 1.05-1.2x of memcpy), which halves the passes over the destination.
-    // Shorter source rows (NCHW->NHWC's 12 KiB) do better with one.
-    const bool long_strip = end_o * bytes >= kLongStripBytes;
-    const int64_t step_i = (long_strip ? 128 : 64) / bytes;
-    for (int64_t i = 0; i < end_i; i += step_i)
-      transpose_range(item, dst, d_outer, src, s_inner, 0, end_o, i, std::min(end_i, i + step_i), stream,
-                      long_strip ? kStripPrefetchBytes : 0, long_strip, false);
-    return;
-  }
-  // When source rows are short (a block's source is one dense run, as in
-  // [256]^3.permute(2,0,1)), blocks are 256 B of columns and each prefetches
-  // the next one's source: the column-wise reads of a block otherwise start
-  // each line cold (c1 went from 1.2-1.35x to 0.95-1.1x of memcpy). Long
-  // source rows ([4096,4096].t()) lose with that prefetch (those rows are far
-  // apart) but gain from one a few lines along each row, and do best with
-  // blocks of 4 KiB of rows by 256 B of columns (see kInnerBlockBytes).
-  const bool short_source = s_inner <= kShortRowBytes;
-  const int64_t block_o = kOuterBlockBytes / bytes;
-  const int64_t block_i = (short_source ? kShortSourceBlockBytes : kInnerBlockBytes) / bytes;
-  const int64_t ahead = short_source ? block_i * s_inner : kBlockPrefetchBytes;
-  for (int64_t ob = 0; ob < end_o; ob += block_o)
-    for (int64_t ib = 0; ib < end_i; ib += block_i)
-      transpose_range(item, dst, d_outer, src, s_inner, ob, std::min(end_o, ob + block_o), ib,
-                      std::min(end_i, ib + block_i), stream,
-                      short_source && ib + 2 * block_i > end_i ? 0 : ahead, false, true);
-}
+#pragma GCC diagnostic pop
+
+// Whether tile() walks destination rows of `end_i` elements in strips (else in blocks).
+inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * item_bytes <= kShortRowBytes; }
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace avx2 {
+constexpr bool kWideBlocks = false;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,avx512f,avx512bw,avx512dq,avx512vl")
+namespace avx512 {
+constexpr bool kWideBlocks = true;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace avx512
+#pragma GCC pop_options
 
 }  // namespace
 
@@ -394,7 +390,18 @@ TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, con
   if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
   const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
   const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
-  if (done.outer > 0 && done.inner > 0) tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
+  if (done.outer == 0 || done.inner == 0) return done;
+  // The blocks of 4-byte elements store each line with one 64-byte store
+  // where the CPU has AVX-512 and, when streaming, the lines are 64-byte
+  // aligned ([4096,4096].t() 0.82-0.90 of the time in the four page mixes;
+  // [256]^3.permute(2,0,1) unchanged); the strips measured no faster with it
+  // (0.9-1.03) and keep AVX2.
+  const bool wide = item == 4 && cpu_has_avx512() && !walks_in_strips(item_bytes, done.inner) &&
+                    (!stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0));
+  if (wide)
+    avx512::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
+  else
+    avx2::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   return done;
 }
 
