@@ -337,21 +337,34 @@ CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const
 // Whether tile() walks destination rows of `end_i` elements in strips (else in blocks).
 inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * item_bytes <= kShortRowBytes; }
 
+// Clang (the fuzzing and sanitizer builds) has its own spelling of the target pragma.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 namespace avx2 {
 constexpr bool kWideBlocks = false;
 #include "engine/copy_transpose_loops.inc"
 }  // namespace avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))), apply_to = function)
+#else
 #pragma GCC pop_options
-
 #pragma GCC push_options
 #pragma GCC target("avx2,avx512f,avx512bw,avx512dq,avx512vl")
+#endif
 namespace avx512 {
 constexpr bool kWideBlocks = true;
 #include "engine/copy_transpose_loops.inc"
 }  // namespace avx512
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 }  // namespace
 
