@@ -79,7 +79,7 @@ struct Reduction {
 // (ceil(log2 n) + 32) eps bound of ctensor.h's tensor_sum.
 constexpr int64_t kBlock = 512;
 constexpr int kLanes = 16;
-// Rows a column block reduces one after the other before combining pairwise.
+// Rows a column block reduces in one pass, as a tree, before combining pairwise.
 constexpr int64_t kRowBlock = 8;
 // Columns reduced together when the kept dim is the dense one.
 constexpr int64_t kColumnBytes = 16384;
@@ -122,13 +122,43 @@ void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }
 
-template <class R>
-using Lanes = std::array<typename R::Acc, kLanes>;
+// Column sums out[w] over kRowBlock rows (s_row bytes apart) of w dense
+// elements: one pass, each column summed as a tree.
+template <class R, class T>
+inline void row_block_generic(const char* p, int64_t s_row, int64_t w, typename R::Acc* out) noexcept {
+  static_assert(kRowBlock == 8, "the tree below adds 8 rows");
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  const char* q[kRowBlock];
+  for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
+  for (int64_t c = 0; c < w; ++c) {
+    const int64_t o = c * t;
+    out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
+                                   R::combine(R::read(q[2] + o), R::read(q[3] + o))),
+                        R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
+                                   R::combine(R::read(q[6] + o), R::read(q[7] + o))));
+  }
+}
 
+#if defined(__x86_64__)
+template <class R, class T>
+__attribute__((target("avx2"))) void row_block_avx2(const char* p, int64_t s_row, int64_t w,
+                                                    typename R::Acc* out) noexcept {
+  row_block_generic<R, T>(p, s_row, w, out);
+}
+#endif
+
+template <class R, class T>
+void row_block(const char* p, int64_t s_row, int64_t w, typename R::Acc* out) noexcept {
+#if defined(__x86_64__)
+  if (has_avx2()) return row_block_avx2<R, T>(p, s_row, w, out);
+#endif
+  row_block_generic<R, T>(p, s_row, w, out);
+}
+
+// out[k] = out[k] (+) right[k] for every lane.
 template <class R>
-Lanes<R> combine_lanes(Lanes<R> left, const Lanes<R>& right) noexcept {
-  for (int k = 0; k < kLanes; ++k) left[k] = R::combine(left[k], right[k]);
-  return left;
+void combine_lanes(typename R::Acc* out, const typename R::Acc* right) noexcept {
+  for (int k = 0; k < kLanes; ++k) out[k] = R::combine(out[k], right[k]);
 }
 
 // Where a run of n > kBlock elements splits: a whole number of blocks first.
@@ -136,21 +166,19 @@ constexpr int64_t block_half(int64_t n) noexcept { return (n / 2 + kBlock - 1) /
 
 // The lanes of a run of n elements: blocks combined pairwise, lane by lane.
 template <class R, class T>
-Lanes<R> run_lanes(const char* p, int64_t stride, int64_t n) noexcept {
+void run_lanes(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
-  Lanes<R> lanes;
-  if (n <= kBlock) {
-    if (stride == t) dense_block<R, T>(p, n, lanes.data());
-    else block<R>(p, stride, n, lanes.data());
-    return lanes;
-  }
+  if (n <= kBlock) return stride == t ? dense_block<R, T>(p, n, out) : block<R>(p, stride, n, out);
   const int64_t half = block_half(n);
-  return combine_lanes<R>(run_lanes<R, T>(p, stride, half), run_lanes<R, T>(p + half * stride, stride, n - half));
+  typename R::Acc right[kLanes];
+  run_lanes<R, T>(p, stride, half, out);
+  run_lanes<R, T>(p + half * stride, stride, n - half, right);
+  combine_lanes<R>(out, right);
 }
 
 // The lanes combined pairwise into one result.
 template <class R>
-typename R::Acc fold_lanes(Lanes<R> lane) noexcept {
+typename R::Acc fold_lanes(typename R::Acc* lane) noexcept {
   for (int width = kLanes / 2; width > 0; width /= 2)
     for (int k = 0; k < width; ++k) lane[k] = R::combine(lane[k], lane[k + width]);
   return lane[0];
@@ -159,7 +187,9 @@ typename R::Acc fold_lanes(Lanes<R> lane) noexcept {
 // A run of n elements reduced: pairwise over blocks, then over the lanes.
 template <class R, class T>
 typename R::Acc run(const char* p, int64_t stride, int64_t n) noexcept {
-  return fold_lanes<R>(run_lanes<R, T>(p, stride, n));
+  typename R::Acc lane[kLanes];
+  run_lanes<R, T>(p, stride, n, lane);
+  return fold_lanes<R>(lane);
 }
 
 // Runs j in [lo, hi) of dim 1, each a run along dim 0, combined pairwise.
@@ -233,8 +263,18 @@ typename R::Acc reduce_all(const char* p, int64_t s0, int64_t n0, int64_t s1, in
   const int32_t threads = threads_for(n0 * n1 * static_cast<int64_t>(sizeof(T)));
   if (threads <= 1) return runs<R, T>(p, s0, n0, s1, 0, n1);
   if (n1 == 1) {
-    const auto leaf = [&](int64_t first, int64_t count) { return run_lanes<R, T>(p + first * s0, s0, count); };
-    return fold_lanes<R>(parallel_tree<Lanes<R>>(n0, kPiece, threads, block_half, leaf, combine_lanes<R>));
+    using Lanes = std::array<typename R::Acc, kLanes>;
+    const auto leaf = [&](int64_t first, int64_t count) {
+      Lanes lanes;
+      run_lanes<R, T>(p + first * s0, s0, count, lanes.data());
+      return lanes;
+    };
+    const auto combine = [](Lanes left, const Lanes& right) {
+      combine_lanes<R>(left.data(), right.data());
+      return left;
+    };
+    Lanes lanes = parallel_tree<Lanes>(n0, kPiece, threads, block_half, leaf, combine);
+    return fold_lanes<R>(lanes.data());
   }
   const auto half = [](int64_t count) { return count / 2; };
   const auto leaf = [&](int64_t first, int64_t count) { return runs<R, T>(p, s0, n0, s1, first, first + count); };
@@ -248,18 +288,7 @@ template <class R, class T>
 void column_block(const char* p, int64_t s_row, int64_t rows, int64_t w, typename R::Acc* out,
                   typename R::Acc* scratch) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
-  if (rows == kRowBlock) {  // one pass over 8 rows, summed as a tree
-    const char* q[kRowBlock];
-    for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
-    for (int64_t c = 0; c < w; ++c) {
-      const int64_t o = c * t;
-      out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
-                                     R::combine(R::read(q[2] + o), R::read(q[3] + o))),
-                          R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
-                                     R::combine(R::read(q[6] + o), R::read(q[7] + o))));
-    }
-    return;
-  }
+  if (rows == kRowBlock) return row_block<R, T>(p, s_row, w, out);
   if (rows < kRowBlock) {
     for (int64_t c = 0; c < w; ++c) out[c] = R::read(p + c * t);
     for (int64_t r = 1; r < rows; ++r)
