@@ -1832,8 +1832,10 @@ unsafe extern "C" {
  (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
  aligned from the right) to the shape tensor_index_gather would give, is
  written into the elements of t that tensor_index_gather would read, converted
- to t's dtype by the conversion rules, as tensor_copy converts. Values that
- share memory with t are read as they were before the call. An element that
+ to t's dtype by the conversion rules, as tensor_copy converts. Values and
+ index tensors that share memory with t are read as they were before the call
+ (PyTorch refuses such index tensors; NumPy 1.24 reads them while it writes,
+ and crashes when a write makes one out of range). An element that
  several positions name is written in C order of the broadcast index shape,
  so the last of them wins (PyTorch leaves this unspecified; here it is fixed).
  There is no accumulating form. Every check, every index included, comes
