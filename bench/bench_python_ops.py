@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 import ctensor
+from pybench import print_table
 
 
 def interleaved_min_ns(timers, number, per_call, rounds=9):
@@ -66,15 +67,7 @@ def main():
     for row in rows:
         c, t, n_ = row[1:]
         lines.append([row[0], f"{c:.0f}", f"{t:.0f}", f"{n_:.0f}", f"{c / n_:.2f}", f"{c / t:.2f}"])
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(x[i]) for x in [header] + lines) for i in range(len(header))]
-        for line in [header] + lines:
-            print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths))))
+    print_table(header, lines, args.markdown)
 
 
 if __name__ == "__main__":

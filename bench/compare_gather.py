@@ -9,35 +9,12 @@ usage: /usr/bin/python3 bench/compare_gather.py [--build build-rel] [--threads 1
 """
 import argparse
 import ctypes
-import pathlib
-import statistics
 import sys
-import time
 
 import numpy as np
 import torch
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def find_build(name):
-    for build in ([name] if name else ["build-rel", "build-bench", "build", "build-test"]):
-        if (ROOT / build / "bindings" / "python" / "ctensor").is_dir():
-            return ROOT / build
-    raise SystemExit("no build with the Python binding found: pass --build")
-
-
-def medians(fns, reps):
-    """Median seconds of each function, run round-robin after a warm-up."""
-    for f in fns:
-        f()
-    times = [[] for _ in fns]
-    for _ in range(reps):
-        for i, f in enumerate(fns):
-            t0 = time.perf_counter()
-            f()
-            times[i].append(time.perf_counter() - t0)
-    return [statistics.median(t) for t in times]
+from pybench import find_build, medians, print_table
 
 
 def main():
@@ -124,15 +101,7 @@ def main():
                       f"{1e3 * m[3]:.2f}" if fn_c else "", f"{m[0] / m[2]:.2f}", f"{m[1] / m[2]:.2f}"])
     print(f"median ms over {args.reps} round-robin runs, {args.threads} thread(s) for PyTorch and ctensor; "
           "x = library / ctensor (Python)")
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(x[i]) for x in [header] + lines) for i in range(len(header))]
-        for line in [header] + lines:
-            print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(line, widths))))
+    print_table(header, lines, args.markdown)
 
 
 if __name__ == "__main__":

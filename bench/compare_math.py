@@ -9,37 +9,15 @@ usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1
 """
 import argparse
 import ctypes
-import pathlib
-import statistics
 import sys
-import time
 import timeit
 
 import numpy as np
 import torch
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from pybench import find_build, medians
+
 N = 4096
-
-
-def find_build(name):
-    for build in ([name] if name else ["build-bench", "build", "build-test"]):
-        if (ROOT / build / "src" / "libctensor.so").exists():
-            return ROOT / build
-    raise SystemExit("no build with libctensor.so (and the Python binding) found: pass --build")
-
-
-def medians(fns, reps):
-    """Median seconds of each function, run round-robin after a warm-up."""
-    for f in fns:
-        f()
-    times = [[] for _ in fns]
-    for _ in range(reps):
-        for i, f in enumerate(fns):
-            t0 = time.perf_counter()
-            f()
-            times[i].append(time.perf_counter() - t0)
-    return [statistics.median(t) for t in times]
 
 
 def main():
