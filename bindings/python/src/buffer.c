@@ -66,6 +66,13 @@ void ct_buffer_release(void *ctx) {
   PyGILState_Release(gil);
 }
 
+void ct_object_release(void *ctx) {
+  if (interpreter_is_ending()) return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF((PyObject *)ctx);
+  PyGILState_Release(gil);
+}
+
 /* Gets a contiguous export, writable if the exporter allows it. */
 static int get_bytes(PyObject *obj, Py_buffer *view, int *readonly) {
   if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE) == 0) {
