@@ -6,7 +6,7 @@
 
 namespace ctensor::core {
 
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
+void fail_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
   if (ndim < 0 || ndim > kMaxDims)
     fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
   if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
@@ -15,6 +15,7 @@ void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool infera
     if (sizes[i] < least)
       fail(Status::Invalid, op, inferable ? ": invalid size " : ": negative size ", sizes[i], " at dim ", i, " in ",
            DimList{sizes, ndim});
+  fail(Status::Internal, op, ": sizes refused without a reason");
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
@@ -138,17 +139,26 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
 
 ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
                            const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  // One pass with overflow flags instead of throws (this runs on every
+  // from_numpy); the checked steps below only name what overflowed.
+  bool empty = false, numel_overflow = false, extent_overflow = false;
+  int64_t numel = 1, lo = 0, hi = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    int64_t span;
+    extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    extent_overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws (unless a size is 0), naming the sizes
   uintptr_t first;  // address of element [0,...,0]
   if (__builtin_add_overflow(data, byte_offset, &first))
     fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
-  for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] == 0) return {first, 0, 0};
-
-  checked_numel(op, ndim, sizes);
-  const Extent e = element_extent(op, ndim, sizes, strides);
+  if (empty) return {first, 0, 0};
+  if (extent_overflow) element_extent(op, ndim, sizes, strides);  // throws, naming the product or sum
   const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
-  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
+  const int64_t before = checked_mul(lo, -1, op);  // elements below element [0,...,0]
+  const int64_t count = checked_add(checked_add(hi, 1, op), before, op);
   const int64_t nbytes = checked_mul(count, item, op);
   const int64_t below = checked_mul(before, item, op);
   // The window [first - below, first - below + nbytes) must be a real address range.
