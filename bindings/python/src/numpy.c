@@ -124,38 +124,53 @@ enum { /* NumPy's array flags */
    and the array becomes plainly writable; the buffer path keeps that). */
 static const unsigned numpy_internal_flags = 0xFC000000u;
 
-/* The dtype of a NumPy type number (NPY_BOOL ... NPY_HALF, stable since NumPy
-   1.0), -1 for the types ctensor has not. C's long follows the platform. */
-static tensor_dtype_t dtype_of_type_num(int type_num) {
-  _Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long long) == 8, "C integer sizes");
-  switch (type_num) {
-    case 0: return TENSOR_BOOL;
-    case 1: return TENSOR_INT8;
-    case 2: return TENSOR_UINT8;
-    case 3: return TENSOR_INT16;
-    case 4: return TENSOR_UINT16;
-    case 5: return TENSOR_INT32;
-    case 6: return TENSOR_UINT32;
-    case 7: return sizeof(long) == 8 ? TENSOR_INT64 : TENSOR_INT32;
-    case 8: return sizeof(long) == 8 ? TENSOR_UINT64 : TENSOR_UINT32;
-    case 9: return TENSOR_INT64;
-    case 10: return TENSOR_UINT64;
-    case 11: return TENSOR_FLOAT32;
-    case 12: return TENSOR_FLOAT64;
-    case 14: return TENSOR_COMPLEX64;
-    case 15: return TENSOR_COMPLEX128;
-    case 23: return TENSOR_FLOAT16;
-    default: return -1;
-  }
-}
+/* ctensor's dtype, and log2 of its size, of each NumPy type number (NPY_BOOL ...
+   NPY_HALF, stable since NumPy 1.0); -1 for the types ctensor has not. */
+typedef struct {
+  tensor_dtype_t dtype;
+  int log2_size;
+} NumpyType;
 
-/* The dtype the direct read gives an array, -1 where the buffer path must
+#define C_LONG_TYPE(signed_, unsigned_) {sizeof(long) == 8 ? (signed_ ? TENSOR_INT64 : TENSOR_UINT64) \
+                                                           : (signed_ ? TENSOR_INT32 : TENSOR_UINT32), \
+                                         sizeof(long) == 8 ? 3 : 2}
+static const NumpyType numpy_type_table[] = {
+    {TENSOR_BOOL, 0},       /* NPY_BOOL */
+    {TENSOR_INT8, 0},       /* NPY_BYTE */
+    {TENSOR_UINT8, 0},      /* NPY_UBYTE */
+    {TENSOR_INT16, 1},      /* NPY_SHORT */
+    {TENSOR_UINT16, 1},     /* NPY_USHORT */
+    {TENSOR_INT32, 2},      /* NPY_INT */
+    {TENSOR_UINT32, 2},     /* NPY_UINT */
+    C_LONG_TYPE(1, 0),      /* NPY_LONG: C's long follows the platform */
+    C_LONG_TYPE(0, 1),      /* NPY_ULONG */
+    {TENSOR_INT64, 3},      /* NPY_LONGLONG */
+    {TENSOR_UINT64, 3},     /* NPY_ULONGLONG */
+    {TENSOR_FLOAT32, 2},    /* NPY_FLOAT */
+    {TENSOR_FLOAT64, 3},    /* NPY_DOUBLE */
+    {-1, 0},                /* NPY_LONGDOUBLE */
+    {TENSOR_COMPLEX64, 3},  /* NPY_CFLOAT */
+    {TENSOR_COMPLEX128, 4}, /* NPY_CDOUBLE */
+    {-1, 0},                /* NPY_CLONGDOUBLE */
+    {-1, 0},                /* NPY_OBJECT */
+    {-1, 0},                /* NPY_STRING */
+    {-1, 0},                /* NPY_UNICODE */
+    {-1, 0},                /* NPY_VOID */
+    {-1, 0},                /* NPY_DATETIME */
+    {-1, 0},                /* NPY_TIMEDELTA */
+    {TENSOR_FLOAT16, 1},    /* NPY_HALF */
+};
+#undef C_LONG_TYPE
+
+/* The type the direct read gives an array, NULL where the buffer path must
    decide: unaligned, non-native byte order, other dtypes, internal flags. */
-static tensor_dtype_t plain_dtype(const NumpyArrayHead *a) {
+static const NumpyType *plain_type(const NumpyArrayHead *a) {
   const NumpyDescrHead *d = (const NumpyDescrHead *)a->descr;
-  if (((unsigned)a->flags & (numpy_internal_flags | NPY_ARRAY_ALIGNED)) != NPY_ARRAY_ALIGNED) return -1;
-  if (d->byteorder != '=' && d->byteorder != '|') return -1;
-  return dtype_of_type_num(d->type_num);
+  if (((unsigned)a->flags & (numpy_internal_flags | NPY_ARRAY_ALIGNED)) != NPY_ARRAY_ALIGNED) return NULL;
+  if (d->byteorder != '=' && d->byteorder != '|') return NULL;
+  const unsigned type_num = (unsigned)d->type_num;
+  if (type_num >= sizeof numpy_type_table / sizeof numpy_type_table[0]) return NULL;
+  return numpy_type_table[type_num].dtype >= 0 ? &numpy_type_table[type_num] : NULL;
 }
 
 /* Whether the mirror has been checked against the running NumPy: 0 not yet,
@@ -195,10 +210,11 @@ static int probe_agrees(PyObject *probe, PyTypeObject *ndarray) {
   same = view.buf == a->data && view.ndim == a->nd && view.strides && readonly == !writeable;
   for (int i = 0; same && i < view.ndim; i++) /* no probe has a size-1 or empty dim */
     same = view.shape[i] == a->dimensions[i] && view.strides[i] == a->strides[i];
-  const tensor_dtype_t dtype = plain_dtype(a);
+  const NumpyType *type = plain_type(a);
   if (same && aligned) /* the buffer path would give the same dtype, or refuse the array too */
-    same = dtype == ct_dtype_from_format(view.format ? view.format : "B", view.itemsize) &&
-           (dtype < 0 || (size_t)view.itemsize == tensor_dtype_size(dtype));
+    same = (type ? type->dtype : -1) == ct_dtype_from_format(view.format ? view.format : "B", view.itemsize) &&
+           (!type || (view.itemsize == (Py_ssize_t)1 << type->log2_size &&
+                      (size_t)view.itemsize == tensor_dtype_size(type->dtype)));
   PyBuffer_Release(&view);
   return same;
 }
@@ -258,18 +274,18 @@ static int plain_array_type(PyObject *obj) {
 static int from_plain_array(PyObject *obj, tensor_t **out) {
   if (!plain_array_type(obj)) return 0;
   const NumpyArrayHead *a = (const NumpyArrayHead *)obj;
-  const tensor_dtype_t dtype = plain_dtype(a);
-  if (dtype < 0 || a->nd > TENSOR_MAX_DIMS) return 0;
-  const Py_ssize_t itemsize = (Py_ssize_t)tensor_dtype_size(dtype);
+  const NumpyType *type = plain_type(a);
+  if (!type || a->nd > TENSOR_MAX_DIMS) return 0;
+  const Py_ssize_t item_mask = ((Py_ssize_t)1 << type->log2_size) - 1;
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
   for (int i = 0; i < a->nd; i++) {
-    if (a->strides[i] % itemsize != 0) return 0;
+    if (a->strides[i] & item_mask) return 0; /* not a whole number of items */
     sizes[i] = a->dimensions[i];
-    strides[i] = a->strides[i] / itemsize;
+    strides[i] = a->strides[i] >> type->log2_size; /* arithmetic shift: exact division by the item size */
   }
   const uint32_t flags = a->flags & NPY_ARRAY_WRITEABLE ? 0 : TENSOR_READONLY;
   const tensor_status_t st =
-      tensor_from_blob(out, a->data, dtype, a->nd, sizes, strides, flags, ct_object_release, Py_NewRef(obj));
+      tensor_from_blob(out, a->data, type->dtype, a->nd, sizes, strides, flags, ct_object_release, Py_NewRef(obj));
   if (st != TENSOR_OK) { /* the callback was not taken */
     Py_DECREF(obj);
     ct_raise(st);
