@@ -131,9 +131,9 @@ typedef struct {
   int log2_size;
 } NumpyType;
 
-#define C_LONG_TYPE(signed_, unsigned_) {sizeof(long) == 8 ? (signed_ ? TENSOR_INT64 : TENSOR_UINT64) \
-                                                           : (signed_ ? TENSOR_INT32 : TENSOR_UINT32), \
-                                         sizeof(long) == 8 ? 3 : 2}
+#define C_LONG_TYPE(is_signed) {sizeof(long) == 8 ? (is_signed ? TENSOR_INT64 : TENSOR_UINT64) \
+                                                   : (is_signed ? TENSOR_INT32 : TENSOR_UINT32), \
+                                sizeof(long) == 8 ? 3 : 2}
 static const NumpyType numpy_type_table[] = {
     {TENSOR_BOOL, 0},       /* NPY_BOOL */
     {TENSOR_INT8, 0},       /* NPY_BYTE */
@@ -142,8 +142,8 @@ static const NumpyType numpy_type_table[] = {
     {TENSOR_UINT16, 1},     /* NPY_USHORT */
     {TENSOR_INT32, 2},      /* NPY_INT */
     {TENSOR_UINT32, 2},     /* NPY_UINT */
-    C_LONG_TYPE(1, 0),      /* NPY_LONG: C's long follows the platform */
-    C_LONG_TYPE(0, 1),      /* NPY_ULONG */
+    C_LONG_TYPE(1),         /* NPY_LONG: C's long follows the platform */
+    C_LONG_TYPE(0),         /* NPY_ULONG */
     {TENSOR_INT64, 3},      /* NPY_LONGLONG */
     {TENSOR_UINT64, 3},     /* NPY_ULONGLONG */
     {TENSOR_FLOAT32, 2},    /* NPY_FLOAT */
@@ -235,7 +235,7 @@ static int numpy_layout_agrees(PyTypeObject *ndarray) {
   Py_XDECREF(globals);
   Py_XDECREF(version);
   Py_XDECREF(numpy);
-  if (agrees) ndarray_strides = PyObject_GetAttrString((PyObject *)ndarray, "strides"); /* kept */
+  if (agrees && !ndarray_strides) ndarray_strides = PyObject_GetAttrString((PyObject *)ndarray, "strides"); /* kept */
   PyErr_Clear(); /* a probe that cannot be made counts as a disagreement */
   return agrees && ndarray_strides;
 }
