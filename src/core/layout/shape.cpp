@@ -106,21 +106,21 @@ namespace {
 // [lo, hi] in elements, and whether the element count or the extent overflows.
 // A view with no elements addresses nothing, whatever overflows.
 struct DimScan {
-  bool empty = false, numel_overflow = false, extent_overflow = false;
-  int64_t lo = 0, hi = 0;
+  bool empty, numel_overflow, extent_overflow;
+  int64_t lo, hi;
 };
 
 DimScan scan_dims(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
-  DimScan d;
-  int64_t numel = 1;
+  bool empty = false, numel_overflow = false, extent_overflow = false;  // (locals stay in registers)
+  int64_t numel = 1, lo = 0, hi = 0;
   for (int64_t i = 0; i < ndim; ++i) {
-    d.empty |= sizes[i] == 0;
-    d.numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
     int64_t span;
-    d.extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
-    d.extent_overflow |= __builtin_add_overflow(span < 0 ? d.lo : d.hi, span, span < 0 ? &d.lo : &d.hi);
+    extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    extent_overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
-  return d;
+  return {empty, numel_overflow, extent_overflow, lo, hi};
 }
 
 }  // namespace
