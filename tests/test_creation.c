@@ -449,6 +449,45 @@ START_TEST(from_blob_rejections) {
 }
 END_TEST
 
+/* With several problems, the one named is the first of: the element count,
+   NULL data, the extent, the address window. */
+START_TEST(from_blob_names_the_first_problem) {
+  char buf[64];
+  release_count rc = {0};
+  tensor_t *t = SENTINEL;
+  const int64_t uncountable[2] = {INT64_MAX, 2}, two = 2, back = -1, huge_stride = INT64_MAX;
+  const int64_t far_back = -((int64_t)1 << 62), empty[2] = {INT64_MAX, 0};
+  const struct {
+    void *data;
+    int64_t ndim;
+    const int64_t *sizes, *strides;
+    tensor_status_t status;
+    const char *named;
+  } cases[] = {
+      {NULL, 2, uncountable, NULL, TENSOR_E_OVERFLOW, "number of elements"},
+      {buf, 2, uncountable, (const int64_t[]){-1, -1}, TENSOR_E_OVERFLOW, "number of elements"},
+      {NULL, 1, &two, &back, TENSOR_E_INVALID, "data is NULL for 2 elements"},
+      {NULL, 1, &two, &huge_stride, TENSOR_E_INVALID, "data is NULL"},
+      {buf, 1, &two, &huge_stride, TENSOR_E_OVERFLOW, "overflows int64"},
+      {buf, 1, &two, &far_back, TENSOR_E_OVERFLOW, "leaves the address space"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    ck_status(tensor_from_blob(&t, cases[i].data, TENSOR_INT8, cases[i].ndim, cases[i].sizes, cases[i].strides, 0,
+                               count_release, &rc),
+              cases[i].status);
+    ck_assert_msg(strstr(tensor_last_error(), cases[i].named) != NULL, "case %zu: %s", i, tensor_last_error());
+    ck_assert_ptr_null(t);
+  }
+  ck_assert_int_eq(rc.calls, 0);
+  /* no elements: nothing overflows, and NULL data is fine */
+  ck_ok(tensor_from_blob(&t, NULL, TENSOR_INT8, 2, empty, (const int64_t[]){INT64_MAX, INT64_MIN}, 0, count_release,
+                         &rc));
+  ck_assert_int_eq(tensor_numel(t), 0);
+  tensor_release(t);
+  ck_assert_int_eq(rc.calls, 1);
+}
+END_TEST
+
 /* ---- tensor_empty / tensor_zeros / tensor_from_data --------------------- */
 
 typedef tensor_status_t (*make_fn)(tensor_t **, int64_t, const int64_t *, tensor_dtype_t);
@@ -664,6 +703,7 @@ static Suite *creation_suite(void) {
   tcase_add_test(tc, from_blob_negative_strides_cover_addressed_bytes);
   tcase_add_test(tc, from_blob_contiguous_zero_stride_and_empty);
   tcase_add_test(tc, from_blob_rejections);
+  tcase_add_test(tc, from_blob_names_the_first_problem);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("empty_zeros_from_data");

@@ -181,6 +181,11 @@ END_TEST
 START_TEST(out_of_memory_gives_nomem_with_its_own_message) {
   const int64_t sizes[2] = {300, 7};
   tensor_t *t = NULL;
+  /* A release keeps the tensor's and the storage's blocks in this thread's caches
+     (not in sanitizer and fault-injection builds): filled first, they neither
+     take nor give heap blocks in the loop, so live blocks count leaks only. */
+  ck_ok(tensor_zeros(&t, 2, sizes, TENSOR_FLOAT64));
+  tensor_release(t);
   int fired = 1;
   long n;
   for (n = 1; fired; ++n) {

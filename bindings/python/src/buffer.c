@@ -57,14 +57,41 @@ static int interpreter_is_ending(void) {
   return atomic_load(&interpreter_ending);
 }
 
-void ct_buffer_release(void *ctx) {
-  /* After finalization began there is no interpreter to hand the export back to. */
+/* Whether this thread holds the GIL: its own thread state is the one running
+   (PyGILState_Check, less its shortcut that answers yes for every thread once
+   subinterpreters exist). Releases from Python mostly are. */
+static int gil_held_here(void) {
+#if PY_VERSION_HEX >= 0x030D0000
+  PyThreadState *running = PyThreadState_GetUnchecked();
+#else
+  PyThreadState *running = _PyThreadState_UncheckedGet();
+#endif
+  return running && running == PyGILState_GetThisThreadState();
+}
+
+/* Runs release(ctx) holding the GIL, whichever thread drops the last view. */
+static void release_with_gil(void (*release)(void *), void *ctx) {
+  /* After finalization began there is no interpreter to hand anything back to. */
   if (interpreter_is_ending()) return;
+  if (gil_held_here()) {
+    release(ctx);
+    return;
+  }
   PyGILState_STATE gil = PyGILState_Ensure();
-  PyBuffer_Release(ctx);
-  PyMem_RawFree(ctx);
+  release(ctx);
   PyGILState_Release(gil);
 }
+
+static void release_export(void *view) {
+  PyBuffer_Release(view);
+  PyMem_RawFree(view);
+}
+
+static void release_reference(void *obj) { Py_DECREF((PyObject *)obj); }
+
+void ct_buffer_release(void *ctx) { release_with_gil(release_export, ctx); }
+
+void ct_object_release(void *ctx) { release_with_gil(release_reference, ctx); }
 
 /* Gets a contiguous export, writable if the exporter allows it. */
 static int get_bytes(PyObject *obj, Py_buffer *view, int *readonly) {

@@ -241,19 +241,27 @@ Py_buffer *ct_buffer_hold(Py_buffer *view);
 /* tensor_release_fn for held buffers: takes the GIL, from any thread (not
    once the interpreter is ending: ct_buffer_init registers the atexit hook). */
 void ct_buffer_release(void *ctx);
+/* tensor_release_fn for a strong reference to a Python object (ctx), dropped
+   under the GIL as ct_buffer_release hands an export back. */
+void ct_object_release(void *ctx);
 int ct_buffer_init(PyObject *module);
 PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* ---- numpy.c ----------------------------------------------------------- */
 
 /* A tensor sharing the memory of a PEP 3118 exporter with its shape and
-   strides (NumPy arrays); the export is held until the last view is gone. */
+   strides (NumPy arrays); the export, or for plain ndarrays read directly a
+   reference to the array, is held until the last view is gone. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
 PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
 PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
+/* Whether plain ndarrays are read directly (NumPy's layout checked first if it
+   has not been); enable 0 turns that off for good, 1 checks again, -1 asks only.
+   0 too while NumPy is not imported; -1 on error. */
+int ct_numpy_direct_read(int enable);
 
 /* ---- asarray.c / factories.c ------------------------------------------- */
 
@@ -316,6 +324,7 @@ PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
 /* ---- testing.c --------------------------------------------------------- */
 
 PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);
+PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args);
 
 /* ---- files.c ----------------------------------------------------------- */
 

@@ -58,6 +58,8 @@ static PyMethodDef module_methods[] = {
     {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
+    {"_numpy_direct_read", ct_numpy_direct_read_hook, METH_VARARGS,
+     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: check again."},
     {NULL, NULL, 0, NULL},
 };
 

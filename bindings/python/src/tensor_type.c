@@ -9,10 +9,19 @@
 
 /* ---- helpers shared with the other files -------------------------------- */
 
+/* Freed tensor objects kept for reuse, as CPython keeps floats (the GIL guards
+   the list): views made and dropped in a loop skip the allocator both ways. */
+enum { FREE_TENSORS_MAX = 64 };
+static TensorObject *free_tensors[FREE_TENSORS_MAX];
+static int free_tensor_count;
+
 PyObject *ct_tensor_wrap(tensor_t *t) {
   if (!t) return NULL;
-  TensorObject *obj = PyObject_New(TensorObject, &Ct_TensorType);
-  if (!obj) {
+  TensorObject *obj;
+  if (free_tensor_count > 0) {
+    obj = free_tensors[--free_tensor_count];
+    PyObject_Init((PyObject *)obj, &Ct_TensorType);
+  } else if (!(obj = PyObject_New(TensorObject, &Ct_TensorType))) {
     tensor_release(t);
     return NULL;
   }
@@ -86,7 +95,8 @@ int ct_wrap_dim(int64_t *dim, int64_t ndim) {
 static void tensor_dealloc(PyObject *self) {
   if (((TensorObject *)self)->weakreflist) PyObject_ClearWeakRefs(self);
   tensor_release(SELF(self));
-  PyObject_Free(self);
+  if (free_tensor_count < FREE_TENSORS_MAX) free_tensors[free_tensor_count++] = (TensorObject *)self;
+  else PyObject_Free(self);
 }
 
 /* ---- inspection ---------------------------------------------------------- */

@@ -1,6 +1,7 @@
-/* Test hook: lets a thread that has never run Python drop a tensor reference,
-   so tests can check that a held buffer export is released correctly when the
-   last reference goes away on a foreign thread without the GIL. */
+/* Test hooks: a thread that has never run Python drops a tensor reference, so
+   tests can check that a held buffer export is released correctly when the
+   last reference goes away on a foreign thread without the GIL; and the switch
+   between from_numpy's direct read of plain arrays and its buffer path. */
 #include <pthread.h>
 #include <unistd.h>
 
@@ -45,4 +46,17 @@ PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args) {
     return NULL;
   }
   Py_RETURN_NONE;
+}
+
+/* _numpy_direct_read(enable=None): whether from_numpy reads plain ndarrays
+   directly (NumPy's layout is checked first if it has not been); False sends
+   every array through the buffer path, True checks the layout again. */
+PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *enable = Py_None;
+  if (!PyArg_ParseTuple(args, "|O:_numpy_direct_read", &enable)) return NULL;
+  const int request = enable == Py_None ? -1 : PyObject_IsTrue(enable);
+  if (enable != Py_None && request < 0) return NULL;
+  const int on = ct_numpy_direct_read(request);
+  return on < 0 ? NULL : PyBool_FromLong(on);
 }

@@ -6,7 +6,7 @@
 
 namespace ctensor::core {
 
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
+void fail_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable) {
   if (ndim < 0 || ndim > kMaxDims)
     fail(Status::Invalid, op, ": ndim ", ndim, " is outside [0, ", kMaxDims, "]");
   if (ndim > 0 && sizes == nullptr) fail(Status::Invalid, op, ": sizes is NULL with ndim ", ndim);
@@ -15,6 +15,7 @@ void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool infera
     if (sizes[i] < least)
       fail(Status::Invalid, op, inferable ? ": invalid size " : ": negative size ", sizes[i], " at dim ", i, " in ",
            DimList{sizes, ndim});
+  fail(Status::Internal, op, ": sizes refused without a reason");
 }
 
 int64_t checked_numel(const char* op, int64_t ndim, const int64_t* sizes) {
@@ -98,23 +99,39 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
   return e;
 }
 
-void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
-                       int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
-  // One pass with overflow flags instead of throws: this runs on every
-  // as_strided, and a view with no elements must pass even if its extent or its
-  // product of sizes overflows (it addresses nothing).
-  bool overflow = false, empty = false, numel_overflow = false;
-  int64_t numel = 1;
-  int64_t lo = 0, hi = 0;
+namespace {
+
+// A view's dims in one pass with overflow flags instead of throws (every
+// as_strided and from_blob runs it): whether it has no elements, its extent
+// [lo, hi] in elements, and whether the element count or the extent overflows.
+// A view with no elements addresses nothing, whatever overflows.
+struct DimScan {
+  bool empty, numel_overflow, extent_overflow;
+  int64_t lo, hi;
+};
+
+DimScan scan_dims(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
+  bool empty = false, numel_overflow = false, extent_overflow = false;  // (locals stay in registers)
+  int64_t numel = 1, lo = 0, hi = 0;
   for (int64_t i = 0; i < ndim; ++i) {
     empty |= sizes[i] == 0;
     numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
     int64_t span;
-    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
-    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+    extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    extent_overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
-  if (empty) return;
-  if (numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
+  return {empty, numel_overflow, extent_overflow, lo, hi};
+}
+
+}  // namespace
+
+void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                       int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
+  const DimScan d = scan_dims(ndim, sizes, strides);
+  if (d.empty) return;
+  if (d.numel_overflow) checked_numel(op, ndim, sizes);  // throws, naming the sizes
+  bool overflow = d.extent_overflow;
+  const int64_t lo = d.lo, hi = d.hi;
   int64_t first, last, first_byte, end_byte;
   const int64_t item = static_cast<int64_t>(itemsize);
   overflow |= __builtin_add_overflow(storage_offset, lo, &first);
@@ -138,17 +155,17 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
 
 ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
                            const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  // The checked steps below only name what the scan found overflowing.
+  const DimScan d = scan_dims(ndim, sizes, strides);
+  if (d.numel_overflow) checked_numel(op, ndim, sizes);  // throws (unless a size is 0), naming the sizes
   uintptr_t first;  // address of element [0,...,0]
   if (__builtin_add_overflow(data, byte_offset, &first))
     fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
-  for (int64_t i = 0; i < ndim; ++i)
-    if (sizes[i] == 0) return {first, 0, 0};
-
-  checked_numel(op, ndim, sizes);
-  const Extent e = element_extent(op, ndim, sizes, strides);
+  if (d.empty) return {first, 0, 0};
+  if (d.extent_overflow) element_extent(op, ndim, sizes, strides);  // throws, naming the product or sum
   const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t before = checked_mul(e.lo, -1, op);  // elements below element [0,...,0]
-  const int64_t count = checked_add(checked_add(e.hi, 1, op), before, op);
+  const int64_t before = checked_mul(d.lo, -1, op);  // elements below element [0,...,0]
+  const int64_t count = checked_add(checked_add(d.hi, 1, op), before, op);
   const int64_t nbytes = checked_mul(count, item, op);
   const int64_t below = checked_mul(before, item, op);
   // The window [first - below, first - below + nbytes) must be a real address range.

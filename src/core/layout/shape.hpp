@@ -24,10 +24,18 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
   return r;
 }
 
+// Throws the Error(Invalid) that check_sizes names for sizes it refused.
+[[noreturn]] void fail_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable);
+
 // Validates ndim in [0, 64], sizes non-NULL when ndim > 0 and every size >= 0;
 // a requested shape that is `inferable` (view, reshape, expand) may hold -1 too.
-// Error(Invalid) otherwise.
-void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable = false);
+// Error(Invalid) otherwise. Inline: every view and from_blob runs it.
+inline void check_sizes(const char* op, int64_t ndim, const int64_t* sizes, bool inferable = false) {
+  bool refused = ndim < 0 || ndim > kMaxDims || (ndim > 0 && sizes == nullptr);
+  const int64_t least = inferable ? -1 : 0;
+  for (int64_t i = 0; !refused && i < ndim; ++i) refused = sizes[i] < least;
+  if (refused) fail_sizes(op, ndim, sizes, inferable);
+}
 
 // The element count: 0 when a size is 0 (never an overflow), else the product of
 // the sizes, which must fit in int64 (Error(Overflow) otherwise); 1 for ndim 0.
@@ -83,8 +91,9 @@ struct ByteWindow {
 };
 
 // The window of a view whose element [0,...,0] is at address data + byte_offset.
-// A view with no elements gets an empty window there. Error(Overflow) if an extent
-// or an address overflows; sizes must have been checked (check_sizes).
+// A view with no elements gets an empty window there. Error(Overflow) if the
+// element count, an extent or an address overflows; sizes must have been
+// checked (check_sizes).
 ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
                            const int64_t* sizes, const int64_t* strides, size_t itemsize);
 

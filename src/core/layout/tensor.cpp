@@ -1,85 +1,17 @@
 #include "layout/tensor.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "error.hpp"
 #include "layout/shape.hpp"
+#include "memory/block_cache.hpp"
 
 namespace ctensor::core {
 
-#ifndef CTENSOR_NO_CACHES
-namespace {
-
-// Freed Tensor blocks kept for reuse by this thread, linked through their first
-// word. Initial-exec TLS of plain data: touching it never allocates, not even
-// on a thread's first call or when the library was dlopen()ed (dynamic TLS is
-// allocated on first access and aborts the process when that fails). The
-// blocks go back to the heap at thread exit through a pthread key, set when
-// the thread keeps its first block; if setting it fails, blocks are not kept.
-struct FreeBlock {
-  FreeBlock* next;
-};
-struct FreeList {
-  static constexpr int kMax = 64;
-  FreeBlock* head;
-  int count;
-  bool registered;
-  bool closed;  // the thread is ending: no more blocks are kept
-};
-thread_local FreeList free_list __attribute__((tls_model("initial-exec")));
-
-void drain_free_list(void*) noexcept {
-  FreeList& f = free_list;
-  f.closed = true;
-  while (FreeBlock* b = f.head) {
-    f.head = b->next;
-    ::operator delete(b);
-  }
-  f.count = 0;
-}
-
-// Created on first use; if no key is to be had, no thread keeps blocks.
-bool register_thread_exit(FreeList& f) noexcept {
-  static pthread_key_t key;
-  static const bool have_key = pthread_key_create(&key, drain_free_list) == 0;
-  return have_key && pthread_setspecific(key, &f) == 0;
-}
-
-}  // namespace
-
-void* Tensor::operator new(size_t size) {
-  FreeList& f = free_list;
-  if (size == sizeof(Tensor) && f.head) {
-    FreeBlock* b = f.head;
-    f.head = b->next;
-    --f.count;
-    return b;
-  }
-  return ::operator new(size);
-}
-
-void Tensor::operator delete(void* p) noexcept {
-  FreeList& f = free_list;
-  if (f.count < FreeList::kMax && !f.closed) {
-    if (!f.registered) f.registered = register_thread_exit(f);
-    if (f.registered) {
-      f.head = ::new (p) FreeBlock{f.head};
-      ++f.count;
-      return;
-    }
-  }
-  ::operator delete(p);
-}
-#else
-// Sanitizer and allocation-failure builds: every Tensor is its own heap block,
-// so use after release and double release are seen.
-void* Tensor::operator new(size_t size) { return ::operator new(size); }
-void Tensor::operator delete(void* p) noexcept { ::operator delete(p); }
-#endif
+void* Tensor::operator new(size_t size) { return BlockCache<Tensor>::take(size); }
+void Tensor::operator delete(void* p) noexcept { BlockCache<Tensor>::give(p); }
 
 Tensor::Tensor(Ref<Storage> storage, DType dtype, int64_t ndim, int64_t offset) noexcept
     : storage_(std::move(storage)),
@@ -164,24 +96,24 @@ Ref<Tensor> Tensor::from_data(const char* op, const void* data, int64_t ndim, co
 Ref<Tensor> Tensor::from_blob(const char* op, void* data, uint64_t byte_offset, DType dtype, int64_t ndim,
                               const int64_t* sizes, const int64_t* strides, bool readonly, ReleaseFn release,
                               void* ctx, Device device) {
-  require_known_dtype(dtype, op);
+  const DTypeInfo* info = dtype_info(dtype);  // looked up once (this runs on every from_numpy)
+  if (!info) require_known_dtype(dtype, op);  // throws
   check_sizes(op, ndim, sizes);
-  const int64_t numel = checked_numel(op, ndim, sizes);
-  if (numel > 0 && !data) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
+  if (!data) {  // (addressed_bytes counts the elements otherwise)
+    const int64_t numel = checked_numel(op, ndim, sizes);
+    if (numel > 0) fail(Status::Invalid, op, ": data is NULL for ", numel, " elements");
+  }
   int64_t compact[kMaxDims];
   if (!strides) {
     contiguous_strides(ndim, sizes, compact);
     strides = compact;
   }
   const ByteWindow w = addressed_bytes(op, reinterpret_cast<uintptr_t>(data), byte_offset, ndim, sizes, strides,
-                                       dtype_size(dtype));
-  auto storage = Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, release, ctx, device);
-  try {
-    return make(storage, dtype, ndim, sizes, strides, w.storage_offset);
-  } catch (...) {
-    storage->forget_release();  // on failure the caller keeps its memory
-    throw;
-  }
+                                       info->size);
+  Ref<Tensor> t = make(Storage::wrap(reinterpret_cast<void*>(w.base), w.nbytes, readonly, nullptr, nullptr, device),
+                       dtype, ndim, sizes, strides, w.storage_offset);
+  t->storage()->attach_release(release, ctx);  // nothing fails any more: the memory is handed over
+  return t;
 }
 
 Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
@@ -213,13 +145,10 @@ Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DTy
            offset, " bytes) must not be greater than actual buffer length (", nbytes, " bytes)");
     used = static_cast<size_t>(bytes);
   }
-  auto storage = Storage::wrap(static_cast<char*>(buffer) + offset, used, readonly, release, ctx);
-  try {
-    return make(storage, dtype, 1, &count, nullptr, 0);
-  } catch (...) {
-    storage->forget_release();  // on failure the caller keeps its buffer
-    throw;
-  }
+  Ref<Tensor> t = make(Storage::wrap(static_cast<char*>(buffer) + offset, used, readonly, nullptr, nullptr), dtype,
+                       1, &count, nullptr, 0);
+  t->storage()->attach_release(release, ctx);  // nothing fails any more: the buffer is handed over
+  return t;
 }
 
 Ref<Tensor> Tensor::wrapped_number(DType dtype, const void* value) {

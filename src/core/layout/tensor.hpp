@@ -76,8 +76,8 @@ class Tensor final : public RefCounted<Tensor> {
   void require_readable(const char* op) const;
   void require_writable(const char* op) const;
 
-  // Tensors come from a small per-thread cache of freed blocks (views are made
-  // and dropped often); a block freed on another thread joins that thread's cache.
+  // Tensors come from a small per-thread cache of freed blocks (BlockCache:
+  // views are made and dropped often).
   static void* operator new(size_t size);
   static void operator delete(void* p) noexcept;
 

@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "memory/allocator.hpp"
+#include "memory/block_cache.hpp"
 #include "ctensor.h"
 
 namespace ctensor::core {
@@ -51,6 +52,9 @@ Ref<Storage> Storage::wrap_checked(const char* op, void* data, size_t nbytes, ui
   if (!data && nbytes > 0) fail(Status::Invalid, op, ": data is NULL with nbytes ", nbytes);
   return wrap(data, nbytes, readonly, release, ctx);
 }
+
+void* Storage::operator new(size_t size) { return BlockCache<Storage>::take(size); }
+void Storage::operator delete(void* p) noexcept { BlockCache<Storage>::give(p); }
 
 Storage::~Storage() {
   if (owned_)

@@ -33,15 +33,24 @@ class Storage final : public RefCounted<Storage> {
 
   ~Storage();
 
+  // Storages come from a small per-thread cache of freed blocks (BlockCache:
+  // every from_numpy and from_dlpack wraps one).
+  static void* operator new(size_t size);
+  static void operator delete(void* p) noexcept;
+
   void* data() const noexcept { return data_; }
   size_t nbytes() const noexcept { return nbytes_; }
   bool readonly() const noexcept { return readonly_; }
   Device device() const noexcept { return device_; }
   // True when the CPU may read and write the bytes directly.
   bool cpu_accessible() const noexcept;
-  // Drops the release callback of a storage that has not been handed out yet, so
-  // that a constructor failing after wrap() leaves the caller's memory untouched.
-  void forget_release() noexcept { release_ = nullptr; }
+  // Gives a storage that has not been handed out yet its release callback, once
+  // nothing can fail any more: a constructor failing after wrap() then leaves
+  // the caller's memory untouched.
+  void attach_release(ReleaseFn release, void* ctx) noexcept {
+    release_ = release;
+    ctx_ = ctx;
+  }
   // Makes a storage that has not been handed out yet read-only (results that must not be written).
   void seal() noexcept { readonly_ = true; }
   // The release callback and its context, so that a kind of borrowed storage
