@@ -32,6 +32,7 @@ from math_helpers import (ALL, COMPLEX, FLOATS, INTS, NAMES, OPS, REDUCTIONS, ST
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
+lib.tensor_set_num_threads.argtypes, lib.tensor_set_num_threads.restype = [i32], i32
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -597,7 +598,17 @@ def pairwise_bound(n, eps, abs_sum):
     return (math.ceil(math.log2(max(n, 2))) + 32) * eps * abs_sum
 
 
-def test_float_sum_is_pairwise():
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_float_sum_is_pairwise(threads):
+    # Large enough for threads, which change no bit of any result.
+    check(lib.tensor_set_num_threads(threads))
+    try:
+        check_float_sum_is_pairwise()
+    finally:
+        check(lib.tensor_set_num_threads(1))
+
+
+def check_float_sum_is_pairwise():
     # 2^25 ones (a zero-stride view): a running float32 sum stops at 2^24.
     one = from_array(np.ones(1, np.float32), 6)
     ones = new_ref(lib.tensor_as_strided, one.handle, 1, int64_array([2 ** 25]), int64_array([0]), 0)
@@ -610,7 +621,8 @@ def test_float_sum_is_pairwise():
     exact = x.astype(np.float64)
     t = from_array(x, 6)
     tt = new_ref(lib.tensor_as_strided, t.handle, 2, int64_array([1536, 1024]), int64_array([1, 1536]), 0)
-    for view, ex in [(t, exact), (tt, exact.T)]:
+    sl = new_ref(lib.tensor_as_strided, t.handle, 2, int64_array([1024, 1535]), int64_array([1536, 1]), 1)
+    for view, ex in [(t, exact), (tt, exact.T), (sl, exact[:, 1:])]:
         for dims in ([], [0], [1]):
             got = to_array(new_ref(lib.tensor_sum, view.handle, len(dims), int64_array(dims) if dims else None, 0))
             axis = tuple(dims) if dims else None

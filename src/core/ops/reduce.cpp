@@ -1,10 +1,16 @@
 #include "ops/reduce.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <new>
+#include <utility>
+#include <vector>
 
+#include "engine/parallel.hpp"
 #include "engine/tensor_iterator.hpp"
 #include "layout/shape.hpp"
 #include "ops/elements.hpp"
@@ -73,7 +79,7 @@ struct Reduction {
 // (ceil(log2 n) + 32) eps bound of ctensor.h's tensor_sum.
 constexpr int64_t kBlock = 512;
 constexpr int kLanes = 16;
-// Rows a column block reduces one after the other before combining pairwise.
+// Rows a column block reduces in one pass, as a tree, before combining pairwise.
 constexpr int64_t kRowBlock = 8;
 // Columns reduced together when the kept dim is the dense one.
 constexpr int64_t kColumnBytes = 16384;
@@ -116,16 +122,66 @@ void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }
 
+// Column sums out[w] over kRowBlock rows (s_row bytes apart) of w dense
+// elements: one pass, each column summed as a tree.
+template <class R, class T>
+inline void row_block_generic(const char* p, int64_t s_row, int64_t w, typename R::Acc* out) noexcept {
+  static_assert(kRowBlock == 8, "the tree below adds 8 rows");
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  const char* q[kRowBlock];
+  for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
+  for (int64_t c = 0; c < w; ++c) {
+    const int64_t o = c * t;
+    out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
+                                   R::combine(R::read(q[2] + o), R::read(q[3] + o))),
+                        R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
+                                   R::combine(R::read(q[6] + o), R::read(q[7] + o))));
+  }
+}
+
+#if defined(__x86_64__)
+template <class R, class T>
+__attribute__((target("avx2"))) void row_block_avx2(const char* p, int64_t s_row, int64_t w,
+                                                    typename R::Acc* out) noexcept {
+  row_block_generic<R, T>(p, s_row, w, out);
+}
+#endif
+
+template <class R, class T>
+void row_block(const char* p, int64_t s_row, int64_t w, typename R::Acc* out) noexcept {
+#if defined(__x86_64__)
+  if (has_avx2()) return row_block_avx2<R, T>(p, s_row, w, out);
+#endif
+  row_block_generic<R, T>(p, s_row, w, out);
+}
+
+// out[k] = out[k] (+) right[k] for every lane.
+template <class R>
+void combine_lanes(typename R::Acc* out, const typename R::Acc* right) noexcept {
+  for (int k = 0; k < kLanes; ++k) out[k] = R::combine(out[k], right[k]);
+}
+
+// Where a run of n > kBlock elements splits: a whole number of blocks first.
+constexpr int64_t block_half(int64_t n) noexcept { return (n / 2 + kBlock - 1) / kBlock * kBlock; }
+
 // The lanes of a run of n elements: blocks combined pairwise, lane by lane.
 template <class R, class T>
 void run_lanes(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
   if (n <= kBlock) return stride == t ? dense_block<R, T>(p, n, out) : block<R>(p, stride, n, out);
-  const int64_t half = (n / 2 + kBlock - 1) / kBlock * kBlock;
+  const int64_t half = block_half(n);
   typename R::Acc right[kLanes];
   run_lanes<R, T>(p, stride, half, out);
   run_lanes<R, T>(p + half * stride, stride, n - half, right);
-  for (int k = 0; k < kLanes; ++k) out[k] = R::combine(out[k], right[k]);
+  combine_lanes<R>(out, right);
+}
+
+// The lanes combined pairwise into one result.
+template <class R>
+typename R::Acc fold_lanes(typename R::Acc* lane) noexcept {
+  for (int width = kLanes / 2; width > 0; width /= 2)
+    for (int k = 0; k < width; ++k) lane[k] = R::combine(lane[k], lane[k + width]);
+  return lane[0];
 }
 
 // A run of n elements reduced: pairwise over blocks, then over the lanes.
@@ -133,9 +189,7 @@ template <class R, class T>
 typename R::Acc run(const char* p, int64_t stride, int64_t n) noexcept {
   typename R::Acc lane[kLanes];
   run_lanes<R, T>(p, stride, n, lane);
-  for (int width = kLanes / 2; width > 0; width /= 2)
-    for (int k = 0; k < width; ++k) lane[k] = R::combine(lane[k], lane[k + width]);
-  return lane[0];
+  return fold_lanes<R>(lane);
 }
 
 // Runs j in [lo, hi) of dim 1, each a run along dim 0, combined pairwise.
@@ -146,6 +200,87 @@ typename R::Acc runs(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t 
   return R::combine(runs<R, T>(p, s0, n0, s1, lo, mid), runs<R, T>(p, s0, n0, s1, mid, hi));
 }
 
+// ---- threads ----------------------------------------------------------------------
+
+// A reduction into one element is cut along its own pairwise tree into pieces
+// (the subtrees of at most kPiece elements, or kPiece elements' worth of runs),
+// which threads reduce independently; the pieces' results then combine as the
+// tree combines them on one thread, so every thread count gives the same
+// result, bit for bit, and the same error bound.
+constexpr int64_t kPiece = int64_t{1} << 16;
+// Input bytes per thread below which a reduction stays on the calling thread.
+constexpr int64_t kBytesPerThread = int64_t{1} << 21;
+
+int32_t threads_for(int64_t bytes) noexcept {
+  return static_cast<int32_t>(std::min<int64_t>(num_threads(), bytes / kBytesPerThread + 1));
+}
+
+// The pairwise tree over [0, n) that splits `count` items at half(count),
+// reduced by leaf(first, count) on subtrees of at most `piece` items (on up to
+// `threads` threads) and combine(left, right) above them. Without memory for
+// the pieces, the calling thread reduces them as they come.
+template <class V, class Half, class Leaf, class Combine>
+V parallel_tree(int64_t n, int64_t piece, int32_t threads, const Half& half, const Leaf& leaf,
+                const Combine& combine) {
+  std::vector<std::pair<int64_t, int64_t>> pieces;  // (first, count), in order
+  std::vector<V> value;
+  try {
+    const auto cut = [&](const auto& self, int64_t first, int64_t count) -> void {
+      if (count <= piece) {
+        pieces.emplace_back(first, count);
+        return;
+      }
+      const int64_t h = half(count);
+      self(self, first, h);
+      self(self, first + h, count - h);
+    };
+    cut(cut, 0, n);
+    value.resize(pieces.size());
+  } catch (const std::bad_alloc&) {
+    threads = 1;
+  }
+  const auto tree = [&](const auto& self, int64_t first, int64_t count, size_t& next) -> V {
+    if (count <= piece) return threads > 1 ? value[next++] : leaf(first, count);
+    const int64_t h = half(count);
+    V left = self(self, first, h, next);
+    return combine(left, self(self, first + h, count - h, next));
+  };
+  if (threads > 1) {
+    std::atomic<size_t> claimed{0};  // pieces go to whichever thread is free
+    parallel_run(threads, [&](int32_t) {
+      for (size_t i; (i = claimed.fetch_add(1, std::memory_order_relaxed)) < pieces.size();)
+        value[i] = leaf(pieces[i].first, pieces[i].second);
+    });
+  }
+  size_t next = 0;
+  return tree(tree, 0, n, next);
+}
+
+// Everything in the n0 x n1 elements at p (s0, s1 bytes apart) reduced into
+// one: as runs(), on the pool when the work is large.
+template <class R, class T>
+typename R::Acc reduce_all(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t n1) {
+  const int32_t threads = threads_for(n0 * n1 * static_cast<int64_t>(sizeof(T)));
+  if (threads <= 1) return runs<R, T>(p, s0, n0, s1, 0, n1);
+  if (n1 == 1) {
+    using Lanes = std::array<typename R::Acc, kLanes>;
+    const auto leaf = [&](int64_t first, int64_t count) {
+      Lanes lanes;
+      run_lanes<R, T>(p + first * s0, s0, count, lanes.data());
+      return lanes;
+    };
+    const auto combine = [](Lanes left, const Lanes& right) {
+      combine_lanes<R>(left.data(), right.data());
+      return left;
+    };
+    Lanes lanes = parallel_tree<Lanes>(n0, kPiece, threads, block_half, leaf, combine);
+    return fold_lanes<R>(lanes.data());
+  }
+  const auto half = [](int64_t count) { return count / 2; };
+  const auto leaf = [&](int64_t first, int64_t count) { return runs<R, T>(p, s0, n0, s1, first, first + count); };
+  return parallel_tree<typename R::Acc>(n1, std::max<int64_t>(kPiece / n0, 1), threads, half, leaf, R::combine);
+}
+
 // Column sums out[w] over `rows` rows (s_row bytes apart) of w columns of dense
 // elements: rows in blocks of kRowBlock, blocks combined pairwise. `scratch`
 // holds one row of partial results per level of the recursion.
@@ -153,18 +288,7 @@ template <class R, class T>
 void column_block(const char* p, int64_t s_row, int64_t rows, int64_t w, typename R::Acc* out,
                   typename R::Acc* scratch) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
-  if (rows == kRowBlock) {  // one pass over 8 rows, summed as a tree
-    const char* q[kRowBlock];
-    for (int64_t r = 0; r < kRowBlock; ++r) q[r] = p + r * s_row;
-    for (int64_t c = 0; c < w; ++c) {
-      const int64_t o = c * t;
-      out[c] = R::combine(R::combine(R::combine(R::read(q[0] + o), R::read(q[1] + o)),
-                                     R::combine(R::read(q[2] + o), R::read(q[3] + o))),
-                          R::combine(R::combine(R::read(q[4] + o), R::read(q[5] + o)),
-                                     R::combine(R::read(q[6] + o), R::read(q[7] + o))));
-    }
-    return;
-  }
+  if (rows == kRowBlock) return row_block<R, T>(p, s_row, w, out);
   if (rows < kRowBlock) {
     for (int64_t c = 0; c < w; ++c) out[c] = R::read(p + c * t);
     for (int64_t r = 1; r < rows; ++r)
@@ -201,7 +325,7 @@ void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
     for (int64_t j = 0; j < n1; ++j)
       for (int64_t i = 0; i < n0; ++i) update(acc + i * so0 + j * so1, R::read(in + i * si0 + j * si1));
   } else if (so1 == 0) {  // everything here reduces into one element
-    update(acc, runs<R, T>(in, si0, n0, si1, 0, n1));
+    update(acc, reduce_all<R, T>(in, si0, n0, si1, n1));
   } else if (si1 == t && so1 == a) {  // dense along the kept dim: reduce whole rows of columns
     const int64_t width = std::max<int64_t>(kColumnBytes / a, 1);
     const auto part = std::make_unique<Acc[]>(static_cast<size_t>(width) * static_cast<size_t>(levels(n0) + 1));
