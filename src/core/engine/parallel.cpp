@@ -26,7 +26,7 @@ class Pool {
  public:
   Pool() { pthread_atfork(nullptr, nullptr, [] { forked_child_ = true; }); }
 
-  void run(int32_t parts, const std::function<void(int32_t)>& part) {
+  void run(int32_t parts, FunctionRef<void(int32_t)> part) {
     if (forked_child_ || t_inside_pool) {
       for (int32_t i = 0; i < parts; ++i) part(i);
       return;
@@ -88,7 +88,7 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::vector<std::thread> workers_;
-  const std::function<void(int32_t)>* job_ = nullptr;
+  const FunctionRef<void(int32_t)>* job_ = nullptr;
   int32_t parts_ = 0;
   int32_t pending_ = 0;
   uint64_t generation_ = 0;
@@ -111,7 +111,7 @@ void set_num_threads(const char* op, int32_t n) {
   g_num_threads.store(n, std::memory_order_relaxed);
 }
 
-void parallel_run(int32_t parts, const std::function<void(int32_t)>& part) {
+void parallel_run(int32_t parts, FunctionRef<void(int32_t)> part) {
   if (parts <= 1) {
     if (parts == 1) part(0);
     return;

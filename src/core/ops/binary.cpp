@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <memory>
 #include <numeric>
 
 #include "engine/copy.hpp"
@@ -144,16 +143,34 @@ void unary_loop(char** data, const int64_t* s, int64_t n, F f) {
 // engine's tile kernel), then the rows run as dense loops.
 constexpr int64_t kTileInner = 128, kTileOuter = 64;
 
+// Whether input k of a 2-D block (strides s along dim 0, s1 along dim 1, n1
+// columns of `item`-byte elements) runs across the output's order.
+inline bool runs_across(const int64_t* s, const int64_t* s1, int k, int64_t n1, int64_t item) noexcept {
+  return n1 > 1 && s1[k] == item && std::llabs(s[k]) > item;
+}
+
+// The tile buffers loop_2d needs for `it` (operand 0 the output, then N - 1
+// inputs of `item`-byte elements): none when no input runs across.
+template <int N>
+size_t tile_scratch(const TensorIterator& it, size_t item) noexcept {
+  if (it.ndim() < 2) return 0;
+  const auto t = static_cast<int64_t>(item);
+  for (int k = 1; k < N; ++k)
+    if (runs_across(it.strides(0), it.strides(1), k, it.size(1), t))
+      return static_cast<size_t>(N * kTileInner * kTileOuter) * item;  // buffer 0: unused
+  return 0;
+}
+
 // Runs a 1-D loop over a 2-D block of n0 x n1 elements (strides s along dim 0,
 // s + N along dim 1; operand 0 is the output, the inputs have `item`-byte
-// elements).
+// elements). `buffers` holds tile_scratch's bytes.
 template <int N, class Loop>
-void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, Loop loop) {
+void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, char* buffers, Loop loop) noexcept {
   const int64_t* s1 = s + N;
   const auto t = static_cast<int64_t>(item);
   bool across[N] = {}, any = false;
   for (int k = 1; k < N; ++k) {
-    across[k] = n1 > 1 && s1[k] == t && std::llabs(s[k]) > t;
+    across[k] = runs_across(s, s1, k, n1, t);
     any |= across[k];
   }
   char* p[N];
@@ -165,7 +182,6 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
     return;
   }
   const int64_t tile_bytes = kTileInner * kTileOuter * t;
-  const auto buffers = std::make_unique<char[]>(static_cast<size_t>(N * tile_bytes));  // [0]: unused
   int64_t rows[N];  // dim-0 strides the loop sees: buffered inputs are dense
   std::copy(s, s + N, rows);
   for (int k = 1; k < N; ++k)
@@ -175,23 +191,31 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
       const int64_t m0 = std::min(kTileInner, n0 - i0), m1 = std::min(kTileOuter, n1 - j0);
       for (int k = 1; k < N; ++k)
         if (across[k])
-          copy_tile(item, buffers.get() + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
+          copy_tile(item, buffers + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
       for (int64_t j = 0; j < m1; ++j) {
         for (int k = 0; k < N; ++k)
-          p[k] = across[k] ? buffers.get() + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
+          p[k] = across[k] ? buffers + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
         loop(p, rows, m0);
       }
     }
+}
+
+// Runs the 1-D `loop` over every element of `it` (N operands) on the pool.
+template <int N, class Loop>
+void for_each_tiled(const TensorIterator& it, size_t item, const Loop& loop) {
+  it.for_each(
+      [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch) {
+        loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
+      },
+      tile_scratch<N>(it, item));
 }
 
 template <BinaryOp Op, class T>
 void run_binary(const TensorIterator& it) {
   using C = compute_t<T>;
   using R = std::conditional_t<is_comparison(Op), Bool8, T>;
-  it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-    loop_2d<3>(data, strides, n0, n1, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
-      binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
-    });
+  for_each_tiled<3>(it, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
+    binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
   });
 }
 
@@ -470,11 +494,7 @@ template <class R, class T, class F>
 Ref<Tensor> unary_into(const char* name, Ref<Tensor> out, const Tensor& a, F f) {
   if (out->numel() == 0) return out;
   const TensorIterator it = TensorIteratorConfig().add_output(*out).add_input(a).build(name);
-  it.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-    loop_2d<2>(data, strides, n0, n1, sizeof(T), [&](char** p, const int64_t* s, int64_t n) {
-      unary_loop<T, R>(p, s, n, f);
-    });
-  });
+  for_each_tiled<2>(it, sizeof(T), [&](char** p, const int64_t* s, int64_t n) { unary_loop<T, R>(p, s, n, f); });
   return out;
 }
 

@@ -6,9 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <new>
-#include <utility>
-#include <vector>
 
 #include "engine/parallel.hpp"
 #include "engine/tensor_iterator.hpp"
@@ -203,11 +200,15 @@ typename R::Acc runs(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t 
 // ---- threads ----------------------------------------------------------------------
 
 // A reduction into one element is cut along its own pairwise tree into pieces
-// (the subtrees of at most kPiece elements, or kPiece elements' worth of runs),
-// which threads reduce independently; the pieces' results then combine as the
-// tree combines them on one thread, so every thread count gives the same
-// result, bit for bit, and the same error bound.
-constexpr int64_t kPiece = int64_t{1} << 16;
+// (the subtrees kPieceDepth levels down, or smaller ones where the tree stops
+// splitting sooner), which threads reduce independently; the pieces' results
+// then combine as the tree combines them on one thread. A subtree reduced on
+// its own is the same recursion as inside the whole, so every thread count
+// gives the same result, bit for bit, and the same error bound.
+constexpr int kPieceDepth = 6;
+// At most 64 pieces: their results fit on the stack (nothing is allocated, so
+// the split cannot fail), and up to 16 threads still get 4 pieces each.
+constexpr size_t kMaxPieces = size_t{1} << kPieceDepth;
 // Input bytes per thread below which a reduction stays on the calling thread.
 constexpr int64_t kBytesPerThread = int64_t{1} << 21;
 
@@ -215,51 +216,48 @@ int32_t threads_for(int64_t bytes) noexcept {
   return static_cast<int32_t>(std::min<int64_t>(num_threads(), bytes / kBytesPerThread + 1));
 }
 
-// The pairwise tree over [0, n) that splits `count` items at half(count),
-// reduced by leaf(first, count) on subtrees of at most `piece` items (on up to
-// `threads` threads) and combine(left, right) above them. Without memory for
-// the pieces, the calling thread reduces them as they come.
+// The pairwise tree over [0, n) that splits `count` > base items at
+// half(count), reduced by leaf(first, count) on its pieces (on up to `threads`
+// threads) and combine(left, right) above them.
 template <class V, class Half, class Leaf, class Combine>
-V parallel_tree(int64_t n, int64_t piece, int32_t threads, const Half& half, const Leaf& leaf,
-                const Combine& combine) {
-  std::vector<std::pair<int64_t, int64_t>> pieces;  // (first, count), in order
-  std::vector<V> value;
-  try {
-    const auto cut = [&](const auto& self, int64_t first, int64_t count) -> void {
-      if (count <= piece) {
-        pieces.emplace_back(first, count);
-        return;
-      }
-      const int64_t h = half(count);
-      self(self, first, h);
-      self(self, first + h, count - h);
-    };
-    cut(cut, 0, n);
-    value.resize(pieces.size());
-  } catch (const std::bad_alloc&) {
-    threads = 1;
-  }
-  const auto tree = [&](const auto& self, int64_t first, int64_t count, size_t& next) -> V {
-    if (count <= piece) return threads > 1 ? value[next++] : leaf(first, count);
-    const int64_t h = half(count);
-    V left = self(self, first, h, next);
-    return combine(left, self(self, first + h, count - h, next));
+V parallel_tree(int64_t n, int64_t base, int32_t threads, const Half& half, const Leaf& leaf,
+                const Combine& combine) noexcept {
+  const auto is_piece = [&](int64_t count, int depth) { return count <= base || depth == kPieceDepth; };
+  struct Piece {
+    int64_t first, count;
   };
-  if (threads > 1) {
-    std::atomic<size_t> claimed{0};  // pieces go to whichever thread is free
-    parallel_run(threads, [&](int32_t) {
-      for (size_t i; (i = claimed.fetch_add(1, std::memory_order_relaxed)) < pieces.size();)
-        value[i] = leaf(pieces[i].first, pieces[i].second);
-    });
-  }
-  size_t next = 0;
-  return tree(tree, 0, n, next);
+  std::array<Piece, kMaxPieces> pieces;
+  size_t npieces = 0;
+  const auto cut = [&](const auto& self, int64_t first, int64_t count, int depth) -> void {
+    if (is_piece(count, depth)) {
+      pieces[npieces++] = {first, count};
+      return;
+    }
+    const int64_t h = half(count);
+    self(self, first, h, depth + 1);
+    self(self, first + h, count - h, depth + 1);
+  };
+  cut(cut, 0, n, 0);
+  std::array<V, kMaxPieces> value;
+  std::atomic<size_t> claimed{0};  // pieces go to whichever thread is free
+  parallel_run(static_cast<int32_t>(std::min<size_t>(static_cast<size_t>(threads), npieces)), [&](int32_t) {
+    for (size_t i; (i = claimed.fetch_add(1, std::memory_order_relaxed)) < npieces;)
+      value[i] = leaf(pieces[i].first, pieces[i].count);
+  });
+  size_t next = 0;  // the pieces' results, in the tree's order
+  const auto tree = [&](const auto& self, int64_t count, int depth) -> V {
+    if (is_piece(count, depth)) return value[next++];
+    const int64_t h = half(count);
+    V left = self(self, h, depth + 1);
+    return combine(left, self(self, count - h, depth + 1));
+  };
+  return tree(tree, n, 0);
 }
 
 // Everything in the n0 x n1 elements at p (s0, s1 bytes apart) reduced into
 // one: as runs(), on the pool when the work is large.
 template <class R, class T>
-typename R::Acc reduce_all(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t n1) {
+typename R::Acc reduce_all(const char* p, int64_t s0, int64_t n0, int64_t s1, int64_t n1) noexcept {
   const int32_t threads = threads_for(n0 * n1 * static_cast<int64_t>(sizeof(T)));
   if (threads <= 1) return runs<R, T>(p, s0, n0, s1, 0, n1);
   if (n1 == 1) {
@@ -273,12 +271,12 @@ typename R::Acc reduce_all(const char* p, int64_t s0, int64_t n0, int64_t s1, in
       combine_lanes<R>(left.data(), right.data());
       return left;
     };
-    Lanes lanes = parallel_tree<Lanes>(n0, kPiece, threads, block_half, leaf, combine);
+    Lanes lanes = parallel_tree<Lanes>(n0, kBlock, threads, block_half, leaf, combine);
     return fold_lanes<R>(lanes.data());
   }
   const auto half = [](int64_t count) { return count / 2; };
   const auto leaf = [&](int64_t first, int64_t count) { return runs<R, T>(p, s0, n0, s1, first, first + count); };
-  return parallel_tree<typename R::Acc>(n1, std::max<int64_t>(kPiece / n0, 1), threads, half, leaf, R::combine);
+  return parallel_tree<typename R::Acc>(n1, 1, threads, half, leaf, R::combine);
 }
 
 // Column sums out[w] over `rows` rows (s_row bytes apart) of w columns of dense
@@ -307,9 +305,24 @@ int levels(int64_t rows) noexcept {
   return n + 1;
 }
 
-// The 2-D loop over (accumulator, input): dims 0 and 1 of the iterator.
+// Columns a column block reduces at once, of n1.
+template <class Acc>
+int64_t column_width(int64_t n1) noexcept {
+  return std::clamp<int64_t>(kColumnBytes / static_cast<int64_t>(sizeof(Acc)), 1, std::max<int64_t>(n1, 1));
+}
+
+// The accumulators column_block needs for n0 rows of up to n1 columns: the
+// result row and one per level of its recursion.
+template <class Acc>
+int64_t column_scratch(int64_t n0, int64_t n1) noexcept {
+  return column_width<Acc>(n1) * (levels(n0) + 1);
+}
+
+// The 2-D loop over (accumulator, input): dims 0 and 1 of the iterator;
+// `scratch` holds column_scratch(n0, n1) accumulators when the input is dense
+// along a kept dim 1 (the iterator's column case).
 template <class R, class T>
-void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
+void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1, typename R::Acc* scratch) noexcept {
   using Acc = typename R::Acc;
   constexpr auto t = static_cast<int64_t>(sizeof(T)), a = static_cast<int64_t>(sizeof(Acc));
   const int64_t so0 = s[0], si0 = s[1], so1 = s[2], si1 = s[3];
@@ -327,12 +340,11 @@ void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1) {
   } else if (so1 == 0) {  // everything here reduces into one element
     update(acc, reduce_all<R, T>(in, si0, n0, si1, n1));
   } else if (si1 == t && so1 == a) {  // dense along the kept dim: reduce whole rows of columns
-    const int64_t width = std::max<int64_t>(kColumnBytes / a, 1);
-    const auto part = std::make_unique<Acc[]>(static_cast<size_t>(width) * static_cast<size_t>(levels(n0) + 1));
+    const int64_t width = column_width<Acc>(n1);
     for (int64_t c0 = 0; c0 < n1; c0 += width) {
       const int64_t w = std::min(width, n1 - c0);
-      column_block<R, T>(in + c0 * t, si0, n0, w, part.get(), part.get() + width);
-      for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, part[c]);
+      column_block<R, T>(in + c0 * t, si0, n0, w, scratch, scratch + width);
+      for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, scratch[c]);
     }
   } else {
     for (int64_t j = 0; j < n1; ++j) update(acc + j * so1, run<R, T>(in + j * si1, si0, n0));
@@ -381,9 +393,16 @@ Ref<Tensor> reduce_typed(const Tensor& t, const bool* reduced, bool keepdim, DTy
                                   .add_input(t)
                                   .allow_reduction()
                                   .build(name);
-    it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-      reduce_loop<R, T>(data, strides, n0, n1);
-    });
+    const bool columns = it.ndim() > 1 && it.stride(0, 0) == 0 && it.stride(0, 1) == static_cast<int64_t>(sizeof(Acc)) &&
+                         it.stride(1, 1) == static_cast<int64_t>(sizeof(T));
+    const int64_t scratch = columns ? column_scratch<Acc>(it.size(0), it.size(1)) : 0;
+    Split split;  // a thread per kBytesPerThread of input (the iterator counts accumulators)
+    split.min_bytes = kBytesPerThread * static_cast<int64_t>(sizeof(Acc)) / static_cast<int64_t>(sizeof(T));
+    it.for_each(
+        [](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch_bytes) {
+          reduce_loop<R, T>(data, strides, n0, n1, reinterpret_cast<Acc*>(scratch_bytes));
+        },
+        static_cast<size_t>(scratch) * sizeof(Acc), split);
   }
   Ref<Tensor> out = Tensor::allocate(name, out_dtype, out_nd, out_shape, false);
   using Out = typename R::Out;
