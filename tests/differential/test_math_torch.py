@@ -33,6 +33,7 @@ from math_helpers import (ALL, COMPLEX, FLOATS, INTS, NAMES, OPS, REDUCTIONS, ST
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
 lib.tensor_set_num_threads.argtypes, lib.tensor_set_num_threads.restype = [i32], i32
+lib.tensor_get_num_threads.restype = i32
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -601,11 +602,12 @@ def pairwise_bound(n, eps, abs_sum):
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_float_sum_is_pairwise(threads):
     # Large enough for threads, which change no bit of any result.
+    before = lib.tensor_get_num_threads()
     check(lib.tensor_set_num_threads(threads))
     try:
         check_float_sum_is_pairwise()
     finally:
-        check(lib.tensor_set_num_threads(1))
+        check(lib.tensor_set_num_threads(before))
 
 
 def check_float_sum_is_pairwise():

@@ -1,9 +1,14 @@
 #include "engine/parallel.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,7 +19,25 @@ namespace ctensor::core {
 
 namespace {
 
-std::atomic<int32_t> g_num_threads{1};
+// 0 until the default is first read or a count is set.
+std::atomic<int32_t> g_num_threads{0};
+
+// CTENSOR_NUM_THREADS when it is a positive integer, else the CPUs this
+// process may run on (its affinity mask, as torch's and OpenMP's defaults).
+int32_t default_num_threads() noexcept {
+  if (const char* text = std::getenv("CTENSOR_NUM_THREADS")) {
+    const int saved_errno = errno;
+    errno = 0;
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    const bool valid = errno == 0 && end != text && *end == '\0' && n >= 1 && n <= std::numeric_limits<int32_t>::max();
+    errno = saved_errno;
+    if (valid) return static_cast<int32_t>(n);
+  }
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0) return CPU_COUNT(&cpus);
+  return static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
+}
 
 // Workers sleep on `wake_` until a new generation of work is posted; worker w
 // runs part w + 1 of it. One job at a time: `busy_` is held by the poster.
@@ -104,7 +127,13 @@ Pool& pool() {
 
 }  // namespace
 
-int32_t num_threads() noexcept { return g_num_threads.load(std::memory_order_relaxed); }
+int32_t num_threads() noexcept {
+  int32_t n = g_num_threads.load(std::memory_order_relaxed);
+  if (n != 0) return n;
+  const int32_t fallback = default_num_threads();
+  // A count set in the meantime wins over the default.
+  return g_num_threads.compare_exchange_strong(n, fallback, std::memory_order_relaxed) ? fallback : n;
+}
 
 void set_num_threads(const char* op, int32_t n) {
   if (n < 1) fail(Status::Invalid, op, ": n is ", n, ", expected at least 1");

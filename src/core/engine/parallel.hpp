@@ -9,7 +9,8 @@
 namespace ctensor::core {
 
 // The number of threads a large op may use (the caller's thread included).
-// Defaults to 1: ops stay on the calling thread unless a program opts in.
+// Defaults to the CPUs this process may run on, or to CTENSOR_NUM_THREADS (a
+// positive integer; read once, at the first call) when that is set.
 int32_t num_threads() noexcept;
 // Sets it; n < 1 is Error(Invalid) naming `op`. Workers start lazily on first use.
 void set_num_threads(const char* op, int32_t n);
