@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -30,6 +31,7 @@ bool is_nan(C x) noexcept {
 // Acc: the accumulator type; Out: the result's storage type.
 template <ReduceOp Op, class T>
 struct Reduction {
+  static constexpr ReduceOp kOp = Op;
   static constexpr bool kSumLike = Op == ReduceOp::Sum || Op == ReduceOp::Mean || Op == ReduceOp::Prod;
   using Acc = std::conditional_t<kSumLike && kIntegerInput<T>, int64_t, compute_t<T>>;
   using Out = std::conditional_t<kSumLike && kIntegerInput<T>, int64_t, T>;
@@ -104,10 +106,6 @@ template <class R, class T>
 __attribute__((target("avx2"))) void dense_block_avx2(const char* p, int64_t n, typename R::Acc* out) noexcept {
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }
-bool has_avx2() noexcept {
-  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
-  return has;
-}
 #endif
 
 // A dense block: a constant stride, so that its loads vectorise.
@@ -117,6 +115,91 @@ void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
   if (has_avx2()) return dense_block_avx2<R, T>(p, n, out);
 #endif
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
+}
+
+// ---- sums that read several streams ----------------------------------------------
+//
+// A sum reads memory faster from a few places at once than from one: the
+// memory system works on several streams in parallel (on the development VM
+// four streams read ~1.4x as fast as one). The blocks of a run are
+// independent until they combine, so they may be reduced in any order:
+// floating-point sums take up to kWideBlocks full blocks at a time (of one
+// run, or of several short runs), reduce them kStreams at a time, one block
+// from each part of the list, and then combine them as the pairwise tree does.
+// Each block's lanes see the same additions in the same order as in block():
+// the same bits.
+
+// Sums whose lanes vectors can hold: floating-point accumulators read from
+// their own type, combined by IEEE addition (vectors add lane by lane).
+template <class R, class T>
+constexpr bool kVectorSum = (R::kOp == ReduceOp::Sum || R::kOp == ReduceOp::Mean) &&
+                            std::is_floating_point_v<typename R::Acc> && std::is_same_v<T, typename R::Acc>;
+
+constexpr int kWideBlocks = 32;
+constexpr int64_t kWideElements = kWideBlocks * kBlock;
+
+// A block's lanes as vectors.
+template <class Acc>
+struct VectorLanes {
+  typedef Acc Vec __attribute__((vector_size(32)));
+  static constexpr int kWidth = static_cast<int>(sizeof(Vec) / sizeof(Acc));
+  static constexpr int kRegs = kLanes / kWidth;  // vectors per block
+  static constexpr int kStreams = 8 / kRegs;     // blocks at once: 8 vectors of accumulators
+};
+
+// The lanes of the K full blocks at p[0..K) into out[0..K). (Always inlined,
+// as stream_blocks: their AVX2 clone must get AVX2 code.)
+template <int K, class Acc>
+[[gnu::always_inline]] inline void full_blocks(const char* const* p, Acc* const* out) noexcept {
+  using L = VectorLanes<Acc>;
+  using Vec = typename L::Vec;
+  constexpr auto t = static_cast<int64_t>(sizeof(Acc));
+  Vec acc[K][L::kRegs] = {};  // the identity, +0
+  for (int64_t i = 0; i < kBlock; i += kLanes)
+    for (int b = 0; b < K; ++b)
+      for (int r = 0; r < L::kRegs; ++r) {
+        Vec x;
+        std::memcpy(&x, p[b] + (i + r * L::kWidth) * t, sizeof x);
+        acc[b][r] += x;
+      }
+  for (int b = 0; b < K; ++b) std::memcpy(out[b], acc[b], sizeof acc[b]);
+}
+
+// The lanes of `count` <= kWideBlocks full blocks: block j starts at first[j],
+// its lanes go to out[j]. The list is cut into kStreams parts read side by side.
+template <class Acc>
+[[gnu::always_inline]] inline void stream_blocks(const char* const* first, Acc* const* out, int count) noexcept {
+  constexpr int K = VectorLanes<Acc>::kStreams;
+  int begin[K + 1];
+  for (int s = 0; s <= K; ++s) begin[s] = s * count / K;
+  const int rounds = count / K;  // every part has at least this many blocks
+  for (int j = 0; j < rounds; ++j) {
+    const char* p[K];
+    Acc* o[K];
+    for (int s = 0; s < K; ++s) {
+      p[s] = first[begin[s] + j];
+      o[s] = out[begin[s] + j];
+    }
+    full_blocks<K>(p, o);
+  }
+  for (int s = 0; s < K; ++s)
+    for (int j = begin[s] + rounds; j < begin[s + 1]; ++j) full_blocks<1>(first + j, out + j);
+}
+
+#if defined(__x86_64__)
+template <class Acc>
+__attribute__((target("avx2"))) void stream_blocks_avx2(const char* const* first, Acc* const* out,
+                                                        int count) noexcept {
+  stream_blocks<Acc>(first, out, count);
+}
+#endif
+
+template <class Acc>
+void read_blocks(const char* const* first, Acc* const* out, int count) noexcept {
+#if defined(__x86_64__)
+  if (has_avx2()) return stream_blocks_avx2<Acc>(first, out, count);
+#endif
+  stream_blocks<Acc>(first, out, count);
 }
 
 // Column sums out[w] over kRowBlock rows (s_row bytes apart) of w dense
@@ -161,11 +244,63 @@ void combine_lanes(typename R::Acc* out, const typename R::Acc* right) noexcept 
 // Where a run of n > kBlock elements splits: a whole number of blocks first.
 constexpr int64_t block_half(int64_t n) noexcept { return (n / 2 + kBlock - 1) / kBlock * kBlock; }
 
+// The lanes of a run of n elements whose blocks' lanes are leaf[0], leaf[1],
+// ...: blocks combined pairwise, lane by lane, as run_lanes combines them.
+template <class R>
+void tree_lanes(typename R::Acc (*leaf)[kLanes], int64_t n, typename R::Acc* out) noexcept {
+  if (n <= kBlock) {
+    std::copy(leaf[0], leaf[0] + kLanes, out);
+    return;
+  }
+  const int64_t half = block_half(n);
+  typename R::Acc right[kLanes];
+  tree_lanes<R>(leaf, half, out);
+  tree_lanes<R>(leaf + half / kBlock, n - half, right);
+  combine_lanes<R>(out, right);
+}
+
+// The runs of n0 <= kWideElements dense elements at p + j * s1, j in [0, n1),
+// reduced into done(j, lanes of run j) (lanes it may change): their full
+// blocks read as streams, up to kWideBlocks at a time.
+template <class R, class T, class Done>
+void short_runs(const char* p, int64_t n0, int64_t s1, int64_t n1, const Done& done) noexcept {
+  using Acc = typename R::Acc;
+  constexpr auto t = static_cast<int64_t>(sizeof(T));
+  const int full = static_cast<int>(n0 / kBlock);
+  const int leaves = static_cast<int>((n0 + kBlock - 1) / kBlock);
+  const int64_t group = std::max(kWideBlocks / std::max(full, 1), 1);  // runs read together
+  Acc leaf[kWideBlocks + kWideBlocks][kLanes];  // a group's leaves, run after run
+  const char* first[kWideBlocks];
+  Acc* out[kWideBlocks];
+  for (int64_t j0 = 0; j0 < n1; j0 += group) {
+    const int64_t runs = std::min(group, n1 - j0);
+    int count = 0;
+    for (int64_t j = 0; j < runs; ++j)
+      for (int b = 0; b < full; ++b, ++count) {
+        first[count] = p + (j0 + j) * s1 + b * kBlock * t;
+        out[count] = leaf[j * leaves + b];
+      }
+    read_blocks<Acc>(first, out, count);
+    for (int64_t j = 0; j < runs; ++j) {
+      const char* run = p + (j0 + j) * s1;
+      if (leaves > full) dense_block<R, T>(run + full * kBlock * t, n0 - full * kBlock, leaf[j * leaves + full]);
+      Acc lanes[kLanes];
+      tree_lanes<R>(leaf + j * leaves, n0, lanes);
+      done(j0 + j, lanes);
+    }
+  }
+}
+
 // The lanes of a run of n elements: blocks combined pairwise, lane by lane.
 template <class R, class T>
 void run_lanes(const char* p, int64_t stride, int64_t n, typename R::Acc* out) noexcept {
   constexpr auto t = static_cast<int64_t>(sizeof(T));
   if (n <= kBlock) return stride == t ? dense_block<R, T>(p, n, out) : block<R>(p, stride, n, out);
+  if constexpr (kVectorSum<R, T>)
+    if (stride == t && n <= kWideElements)
+      return short_runs<R, T>(p, n, 0, 1, [&](int64_t, typename R::Acc* lanes) {
+        std::copy(lanes, lanes + kLanes, out);
+      });
   const int64_t half = block_half(n);
   typename R::Acc right[kLanes];
   run_lanes<R, T>(p, stride, half, out);
@@ -347,6 +482,10 @@ void reduce_loop(char** data, const int64_t* s, int64_t n0, int64_t n1, typename
       for (int64_t c = 0; c < w; ++c) update(acc + (c0 + c) * a, scratch[c]);
     }
   } else {
+    if constexpr (kVectorSum<R, T>)
+      if (si0 == t && n0 > kBlock && n0 <= kWideElements)  // several rows' blocks read side by side
+        return short_runs<R, T>(in, n0, si1, n1,
+                                [&](int64_t j, Acc* lanes) { update(acc + j * so1, fold_lanes<R>(lanes)); });
     for (int64_t j = 0; j < n1; ++j) update(acc + j * so1, run<R, T>(in + j * si1, si0, n0));
   }
 }
