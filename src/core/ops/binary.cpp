@@ -106,15 +106,27 @@ inline auto apply(C a, C b) noexcept {
 // ---- loops -----------------------------------------------------------------
 
 // out[i] = f(a[i], b[i]) over n elements (byte strides s[0..2]). The common
-// layouts get loops of their own, which the compiler vectorises.
+// layouts get loops of their own, which the compiler vectorises. (Always
+// inlined: binary_loop_avx2 must get AVX2 code.)
 template <class T, class R, class F>
-void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
+[[gnu::always_inline]] inline void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
   char* out = data[0];
   const char* a = data[1];
   const char* b = data[2];
   constexpr int64_t t = sizeof(T), r = sizeof(R);
   if (s[0] == r && s[1] == t && s[2] == t) {
-    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
+    const auto at = [&](int64_t i) {
+      write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
+    };
+    // The two halves side by side: memory serves six streams faster than
+    // three (~5% for a large add on the development VM). Each element depends
+    // on its own index only, so the order is free.
+    const int64_t half = n / 2;
+    for (int64_t i = 0; i < half; ++i) {
+      at(i);
+      at(half + i);
+    }
+    if (n % 2) at(n - 1);
   } else if (s[0] == r && s[1] == t && s[2] == 0) {
     const auto y = read_element<T>(b);
     for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
@@ -124,6 +136,28 @@ void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
   } else {
     for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1]), read_element<T>(b + i * s[2])));
   }
+}
+
+#if defined(__x86_64__)
+// binary_loop compiled for AVX2 as well, chosen at run time: twice the
+// elements per instruction, which an add streaming from memory needs to keep
+// up with NumPy's and PyTorch's AVX2 loops (~5% on the development VM).
+template <class T, class R, class F>
+__attribute__((target("avx2"))) void binary_loop_avx2(char** data, const int64_t* s, int64_t n, F f) {
+  binary_loop<T, R>(data, s, n, f);
+}
+#endif
+
+// binary_loop, in its AVX2 build where that has wider vectors: plain numbers
+// (not float16, bfloat16, complex or bool) and ops that vectorise (pow calls
+// std::pow per element).
+template <BinaryOp Op, class T, class R, class F>
+void best_binary_loop(char** data, const int64_t* s, int64_t n, F f) {
+#if defined(__x86_64__)
+  if constexpr (std::is_arithmetic_v<T> && Op != BinaryOp::Pow)
+    if (has_avx2()) return binary_loop_avx2<T, R>(data, s, n, f);
+#endif
+  binary_loop<T, R>(data, s, n, f);
 }
 
 template <class T, class R, class F>
@@ -215,7 +249,7 @@ void run_binary(const TensorIterator& it) {
   using C = compute_t<T>;
   using R = std::conditional_t<is_comparison(Op), Bool8, T>;
   for_each_tiled<3>(it, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
-    binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
+    best_binary_loop<Op, T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
   });
 }
 
