@@ -6,6 +6,7 @@ ctensor's (> 1: ctensor is faster), and the overhead of `a + b` on
 1-element tensors.
 
 usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1] [--reps 9] [--only sum]
+(--threads 0: each library's default thread count)
 """
 import argparse
 import ctypes
@@ -37,8 +38,10 @@ def main():
     lib.tensor_binary_into.argtypes, lib.tensor_binary_into.restype = [P, ctypes.c_int32, P, P], ctypes.c_int32
     lib.tensor_release.argtypes = [P]
     lib.tensor_set_num_threads.argtypes = [ctypes.c_int32]
-    lib.tensor_set_num_threads(args.threads)
-    torch.set_num_threads(args.threads)
+    if args.threads > 0:
+        lib.tensor_set_num_threads(args.threads)
+        torch.set_num_threads(args.threads)
+    threads = f"{lib.tensor_get_num_threads()} thread(s) for ctensor, {torch.get_num_threads()} for PyTorch"
 
     rng = np.random.default_rng(0)
     x = rng.random((N, N), dtype=np.float32)
@@ -69,8 +72,7 @@ def main():
         ("sum over dim 1", lambda: x.sum(1), lambda: tx.sum(1), lambda: cx.sum(1), None),
         ("sum over all", lambda: x.sum(), lambda: tx.sum(), lambda: cx.sum(), None),
     ]
-    print(f"median ms over {args.reps} round-robin runs, {args.threads} thread(s) for PyTorch and ctensor; "
-          "x = library / ctensor (Python)")
+    print(f"median ms over {args.reps} round-robin runs, {threads}; x = library / ctensor (Python)")
     print(f"{'case':32} {'numpy':>8} {'torch':>8} {'ctensor':>8} {'C API':>8} {'np x':>6} {'torch x':>7} {'py/C':>5}")
     for name, fn_np, fn_torch, fn_ct, fn_c in cases:
         if args.only and args.only not in name:
