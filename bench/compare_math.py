@@ -5,7 +5,8 @@ one process; prints median milliseconds and each library's time divided by
 ctensor's (> 1: ctensor is faster), and the overhead of `a + b` on
 1-element tensors.
 
-usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1] [--reps 9]
+usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1] [--reps 9] [--only sum]
+(--threads 0: each library's default thread count)
 """
 import argparse
 import ctypes
@@ -25,6 +26,7 @@ def main():
     ap.add_argument("--build")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--only", help="run only the cases whose name contains this")
     args = ap.parse_args()
     build = find_build(args.build)
     sys.path.insert(0, str(build / "bindings" / "python"))
@@ -36,8 +38,10 @@ def main():
     lib.tensor_binary_into.argtypes, lib.tensor_binary_into.restype = [P, ctypes.c_int32, P, P], ctypes.c_int32
     lib.tensor_release.argtypes = [P]
     lib.tensor_set_num_threads.argtypes = [ctypes.c_int32]
-    lib.tensor_set_num_threads(args.threads)
-    torch.set_num_threads(args.threads)
+    if args.threads > 0:
+        lib.tensor_set_num_threads(args.threads)
+        torch.set_num_threads(args.threads)
+    threads = f"{lib.tensor_get_num_threads()} thread(s) for ctensor, {torch.get_num_threads()} for PyTorch"
 
     rng = np.random.default_rng(0)
     x = rng.random((N, N), dtype=np.float32)
@@ -68,17 +72,24 @@ def main():
         ("sum over dim 1", lambda: x.sum(1), lambda: tx.sum(1), lambda: cx.sum(1), None),
         ("sum over all", lambda: x.sum(), lambda: tx.sum(), lambda: cx.sum(), None),
     ]
-    print(f"median ms over {args.reps} round-robin runs, {args.threads} thread(s) for PyTorch and ctensor; "
-          "x = library / ctensor (Python)")
+    print(f"median ms over {args.reps} round-robin runs, {threads}; x = library / ctensor (Python)")
     print(f"{'case':32} {'numpy':>8} {'torch':>8} {'ctensor':>8} {'C API':>8} {'np x':>6} {'torch x':>7} {'py/C':>5}")
     for name, fn_np, fn_torch, fn_ct, fn_c in cases:
-        fns = [fn_np, fn_torch, fn_ct] + ([fn_c] if fn_c else [])
+        if args.only and args.only not in name:
+            continue
+        # PyTorch first in each round: its OpenMP threads spin for ~2 ms after a
+        # parallel op, holding the second core, which NumPy (one thread) does
+        # not need but ctensor's second thread would.
+        fns = [fn_torch, fn_np, fn_ct] + ([fn_c] if fn_c else [])
         m = medians(fns, args.reps)
+        m[0], m[1] = m[1], m[0]  # numpy, torch, ctensor, C API
         c_ms = f"{1e3 * m[3]:8.2f}" if fn_c else f"{'':8}"
         py_c = f"{m[2] / m[3]:5.2f}" if fn_c else ""
         print(f"{name:32} {1e3 * m[0]:8.2f} {1e3 * m[1]:8.2f} {1e3 * m[2]:8.2f} {c_ms} {m[0] / m[2]:6.2f} "
               f"{m[1] / m[2]:7.2f} {py_c}")
 
+    if args.only:
+        return
     a, b = ctensor.tensor([1.0]), ctensor.tensor([2.0])
     ta, tb = torch.tensor([1.0]), torch.tensor([2.0])
     na, nb = np.array([1.0], np.float32), np.array([2.0], np.float32)

@@ -606,6 +606,8 @@ static void check_streamed(const conv_case_t *const *cases, int64_t m, uint32_t 
   const int64_t n = (int64_t)(((size_t)8 << 20) / out) + 45; /* not a multiple of any block */
   void *buf = source_buffer(cases, m, n, 1);
   tensor_t *src = NULL, *fresh = NULL, *base = NULL, *dst = NULL;
+  const int32_t threads = tensor_get_num_threads();
+  ck_ok(tensor_set_num_threads(1));
   ck_ok(tensor_from_data(&src, buf, 1, &n, cases[0]->from));
   ck_ok(to_dtype(&fresh, src, cases[0]->to, conversion));
   expect_fast(cases, m, tensor_data(fresh), n, "streamed");
@@ -623,7 +625,7 @@ static void check_streamed(const conv_case_t *const *cases, int64_t m, uint32_t 
   memset(tensor_data(base), 0, (size_t)len * out);
   ck_ok(tensor_set_num_threads(2));
   ck_ok(copy_to(dst, src, conversion));
-  ck_ok(tensor_set_num_threads(1));
+  ck_ok(tensor_set_num_threads(threads));
   expect_fast(cases, m, bytes + out, n, "streamed, offset 1, two threads");
   for (size_t b = 0; b < out; ++b) {
     ck_assert_int_eq(bytes[b], 0);

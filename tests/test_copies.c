@@ -4,6 +4,7 @@
  * source and destination, every rejection, and the thread setting; the memory
  * formats of tensor_empty_like, tensor_zeros_like and tensor_to_with. */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -824,11 +825,27 @@ END_TEST
 
 /* ---- threads ------------------------------------------------------------------ */
 
+/* The default thread count: CTENSOR_NUM_THREADS when it is a positive integer
+   (meson runs this case again with it set, and set to something else), else
+   the CPUs this process may run on. Every test puts back the count it found. */
+static int32_t expected_default_threads(void) {
+  const char *env = getenv("CTENSOR_NUM_THREADS");
+  if (env) {
+    char *end = NULL;
+    const long n = strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1 && n <= INT32_MAX) return (int32_t)n;
+  }
+  cpu_set_t cpus;
+  ck_assert_int_eq(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  return CPU_COUNT(&cpus);
+}
+
 START_TEST(thread_setting) {
-  ck_assert_int_eq(tensor_get_num_threads(), 1);
+  const int32_t threads = tensor_get_num_threads();
+  ck_assert_int_eq(threads, expected_default_threads());
   ck_status(tensor_set_num_threads(0), TENSOR_E_INVALID);
   ck_status(tensor_set_num_threads(-3), TENSOR_E_INVALID);
-  ck_assert_int_eq(tensor_get_num_threads(), 1);
+  ck_assert_int_eq(tensor_get_num_threads(), threads);
 
   /* big enough to be split: a transpose, a gather and a cast, each over 2 MiB */
   const int64_t rows = 700, cols = 900;
@@ -865,7 +882,7 @@ START_TEST(thread_setting) {
   check_copy_to_fresh(bt, TENSOR_FLOAT64);
   tensor_release(bt);
   tensor_storage_release(b);
-  ck_ok(tensor_set_num_threads(1));
+  ck_ok(tensor_set_num_threads(threads));
   tensor_storage_release(s);
 }
 END_TEST
@@ -876,6 +893,7 @@ END_TEST
 START_TEST(threads_after_fork) {
   const int64_t n[] = {(int64_t)1 << 20}; /* 4 MiB: split over two threads */
   tensor_t *src = iota(TENSOR_FLOAT32, 1, n), *a = NULL;
+  const int32_t threads = tensor_get_num_threads();
   ck_ok(tensor_set_num_threads(2));
   ck_ok(tensor_clone(&a, src)); /* starts the worker */
   tensor_release(a);
@@ -899,7 +917,7 @@ START_TEST(threads_after_fork) {
   close(fds[0]);
   ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
   ck_assert_int_eq(ok, 1);
-  ck_ok(tensor_set_num_threads(1));
+  ck_ok(tensor_set_num_threads(threads));
   tensor_release(src);
 }
 END_TEST

@@ -549,11 +549,12 @@ START_TEST(large_blocks_and_threads) {
   ck_ok(tensor_empty(&idx, 1, &n, TENSOR_INT32));
   int32_t *ip = tensor_data(idx);
   for (int64_t i = 0; i < n; ++i) ip[i] = (int32_t)rnd_in(-m, m - 1);
+  const int32_t threads = tensor_get_num_threads();
   ck_ok(tensor_set_num_threads(1));
   ck_ok(tensor_index_gather(&one, src, 1, d0, (const tensor_t *const *)&idx));
   ck_ok(tensor_set_num_threads(2));
   ck_ok(tensor_index_gather(&two, src, 1, d0, (const tensor_t *const *)&idx));
-  ck_ok(tensor_set_num_threads(1));
+  ck_ok(tensor_set_num_threads(threads));
   ck_assert_int_eq(memcmp(tensor_data(one), tensor_data(two), (size_t)n * 4), 0);
   for (int64_t i = 0; i < n; i += 4099) ck_assert_float_eq(f32_at(one, i), (float)(ip[i] < 0 ? ip[i] + m : ip[i]));
   tensor_release(one);

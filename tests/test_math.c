@@ -249,6 +249,51 @@ START_TEST(reductions) {
 }
 END_TEST
 
+/* Reductions large enough for threads give the same bits for every thread
+   count: along the dense dim, across it, and into one element (one dense run,
+   and the rows of a slice, which do not merge into one). */
+START_TEST(reductions_do_not_depend_on_threads) {
+  enum { ROWS = 1031, COLS = 2053 }; /* 8 MiB of float32: room for three threads */
+  float *v = malloc(sizeof(float) * ROWS * COLS);
+  ck_assert_ptr_nonnull(v);
+  for (int64_t i = 0; i < (int64_t)ROWS * COLS; ++i) v[i] = (float)((i * 7919) % 2001 - 1000) / 7.0f;
+  const int64_t sizes[] = {ROWS, COLS}, slice_sizes[] = {ROWS, COLS - 3}, slice_strides[] = {COLS, 1};
+  tensor_t *t32 = floats(2, sizes, v), *t64 = NULL;
+  ck_ok(tensor_to(&t64, t32, TENSOR_FLOAT64, TENSOR_COPY_ALWAYS));
+  free(v);
+  tensor_status_t (*reduce[])(tensor_t **, const tensor_t *, int64_t, const int64_t *, int32_t) = {
+      tensor_sum, tensor_mean, tensor_amax};
+  const int64_t d0[] = {0}, d1[] = {1};
+  const int32_t threads = tensor_get_num_threads();
+  for (int dtype = 0; dtype < 2; ++dtype) {
+    tensor_t *t = dtype ? t64 : t32, *slice = NULL;
+    ck_ok(tensor_as_strided(&slice, t, 2, slice_sizes, slice_strides, 1));
+    const tensor_t *inputs[] = {t, slice};
+    for (size_t in = 0; in < 2; ++in)
+      for (size_t op = 0; op < sizeof reduce / sizeof *reduce; ++op)
+        for (int64_t nd = 0; nd < 3; ++nd) {
+          const int64_t *dims = nd == 0 ? NULL : nd == 1 ? d0 : d1;
+          tensor_t *one = NULL;
+          ck_ok(tensor_set_num_threads(1));
+          ck_ok(reduce[op](&one, inputs[in], nd ? 1 : 0, dims, 0));
+          for (int32_t n = 2; n <= 3; ++n) {
+            tensor_t *many = NULL;
+            ck_ok(tensor_set_num_threads(n));
+            ck_ok(reduce[op](&many, inputs[in], nd ? 1 : 0, dims, 0));
+            ck_assert_int_eq(tensor_numel(many), tensor_numel(one));
+            ck_assert_int_eq(memcmp(tensor_data(one), tensor_data(many), (size_t)tensor_numel(one) * tensor_dtype_size(tensor_dtype(one))), 0);
+            tensor_release(many);
+          }
+          tensor_release(one);
+        }
+    tensor_release(slice);
+  }
+  ck_ok(tensor_set_num_threads(threads));
+  tensor_release(t32);
+  tensor_release(t64);
+}
+END_TEST
+
 START_TEST(cat_stack_equal_allclose) {
   const float av[] = {1, 2, 3, 4}, bv[] = {5, 6};
   int64_t as[] = {2, 2}, bs[] = {1, 2};
@@ -389,6 +434,7 @@ int main(void) {
   tcase_add_test(tc, integer_division_and_powers);
   tcase_add_test(tc, binary_into_rules);
   tcase_add_test(tc, reductions);
+  tcase_add_test(tc, reductions_do_not_depend_on_threads);
   tcase_add_test(tc, cat_stack_equal_allclose);
   tcase_add_test(tc, conjugates);
   tcase_add_test(tc, device_memory_is_refused);

@@ -118,11 +118,13 @@ func statusError(r C.ct_result) error {
 	return takeError(r)
 }
 
-// SetNumThreads sets how many threads one large copy may use, the calling
-// thread included (process-wide; results never depend on it).
+// SetNumThreads sets how many threads one large copy, element-wise op or
+// reduction may use, the calling thread included (process-wide; results never
+// depend on it).
 func SetNumThreads(n int) error { return statusError(C.ct_set_num_threads(C.int32_t(n))) }
 
-// NumThreads is the value set by SetNumThreads (1 until set).
+// NumThreads is the value set by SetNumThreads; until then CTENSOR_NUM_THREADS
+// when it holds a positive integer, else the number of CPUs the process may use.
 func NumThreads() int { return int(C.tensor_get_num_threads()) }
 
 // DType is an element type; its values equal PyTorch's c10::ScalarType.

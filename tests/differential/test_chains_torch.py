@@ -182,6 +182,7 @@ def test_dlpack_round_trips_with_torch_capsules():
 # ------------------------------------------------------------------ threads
 
 def test_big_odd_copies_identical_for_every_thread_count():
+    before = lib.tensor_get_num_threads()
     try:
         for seed in range(12):
             rng = random.Random(seed)
@@ -217,7 +218,7 @@ def test_big_odd_copies_identical_for_every_thread_count():
             assert results[0][0] == np.ascontiguousarray(V.values(view)).tobytes(), seed
             assert all(r == results[0] for r in results), f"seed {seed}: {shape} {frm}->{to}"
     finally:
-        check(lib.tensor_set_num_threads(1))
+        check(lib.tensor_set_num_threads(before))
 
 
 # ------------------------------------------------------------------ empty destinations

@@ -32,6 +32,8 @@ from math_helpers import (ALL, COMPLEX, FLOATS, INTS, NAMES, OPS, REDUCTIONS, ST
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
+lib.tensor_set_num_threads.argtypes, lib.tensor_set_num_threads.restype = [i32], i32
+lib.tensor_get_num_threads.restype = i32
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -597,7 +599,18 @@ def pairwise_bound(n, eps, abs_sum):
     return (math.ceil(math.log2(max(n, 2))) + 32) * eps * abs_sum
 
 
-def test_float_sum_is_pairwise():
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_float_sum_is_pairwise(threads):
+    # Large enough for threads, which change no bit of any result.
+    before = lib.tensor_get_num_threads()
+    check(lib.tensor_set_num_threads(threads))
+    try:
+        check_float_sum_is_pairwise()
+    finally:
+        check(lib.tensor_set_num_threads(before))
+
+
+def check_float_sum_is_pairwise():
     # 2^25 ones (a zero-stride view): a running float32 sum stops at 2^24.
     one = from_array(np.ones(1, np.float32), 6)
     ones = new_ref(lib.tensor_as_strided, one.handle, 1, int64_array([2 ** 25]), int64_array([0]), 0)
@@ -610,7 +623,8 @@ def test_float_sum_is_pairwise():
     exact = x.astype(np.float64)
     t = from_array(x, 6)
     tt = new_ref(lib.tensor_as_strided, t.handle, 2, int64_array([1536, 1024]), int64_array([1, 1536]), 0)
-    for view, ex in [(t, exact), (tt, exact.T)]:
+    sl = new_ref(lib.tensor_as_strided, t.handle, 2, int64_array([1024, 1535]), int64_array([1536, 1]), 1)
+    for view, ex in [(t, exact), (tt, exact.T), (sl, exact[:, 1:])]:
         for dims in ([], [0], [1]):
             got = to_array(new_ref(lib.tensor_sum, view.handle, len(dims), int64_array(dims) if dims else None, 0))
             axis = tuple(dims) if dims else None
@@ -622,6 +636,48 @@ def test_float_sum_is_pairwise():
     h = from_array(np.full(4096, 0.1, np.float16), 5)
     got = float(to_array(new_ref(lib.tensor_sum, h.handle, 0, None, 0)))
     assert got == float(np.float16(np.float32(np.float16(0.1)) * 4096))
+
+
+def documented_run_sum(x):
+    """A contiguous run summed as docs/math.md states: blocks of 512 elements over 16
+    lanes (element i of a block into lane i % 16, in order), blocks combined pairwise
+    lane by lane (a run of n > 512 splits after a whole number of blocks, the first
+    half rounded up), then the lanes pairwise."""
+    def lanes(v):
+        if len(v) > 512:
+            half = (len(v) // 2 + 511) // 512 * 512
+            return lanes(v[:half]) + lanes(v[half:])
+        lane = np.zeros(16, v.dtype)
+        full = len(v) // 16 * 16
+        for i in range(0, full, 16):
+            lane += v[i:i + 16]
+        lane[:len(v) - full] += v[full:]
+        return lane
+    lane = lanes(x)
+    while len(lane) > 1:
+        lane = lane[:len(lane) // 2] + lane[len(lane) // 2:]
+    return lane[0]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_float_sum_order_is_the_documented_one(threads):
+    # Bit for bit, on lengths around the block sizes and long runs split over threads.
+    before = lib.tensor_get_num_threads()
+    check(lib.tensor_set_num_threads(threads))
+    try:
+        rng = np.random.default_rng(5)
+        for dtype, code in ((np.float32, 6), (np.float64, 7)):
+            for n in (1, 15, 17, 511, 512, 513, 527, 1023, 1024, 1025, 1537, 3000, 4096, 5003, 2 ** 20 + 77):
+                x = (rng.standard_normal(n) * 10.0 ** rng.integers(-4, 5, n)).astype(dtype)
+                t = from_array(x, code)
+                got = to_array(new_ref(lib.tensor_sum, t.handle, 0, None, 0))
+                assert got.tobytes() == documented_run_sum(x).tobytes(), (dtype, n)
+            rows = rng.standard_normal((5, 1300)).astype(dtype)
+            t = from_array(rows, code)
+            got = to_array(new_ref(lib.tensor_sum, t.handle, 1, int64_array([1]), 0))
+            assert got.tobytes() == np.array([documented_run_sum(r) for r in rows]).tobytes()
+    finally:
+        check(lib.tensor_set_num_threads(before))
 
 
 # ---- item, cat, stack, equal, allclose ----------------------------------------------

@@ -136,14 +136,17 @@ static int fault_next(tensor_status_t st, tensor_status_t expected, long n, cons
   } while (0)
 
 /* Lasting state the library makes once per process (the allocator's block
-   cache, the copy pool and a worker), and a long message so this thread's
-   message buffer does not grow inside a measured call. */
+   cache, the thread pool and its workers: as many as the default thread count
+   or the 3 threads the suites ask for, whichever is more, so that no measured
+   call starts a thread), and a long message so this thread's message buffer
+   does not grow inside a measured call. */
 static void fault_warm_up(void) {
-  const int64_t big[1] = {1 << 20};
+  const int32_t threads = tensor_get_num_threads();
+  const int32_t pool = threads > 3 ? threads : 3;
+  const int64_t big[1] = {(int64_t)pool << 19}; /* 2 MiB of float32 per thread: a copy uses them all */
   tensor_t *a = NULL, *b = NULL;
   if (tensor_empty(&a, 1, big, TENSOR_FLOAT32) != TENSOR_OK) abort();
-  const int32_t threads = tensor_get_num_threads();
-  tensor_set_num_threads(2);
+  tensor_set_num_threads(pool);
   if (tensor_clone(&b, a) != TENSOR_OK) abort();
   tensor_set_num_threads(threads);
   tensor_release(b);

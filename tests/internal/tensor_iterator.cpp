@@ -3,8 +3,11 @@
 // outputs, thread splits (same results, reduced dims never split), empty
 // shapes and the shape errors.
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "engine/parallel.hpp"
@@ -171,6 +174,7 @@ void reductions(std::mt19937& rng) {
 // Large iterators split over two threads give the same results; a reduction
 // splits only its kept dims.
 void threads(std::mt19937& rng) {
+  const int32_t before = num_threads();
   set_num_threads("test", 2);
   View in({64, 96, 128}, {2, 0, 1});  // 3 MiB: split over both threads
   in.randomize(rng);
@@ -207,7 +211,38 @@ void threads(std::mt19937& rng) {
   View want({64, 1, 128}, {0, 1, 2});
   for_index(in.sizes, 3, [&](const int64_t* i) { want.at(i, 3) += in.at(i, 3); });
   check(want.buffer == sum.buffer, "reduction split over threads");
-  set_num_threads("test", 1);
+
+  // Scratch loops: each chunk has its own 64-byte aligned buffer (rows go
+  // through it, so two chunks sharing one would mix their rows).
+  View through({64, 96, 128}, {0, 1, 2});
+  TensorIteratorConfig buffered;
+  add(buffered, through, true);
+  std::atomic<int> misfits{0};  // a buffer not aligned, or rows longer than it
+  std::mutex seen_lock;
+  std::set<char*> seen;
+  add(buffered, in, false)
+      .build("test")
+      .for_each(
+          [&](char** data, const int64_t* strides, int64_t size0, int64_t size1, char* scratch) {
+            if (reinterpret_cast<uintptr_t>(scratch) % 64 != 0 || size0 > 128) ++misfits;
+            {
+              std::lock_guard<std::mutex> lock(seen_lock);
+              seen.insert(scratch);
+            }
+            auto* row = reinterpret_cast<float*>(scratch);
+            for (int64_t r = 0; r < size1; ++r) {
+              for (int64_t j = 0; j < size0; ++j)
+                row[j] = *reinterpret_cast<float*>(data[1] + j * strides[1] + r * strides[3]);
+              for (int64_t j = 0; j < size0; ++j)
+                *reinterpret_cast<float*>(data[0] + j * strides[0] + r * strides[2]) = row[j];
+            }
+          },
+          sizeof(float) * 128);
+  check(misfits == 0 && seen.size() == 2, "two chunks, two aligned scratch buffers");
+  ok = true;
+  for_index(out.sizes, 3, [&](const int64_t* i) { ok &= through.at(i, 3) == in.at(i, 3); });
+  check(ok, "copy through scratch split over threads");
+  set_num_threads("test", before);
 }
 
 void empty_and_errors() {

@@ -1,9 +1,14 @@
 #include "engine/parallel.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,7 +19,25 @@ namespace ctensor::core {
 
 namespace {
 
-std::atomic<int32_t> g_num_threads{1};
+// 0 until the default is first read or a count is set.
+std::atomic<int32_t> g_num_threads{0};
+
+// CTENSOR_NUM_THREADS when it is a positive integer, else the CPUs this
+// process may run on (its affinity mask, as torch's and OpenMP's defaults).
+int32_t default_num_threads() noexcept {
+  if (const char* text = std::getenv("CTENSOR_NUM_THREADS")) {
+    const int saved_errno = errno;
+    errno = 0;
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    const bool valid = errno == 0 && end != text && *end == '\0' && n >= 1 && n <= std::numeric_limits<int32_t>::max();
+    errno = saved_errno;
+    if (valid) return static_cast<int32_t>(n);
+  }
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0) return CPU_COUNT(&cpus);
+  return static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
+}
 
 // Workers sleep on `wake_` until a new generation of work is posted; worker w
 // runs part w + 1 of it. One job at a time: `busy_` is held by the poster.
@@ -26,7 +49,7 @@ class Pool {
  public:
   Pool() { pthread_atfork(nullptr, nullptr, [] { forked_child_ = true; }); }
 
-  void run(int32_t parts, const std::function<void(int32_t)>& part) {
+  void run(int32_t parts, FunctionRef<void(int32_t)> part) {
     if (forked_child_ || t_inside_pool) {
       for (int32_t i = 0; i < parts; ++i) part(i);
       return;
@@ -88,7 +111,7 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::vector<std::thread> workers_;
-  const std::function<void(int32_t)>* job_ = nullptr;
+  const FunctionRef<void(int32_t)>* job_ = nullptr;
   int32_t parts_ = 0;
   int32_t pending_ = 0;
   uint64_t generation_ = 0;
@@ -104,14 +127,20 @@ Pool& pool() {
 
 }  // namespace
 
-int32_t num_threads() noexcept { return g_num_threads.load(std::memory_order_relaxed); }
+int32_t num_threads() noexcept {
+  int32_t n = g_num_threads.load(std::memory_order_relaxed);
+  if (n != 0) return n;
+  const int32_t fallback = default_num_threads();
+  // A count set in the meantime wins over the default.
+  return g_num_threads.compare_exchange_strong(n, fallback, std::memory_order_relaxed) ? fallback : n;
+}
 
 void set_num_threads(const char* op, int32_t n) {
   if (n < 1) fail(Status::Invalid, op, ": n is ", n, ", expected at least 1");
   g_num_threads.store(n, std::memory_order_relaxed);
 }
 
-void parallel_run(int32_t parts, const std::function<void(int32_t)>& part) {
+void parallel_run(int32_t parts, FunctionRef<void(int32_t)> part) {
   if (parts <= 1) {
     if (parts == 1) part(0);
     return;

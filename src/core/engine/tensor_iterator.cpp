@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 
 #include "engine/parallel.hpp"
 
@@ -68,27 +69,36 @@ void TensorIterator::serial_for_each(Loop1d loop) const {
   });
 }
 
-void TensorIterator::parallel_chunks(FunctionRef<void(const TensorIterator& chunk)> body, Split split) const {
-  if (numel_ == 0) return;
+TensorIterator::Chunks TensorIterator::chunks(Split split) const noexcept {
   int d = ndim_ - 1;  // the outermost dim that no output reduces over
   while (d >= 0 && is_reduced(d)) --d;
-  if (d < 0) return body(*this);
+  if (d < 0) return {};
   const int64_t bytes = numel_ * static_cast<int64_t>(itemsize_[0]);
   const int64_t grain = split.grain > 0 ? split.grain : d == 0 ? 64 : 1;
   const int64_t size = size_[d];
   const int64_t by_bytes = bytes / std::max<int64_t>(split.min_bytes, 1) + 1;
   const int64_t threads = std::min<int64_t>({num_threads(), by_bytes, (size + grain - 1) / grain});
-  if (threads <= 1) return body(*this);
+  if (threads <= 1) return {};
   const int64_t per_thread = (size + threads - 1) / threads;
-  const int64_t chunk = (per_thread + grain - 1) / grain * grain;
-  parallel_run(static_cast<int32_t>(threads), [&](int32_t part) {
-    const int64_t begin = std::min(size, part * chunk);
-    const int64_t end = std::min(size, begin + chunk);
+  return {d, static_cast<int32_t>(threads), (per_thread + grain - 1) / grain * grain};
+}
+
+void TensorIterator::run_chunks(const Chunks& c, FunctionRef<void(const TensorIterator& chunk, int32_t part)> body) const {
+  if (c.threads <= 1) return body(*this, 0);
+  const int64_t size = size_[c.dim];
+  parallel_run(c.threads, [&](int32_t part) {
+    const int64_t begin = std::min(size, part * c.length);
+    const int64_t end = std::min(size, begin + c.length);
     if (begin == end) return;
     TensorIterator sub = *this;
-    sub.restrict_dim(d, begin, end);
-    body(sub);
+    sub.restrict_dim(c.dim, begin, end);
+    body(sub, part);
   });
+}
+
+void TensorIterator::parallel_chunks(FunctionRef<void(const TensorIterator& chunk)> body, Split split) const {
+  if (numel_ == 0) return;
+  run_chunks(chunks(split), [&](const TensorIterator& chunk, int32_t) { body(chunk); });
 }
 
 void TensorIterator::for_each(Loop1d loop, Split split) const {
@@ -97,6 +107,23 @@ void TensorIterator::for_each(Loop1d loop, Split split) const {
 
 void TensorIterator::for_each(Loop2d loop, Split split) const {
   parallel_chunks([&](const TensorIterator& chunk) { chunk.serial_for_each(loop); }, split);
+}
+
+void TensorIterator::for_each(Loop2dScratch loop, size_t scratch_bytes, Split split) const {
+  if (numel_ == 0) return;
+  const Chunks c = chunks(split);
+  struct alignas(64) Line {
+    char bytes[64];
+  };
+  const size_t lines = (scratch_bytes + sizeof(Line) - 1) / sizeof(Line);
+  // Default-initialised: the loops write their scratch before reading it.
+  const std::unique_ptr<Line[]> scratch(lines ? new Line[lines * static_cast<size_t>(c.threads)] : nullptr);
+  run_chunks(c, [&](const TensorIterator& chunk, int32_t part) {
+    char* own = lines ? scratch[static_cast<size_t>(part) * lines].bytes : nullptr;
+    chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+      loop(data, strides, size0, size1, own);
+    });
+  });
 }
 
 TensorIteratorConfig& TensorIteratorConfig::add(const Operand& operand, bool output) {

@@ -83,6 +83,10 @@ class TensorIterator {
   using Loop1d = FunctionRef<void(char** data, const int64_t* strides, int64_t n)>;
   // size0 x size1 elements; strides holds 2 * ntensors() entries.
   using Loop2d = FunctionRef<void(char** data, const int64_t* strides, int64_t size0, int64_t size1)>;
+  // A 2-D loop with `scratch`: memory (64-byte aligned) that no loop running
+  // at the same time uses.
+  using Loop2dScratch =
+      FunctionRef<void(char** data, const int64_t* strides, int64_t size0, int64_t size1, char* scratch)>;
 
   int ntensors() const noexcept { return ntensors_; }
   int noutputs() const noexcept { return noutputs_; }
@@ -108,11 +112,17 @@ class TensorIterator {
   void restrict_dim(int d, int64_t begin, int64_t end) noexcept;
 
   // Runs the loop over every element; loops get dims 0 (and 1), every dim
-  // outside them is walked here. Loops must not throw.
+  // outside them is walked here. Loops must not throw, nor allocate (a worker
+  // thread has nowhere to report the failure): a loop that needs a buffer
+  // takes the scratch loop below.
   void for_each(Loop1d loop, Split split = {}) const;
   void for_each(Loop2d loop, Split split = {}) const;
   void serial_for_each(Loop1d loop) const;
   void serial_for_each(Loop2d loop) const;
+  // As for_each, for loops that need a buffer: scratch_bytes for each chunk,
+  // allocated here on the calling thread before any chunk runs, so that a
+  // failure is std::bad_alloc from here and loops never allocate.
+  void for_each(Loop2dScratch loop, size_t scratch_bytes, Split split = {}) const;
 
   // The split of for_each, for kernels that need each thread's whole share:
   // runs body(chunk) on disjoint sub-iterators that together cover this one
@@ -123,6 +133,16 @@ class TensorIterator {
 
  private:
   friend class TensorIteratorConfig;
+
+  // How a split cuts dim `dim`: `threads` chunks of `length` (threads <= 1: not split).
+  struct Chunks {
+    int dim = 0;
+    int32_t threads = 1;
+    int64_t length = 0;
+  };
+  Chunks chunks(Split split) const noexcept;
+  // body(chunk, part) for each chunk, part in [0, threads).
+  void run_chunks(const Chunks& c, FunctionRef<void(const TensorIterator& chunk, int32_t part)> body) const;
 
   int ntensors_ = 0;
   int noutputs_ = 0;

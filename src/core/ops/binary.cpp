@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <memory>
 #include <numeric>
 
 #include "engine/copy.hpp"
@@ -107,15 +106,27 @@ inline auto apply(C a, C b) noexcept {
 // ---- loops -----------------------------------------------------------------
 
 // out[i] = f(a[i], b[i]) over n elements (byte strides s[0..2]). The common
-// layouts get loops of their own, which the compiler vectorises.
+// layouts get loops of their own, which the compiler vectorises. (Always
+// inlined: binary_loop_avx2 must get AVX2 code.)
 template <class T, class R, class F>
-void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
+[[gnu::always_inline]] inline void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
   char* out = data[0];
   const char* a = data[1];
   const char* b = data[2];
   constexpr int64_t t = sizeof(T), r = sizeof(R);
   if (s[0] == r && s[1] == t && s[2] == t) {
-    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
+    const auto at = [&](int64_t i) {
+      write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
+    };
+    // The two halves side by side: memory serves six streams faster than
+    // three (~5% for a large add on the development VM). Each element depends
+    // on its own index only, so the order is free.
+    const int64_t half = n / 2;
+    for (int64_t i = 0; i < half; ++i) {
+      at(i);
+      at(half + i);
+    }
+    if (n % 2) at(n - 1);
   } else if (s[0] == r && s[1] == t && s[2] == 0) {
     const auto y = read_element<T>(b);
     for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
@@ -125,6 +136,28 @@ void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
   } else {
     for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1]), read_element<T>(b + i * s[2])));
   }
+}
+
+#if defined(__x86_64__)
+// binary_loop compiled for AVX2 as well, chosen at run time: twice the
+// elements per instruction, which an add streaming from memory needs to keep
+// up with NumPy's and PyTorch's AVX2 loops (~5% on the development VM).
+template <class T, class R, class F>
+__attribute__((target("avx2"))) void binary_loop_avx2(char** data, const int64_t* s, int64_t n, F f) {
+  binary_loop<T, R>(data, s, n, f);
+}
+#endif
+
+// binary_loop, in its AVX2 build where that has wider vectors: plain numbers
+// (not float16, bfloat16, complex or bool) and ops that vectorise (pow calls
+// std::pow per element).
+template <BinaryOp Op, class T, class R, class F>
+void best_binary_loop(char** data, const int64_t* s, int64_t n, F f) {
+#if defined(__x86_64__)
+  if constexpr (std::is_arithmetic_v<T> && Op != BinaryOp::Pow)
+    if (has_avx2()) return binary_loop_avx2<T, R>(data, s, n, f);
+#endif
+  binary_loop<T, R>(data, s, n, f);
 }
 
 template <class T, class R, class F>
@@ -144,16 +177,34 @@ void unary_loop(char** data, const int64_t* s, int64_t n, F f) {
 // engine's tile kernel), then the rows run as dense loops.
 constexpr int64_t kTileInner = 128, kTileOuter = 64;
 
+// Whether input k of a 2-D block (strides s along dim 0, s1 along dim 1, n1
+// columns of `item`-byte elements) runs across the output's order.
+inline bool runs_across(const int64_t* s, const int64_t* s1, int k, int64_t n1, int64_t item) noexcept {
+  return n1 > 1 && s1[k] == item && std::llabs(s[k]) > item;
+}
+
+// The tile buffers loop_2d needs for `it` (operand 0 the output, then N - 1
+// inputs of `item`-byte elements): none when no input runs across.
+template <int N>
+size_t tile_scratch(const TensorIterator& it, size_t item) noexcept {
+  if (it.ndim() < 2) return 0;
+  const auto t = static_cast<int64_t>(item);
+  for (int k = 1; k < N; ++k)
+    if (runs_across(it.strides(0), it.strides(1), k, it.size(1), t))
+      return static_cast<size_t>(N * kTileInner * kTileOuter) * item;  // buffer 0: unused
+  return 0;
+}
+
 // Runs a 1-D loop over a 2-D block of n0 x n1 elements (strides s along dim 0,
 // s + N along dim 1; operand 0 is the output, the inputs have `item`-byte
-// elements).
+// elements). `buffers` holds tile_scratch's bytes.
 template <int N, class Loop>
-void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, Loop loop) {
+void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item, char* buffers, Loop loop) noexcept {
   const int64_t* s1 = s + N;
   const auto t = static_cast<int64_t>(item);
   bool across[N] = {}, any = false;
   for (int k = 1; k < N; ++k) {
-    across[k] = n1 > 1 && s1[k] == t && std::llabs(s[k]) > t;
+    across[k] = runs_across(s, s1, k, n1, t);
     any |= across[k];
   }
   char* p[N];
@@ -165,7 +216,6 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
     return;
   }
   const int64_t tile_bytes = kTileInner * kTileOuter * t;
-  const auto buffers = std::make_unique<char[]>(static_cast<size_t>(N * tile_bytes));  // [0]: unused
   int64_t rows[N];  // dim-0 strides the loop sees: buffered inputs are dense
   std::copy(s, s + N, rows);
   for (int k = 1; k < N; ++k)
@@ -175,23 +225,31 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
       const int64_t m0 = std::min(kTileInner, n0 - i0), m1 = std::min(kTileOuter, n1 - j0);
       for (int k = 1; k < N; ++k)
         if (across[k])
-          copy_tile(item, buffers.get() + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
+          copy_tile(item, buffers + k * tile_bytes, m0 * t, t, data[k] + i0 * s[k] + j0 * t, t, s[k], m1, m0, false);
       for (int64_t j = 0; j < m1; ++j) {
         for (int k = 0; k < N; ++k)
-          p[k] = across[k] ? buffers.get() + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
+          p[k] = across[k] ? buffers + k * tile_bytes + j * m0 * t : data[k] + i0 * s[k] + (j0 + j) * s1[k];
         loop(p, rows, m0);
       }
     }
+}
+
+// Runs the 1-D `loop` over every element of `it` (N operands) on the pool.
+template <int N, class Loop>
+void for_each_tiled(const TensorIterator& it, size_t item, const Loop& loop) {
+  it.for_each(
+      [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch) {
+        loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
+      },
+      tile_scratch<N>(it, item));
 }
 
 template <BinaryOp Op, class T>
 void run_binary(const TensorIterator& it) {
   using C = compute_t<T>;
   using R = std::conditional_t<is_comparison(Op), Bool8, T>;
-  it.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-    loop_2d<3>(data, strides, n0, n1, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
-      binary_loop<T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
-    });
+  for_each_tiled<3>(it, sizeof(T), [](char** p, const int64_t* s, int64_t n) {
+    best_binary_loop<Op, T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
   });
 }
 
@@ -470,11 +528,7 @@ template <class R, class T, class F>
 Ref<Tensor> unary_into(const char* name, Ref<Tensor> out, const Tensor& a, F f) {
   if (out->numel() == 0) return out;
   const TensorIterator it = TensorIteratorConfig().add_output(*out).add_input(a).build(name);
-  it.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-    loop_2d<2>(data, strides, n0, n1, sizeof(T), [&](char** p, const int64_t* s, int64_t n) {
-      unary_loop<T, R>(p, s, n, f);
-    });
-  });
+  for_each_tiled<2>(it, sizeof(T), [&](char** p, const int64_t* s, int64_t n) { unary_loop<T, R>(p, s, n, f); });
   return out;
 }
 

@@ -569,7 +569,9 @@ end
 """
     set_num_threads(n), num_threads()
 
-The copy engine's thread count (process-wide; results never depend on it).
+How many threads large copies, element-wise ops and reductions use
+(process-wide; results never depend on it). The default is `CTENSOR_NUM_THREADS`
+when it holds a positive integer, else the number of CPUs the process may run on.
 """
 set_num_threads(n::Integer) = check(LibCTensor.tensor_set_num_threads(n))
 num_threads() = Int(LibCTensor.tensor_get_num_threads())

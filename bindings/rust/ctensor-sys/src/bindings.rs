@@ -910,21 +910,31 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /** Sets how many threads a large copy (tensor_contiguous, tensor_clone,
- tensor_copy, tensor_to, tensor_fill, the experimental tensor_copy_with and
- tensor_to_with, and the copies made by reshape/flatten) may use, the calling thread included. Copies writing under 2 MiB always stay
- on the calling thread. Worker threads are started on first use and live until
- the library is unloaded. While one copy uses the workers, a concurrent copy
- from another thread runs on its own thread only. The setting is process-wide;
- results are identical for every n.
+    /** Sets how many threads a large operation may use, the calling thread
+ included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
+ tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
+ tensor_to_with, and the copies made by reshape/flatten), element-wise math
+ (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
+ experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
+ thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
+ input (reductions), up to n, so operations under 2 MiB never leave the
+ calling thread. Worker threads are started on first use and live until the
+ library is unloaded. While one operation uses the workers, a concurrent one
+ from another thread runs on its own thread only. The setting is
+ process-wide; results are identical, bit for bit, for every n (a reduction
+ into one element is cut into pieces of its own pairwise tree, whichever
+ threads reduce them).
  @param n the thread count (>= 1).
  @return TENSOR_OK; TENSOR_E_INVALID if n < 1.
  Thread-safe. @since 0.1*/
     pub fn tensor_set_num_threads(n: i32) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /** The thread count set by tensor_set_num_threads; 1 (copies run on the calling
- thread only) until a program sets it.
+    /** The thread count set by tensor_set_num_threads. Until a program sets one, the
+ default: the environment variable CTENSOR_NUM_THREADS when it holds a
+ positive integer (read once, at the first operation that asks), else the
+ number of CPUs the process may run on (its affinity mask).
  Thread-safe. @since 0.1*/
     pub fn tensor_get_num_threads() -> i32;
 }

@@ -86,13 +86,15 @@ pub fn version() -> &'static str {
     unsafe { std::ffi::CStr::from_ptr(sys::tensor_version_string()) }.to_str().expect("ASCII version")
 }
 
-/// Sets how many threads large copies may use (process-wide; results never change).
+/// Sets how many threads a large copy, element-wise op or reduction may use
+/// (process-wide; results never change).
 pub fn set_num_threads(n: i32) -> Result<()> {
     // SAFETY: a plain call.
     error::check(unsafe { sys::tensor_set_num_threads(n) })
 }
 
-/// The thread count set by [`set_num_threads`] (1 until set).
+/// The thread count set by [`set_num_threads`]; until then `CTENSOR_NUM_THREADS`
+/// when it holds a positive integer, else the number of CPUs the process may use.
 pub fn num_threads() -> i32 {
     // SAFETY: a plain call.
     unsafe { sys::tensor_get_num_threads() }
