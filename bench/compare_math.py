@@ -10,8 +10,15 @@ usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1
 """
 import argparse
 import ctypes
+import os
 import sys
 import timeit
+
+# PyTorch's OpenMP workers otherwise spin for milliseconds after each parallel
+# op, holding a core that ctensor's next op would use (its 2-thread sums then
+# measured slower than its 1-thread ones); passive waiting leaves PyTorch's own
+# times as they were. Set before torch loads; a value in the environment wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 import torch
@@ -77,9 +84,8 @@ def main():
     for name, fn_np, fn_torch, fn_ct, fn_c in cases:
         if args.only and args.only not in name:
             continue
-        # PyTorch first in each round: its OpenMP threads spin for ~2 ms after a
-        # parallel op, holding the second core, which NumPy (one thread) does
-        # not need but ctensor's second thread would.
+        # PyTorch first in each round, NumPy (one thread) after it: whatever
+        # PyTorch's threads still do after an op costs ctensor nothing.
         fns = [fn_torch, fn_np, fn_ct] + ([fn_c] if fn_c else [])
         m = medians(fns, args.reps)
         m[0], m[1] = m[1], m[0]  # numpy, torch, ctensor, C API
