@@ -14,6 +14,8 @@
 
 #include <algorithm>
 
+#include "cpu.hpp"
+
 #define CTENSOR_AVX2 __attribute__((target("avx2,f16c,fma")))
 
 namespace ctensor::core {
@@ -321,11 +323,9 @@ constexpr StreamCastTable kAvx2StreamTable =
 }  // namespace
 
 const CastTable* simd_cast_table(Conversion conversion) noexcept {
-  // __builtin_cpu_supports("avx2") also checks that the OS saves the ymm state;
   // F16C and FMA are read from CPUID leaf 1 (older Clang lacks their names).
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  __builtin_cpu_init();  // we may run before libgcc's constructor (from another one)
-  if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
+  if (!cpu_has_avx2() || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return nullptr;
   const bool f16c = ecx & bit_F16C, fma = ecx & bit_FMA;
   if (!f16c || !fma) return nullptr;
   return conversion == Conversion::TorchX86 ? &kAvx2TorchX86Table : &kAvx2Table;

@@ -12,23 +12,14 @@
 
 #include <immintrin.h>
 
+#include "cpu.hpp"
+
 #define CTENSOR_AVX2 __attribute__((target("avx2")))
 #define CTENSOR_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
 
 namespace ctensor::core::simd {
 
 namespace {
-
-bool cpu_has_avx2() noexcept {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-
-bool cpu_has_avx512() noexcept {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-  return has;
-}
 
 CTENSOR_AVX2 inline void store32(char* p, __m256i v, bool stream) {
   if (stream)

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "cpu.hpp"
 #include "engine/copy.hpp"
 #include "dtype/convert.hpp"
 #include "engine/copy_kernels.hpp"
@@ -155,7 +156,7 @@ template <BinaryOp Op, class T, class R, class F>
 void best_binary_loop(char** data, const int64_t* s, int64_t n, F f) {
 #if defined(__x86_64__)
   if constexpr (std::is_arithmetic_v<T> && Op != BinaryOp::Pow)
-    if (has_avx2()) return binary_loop_avx2<T, R>(data, s, n, f);
+    if (cpu_has_avx2()) return binary_loop_avx2<T, R>(data, s, n, f);
 #endif
   binary_loop<T, R>(data, s, n, f);
 }

@@ -65,15 +65,6 @@ struct Tag {
   using type = T;
 };
 
-#if defined(__x86_64__)
-// Whether the kernels' AVX2 clones (functions compiled with
-// __attribute__((target("avx2")))) may run here.
-inline bool has_avx2() noexcept {
-  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
-  return has;
-}
-#endif
-
 // Calls f(Tag<storage type of d>{}).
 template <class F>
 decltype(auto) dispatch(DType d, F&& f) {

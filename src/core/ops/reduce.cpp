@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 
+#include "cpu.hpp"
 #include "engine/parallel.hpp"
 #include "engine/tensor_iterator.hpp"
 #include "layout/shape.hpp"
@@ -112,7 +113,7 @@ __attribute__((target("avx2"))) void dense_block_avx2(const char* p, int64_t n, 
 template <class R, class T>
 void dense_block(const char* p, int64_t n, typename R::Acc* out) noexcept {
 #if defined(__x86_64__)
-  if (has_avx2()) return dense_block_avx2<R, T>(p, n, out);
+  if (cpu_has_avx2()) return dense_block_avx2<R, T>(p, n, out);
 #endif
   block<R>(p, static_cast<int64_t>(sizeof(T)), n, out);
 }
@@ -197,7 +198,7 @@ __attribute__((target("avx2"))) void stream_blocks_avx2(const char* const* first
 template <class Acc>
 void read_blocks(const char* const* first, Acc* const* out, int count) noexcept {
 #if defined(__x86_64__)
-  if (has_avx2()) return stream_blocks_avx2<Acc>(first, out, count);
+  if (cpu_has_avx2()) return stream_blocks_avx2<Acc>(first, out, count);
 #endif
   stream_blocks<Acc>(first, out, count);
 }
@@ -230,7 +231,7 @@ __attribute__((target("avx2"))) void row_block_avx2(const char* p, int64_t s_row
 template <class R, class T>
 void row_block(const char* p, int64_t s_row, int64_t w, typename R::Acc* out) noexcept {
 #if defined(__x86_64__)
-  if (has_avx2()) return row_block_avx2<R, T>(p, s_row, w, out);
+  if (cpu_has_avx2()) return row_block_avx2<R, T>(p, s_row, w, out);
 #endif
   row_block_generic<R, T>(p, s_row, w, out);
 }
