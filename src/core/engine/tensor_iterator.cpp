@@ -116,8 +116,7 @@ void TensorIterator::for_each(Loop2dScratch loop, size_t scratch_bytes, Split sp
     char bytes[64];
   };
   const size_t lines = (scratch_bytes + sizeof(Line) - 1) / sizeof(Line);
-  // Default-initialised: the loops write their scratch before reading it.
-  const std::unique_ptr<Line[]> scratch(lines ? new Line[lines * static_cast<size_t>(c.threads)] : nullptr);
+  const auto scratch = lines ? std::make_unique<Line[]>(lines * static_cast<size_t>(c.threads)) : nullptr;
   run_chunks(c, [&](const TensorIterator& chunk, int32_t part) {
     char* own = lines ? scratch[static_cast<size_t>(part) * lines].bytes : nullptr;
     chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
