@@ -294,6 +294,73 @@ START_TEST(reductions_do_not_depend_on_threads) {
 }
 END_TEST
 
+/* Outputs of 8 MiB and more are written with streaming stores through an L1
+   buffer: every element lands, whatever the output's alignment, layout or
+   dtype, for 1 to 3 threads, and in place. */
+START_TEST(large_outputs_are_complete) {
+  enum { ROWS = 2048, COLS = 1031, N = ROWS * COLS }; /* 8.05 MiB of float32 */
+  float *av = malloc(sizeof(float) * N), *bv = malloc(sizeof(float) * N);
+  ck_assert(av && bv);
+  for (int64_t i = 0; i < N; ++i) {
+    av[i] = (float)((i * 7919) % 2001 - 1000) / 7.0f;
+    bv[i] = (float)((i * 104729) % 3001 - 1500) / 3.0f;
+  }
+  const int64_t flat[] = {N}, square[] = {ROWS, COLS}, wide[] = {COLS, ROWS};
+  tensor_t *a = floats(1, flat, av), *b = floats(1, flat, bv), *b2 = NULL, *bt = NULL, *a2 = NULL;
+  ck_ok(tensor_view(&a2, a, 2, square));
+  ck_ok(tensor_view(&b2, b, 2, wide));
+  ck_ok(tensor_transpose(&bt, b2, 0, 1)); /* [ROWS, COLS], across a2's order */
+  /* dst: one element into a bigger tensor, so that it is not 32-byte aligned */
+  const int64_t padded[] = {N + 1}, dst_strides[] = {1};
+  tensor_t *big = NULL, *dst = NULL;
+  ck_ok(tensor_zeros(&big, 1, padded, TENSOR_FLOAT32));
+  ck_ok(tensor_as_strided(&dst, big, 1, flat, dst_strides, 1));
+  const int32_t threads = tensor_get_num_threads();
+  for (int32_t n = 1; n <= 3; ++n) {
+    ck_ok(tensor_set_num_threads(n));
+    tensor_t *sum = NULL, *across = NULL, *neg = NULL;
+    ck_ok(tensor_add(&sum, a, b));
+    ck_ok(tensor_binary_into(dst, TENSOR_OP_SUB, a, b));
+    ck_ok(tensor_add(&across, a2, bt));
+    ck_ok(tensor_neg(&neg, a));
+    int64_t wrong = 0; /* (one check at the end: check's asserts write a file each) */
+    for (int64_t i = 0; i < N; ++i) {
+      const int64_t r = i / COLS, c = i % COLS;
+      wrong += at(sum, i) != av[i] + bv[i] || at(dst, i) != av[i] - bv[i] || at(neg, i) != -av[i] ||
+               at(across, i) != av[i] + bv[c * ROWS + r];
+    }
+    ck_assert_int_eq(wrong, 0);
+    tensor_release(sum);
+    tensor_release(across);
+    tensor_release(neg);
+  }
+  /* in place, a += b */
+  ck_ok(tensor_binary_into(a, TENSOR_OP_ADD, a, b));
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < N; ++i) wrong += at(a, i) != av[i] + bv[i];
+  /* a comparison's 8 MiB of bool, from int8 inputs */
+  enum { M = 8 << 20 };
+  const int64_t bytes[] = {M + 5};
+  tensor_t *x = NULL, *y = NULL, *lt = NULL;
+  ck_ok(tensor_empty(&x, 1, bytes, TENSOR_INT8));
+  ck_ok(tensor_empty(&y, 1, bytes, TENSOR_INT8));
+  int8_t *xv = tensor_data(x), *yv = tensor_data(y);
+  for (int64_t i = 0; i < M + 5; ++i) {
+    xv[i] = (int8_t)(i * 31);
+    yv[i] = (int8_t)(i * 17 + 3);
+  }
+  ck_ok(tensor_lt(&lt, x, y));
+  const uint8_t *ltv = tensor_data(lt);
+  for (int64_t i = 0; i < M + 5; ++i) wrong += ltv[i] != (xv[i] < yv[i]);
+  ck_assert_int_eq(wrong, 0);
+  ck_ok(tensor_set_num_threads(threads));
+  tensor_t *ts[] = {a, b, a2, b2, bt, big, dst, x, y, lt};
+  for (size_t i = 0; i < sizeof ts / sizeof *ts; ++i) tensor_release(ts[i]);
+  free(av);
+  free(bv);
+}
+END_TEST
+
 START_TEST(cat_stack_equal_allclose) {
   const float av[] = {1, 2, 3, 4}, bv[] = {5, 6};
   int64_t as[] = {2, 2}, bs[] = {1, 2};
@@ -435,6 +502,7 @@ int main(void) {
   tcase_add_test(tc, binary_into_rules);
   tcase_add_test(tc, reductions);
   tcase_add_test(tc, reductions_do_not_depend_on_threads);
+  tcase_add_test(tc, large_outputs_are_complete);
   tcase_add_test(tc, cat_stack_equal_allclose);
   tcase_add_test(tc, conjugates);
   tcase_add_test(tc, device_memory_is_refused);

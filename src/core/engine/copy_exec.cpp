@@ -15,9 +15,6 @@ namespace {
 constexpr int64_t kChunkGrain = 64;
 // Tile edge for converting copies of transposed layouts.
 constexpr int64_t kCastBlock = 32;
-// Outputs at least this large do not fit in cache for long: their stores
-// stream past it, which saves reading every destination line first.
-constexpr int64_t kStreamBytes = int64_t{8} << 20;
 // Converted elements are staged in an L1-sized buffer and then streamed out.
 constexpr int64_t kStageBytes = 8192;
 

@@ -8,6 +8,10 @@
 
 namespace ctensor::core {
 
+// Outputs at least this large do not fit in cache for long: their stores
+// stream past it, which saves reading every destination line first.
+constexpr int64_t kStreamBytes = int64_t{8} << 20;
+
 // n elements: dst[j*ds] = src[j*ss]. Contiguous runs become memcpy, a zero
 // source stride becomes a fill, anything else a strided loop (vectorised where
 // the CPU allows). `stream` asks for non-temporal stores: see copy_simd.hpp.
