@@ -250,10 +250,14 @@ void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, co
   if (s[0] != r) return loop(data, s, n);
   alignas(64) char stage[kStageBytes];
   const int64_t per = kStageBytes / r;
+  // Chunks after the first start on a cache line of the output, so that the
+  // streaming stores write whole lines.
+  const auto misalign = static_cast<int64_t>(reinterpret_cast<uintptr_t>(data[0]) % 64);
+  const int64_t first = misalign && misalign % r == 0 ? (64 - misalign) / r : per;
   char* p[N];
   p[0] = stage;
-  for (int64_t j = 0; j < n; j += per) {
-    const int64_t m = std::min(per, n - j);
+  for (int64_t j = 0, m = 0; j < n; j += m) {
+    m = std::min(j ? per : first, n - j);
     for (int k = 1; k < N; ++k) p[k] = data[k] + j * s[k];
     loop(p, s, m);
     copy_run(out_item, data[0] + j * r, r, stage, r, m, true);
