@@ -6,7 +6,8 @@ ctensor's (> 1: ctensor is faster), and the overhead of `a + b` on
 1-element tensors.
 
 usage: /usr/bin/python3 bench/compare_math.py [--build build-bench] [--threads 1] [--reps 9] [--only sum]
-(--threads 0: each library's default thread count)
+                                            [--chart docs/performance_math.png]
+(--threads 0: each library's default thread count; --chart needs python3-matplotlib)
 """
 import argparse
 import ctypes
@@ -28,12 +29,36 @@ from pybench import find_build, medians
 N = 4096
 
 
+def chart(rows, path, threads):
+    """Grouped bars of each case's medians (NumPy, PyTorch, ctensor), log scale."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    width = 0.27
+    for k, label in enumerate(["NumPy", "PyTorch", "ctensor"]):
+        ax.bar([i + (k - 1) * width for i in range(len(rows))], [1e3 * m[k] for _, m in rows], width, label=label)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([name.split(" [")[0].replace(" (C API)", "").replace("16Mi ", "") for name, _ in rows],
+                       fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("median ms (log scale, lower is better)")
+    ax.set_title(f"float32 math, [4096,4096] or 16 Mi elements: NumPy {np.__version__}, "
+                 f"PyTorch {torch.__version__}, ctensor; {threads}", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--only", help="run only the cases whose name contains this")
+    ap.add_argument("--chart", help="also draw the medians as a bar chart into this PNG")
     args = ap.parse_args()
     build = find_build(args.build)
     sys.path.insert(0, str(build / "bindings" / "python"))
@@ -81,6 +106,7 @@ def main():
     ]
     print(f"median ms over {args.reps} round-robin runs, {threads}; x = library / ctensor (Python)")
     print(f"{'case':32} {'numpy':>8} {'torch':>8} {'ctensor':>8} {'C API':>8} {'np x':>6} {'torch x':>7} {'py/C':>5}")
+    rows = []
     for name, fn_np, fn_torch, fn_ct, fn_c in cases:
         if args.only and args.only not in name:
             continue
@@ -93,6 +119,10 @@ def main():
         py_c = f"{m[2] / m[3]:5.2f}" if fn_c else ""
         print(f"{name:32} {1e3 * m[0]:8.2f} {1e3 * m[1]:8.2f} {1e3 * m[2]:8.2f} {c_ms} {m[0] / m[2]:6.2f} "
               f"{m[1] / m[2]:7.2f} {py_c}")
+        rows.append((name, m[:3]))
+    if args.chart:
+        chart(rows, args.chart, threads)
+        print(f"chart: {args.chart}")
 
     if args.only:
         return

@@ -14,8 +14,8 @@ def find_build(name):
     raise SystemExit("no build with libctensor.so and the Python binding found: pass --build")
 
 
-def medians(fns, reps):
-    """Median seconds of each function, run round-robin after a warm-up."""
+def round_robin(fns, reps):
+    """Seconds of each function in each of `reps` rounds (after a warm-up round)."""
     for f in fns:
         f()
     times = [[] for _ in fns]
@@ -24,7 +24,12 @@ def medians(fns, reps):
             t0 = time.perf_counter()
             f()
             times[i].append(time.perf_counter() - t0)
-    return [statistics.median(t) for t in times]
+    return times
+
+
+def medians(fns, reps):
+    """Median seconds of each function, run round-robin after a warm-up."""
+    return [statistics.median(t) for t in round_robin(fns, reps)]
 
 
 def print_table(header, lines, markdown):
