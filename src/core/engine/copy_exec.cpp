@@ -96,7 +96,7 @@ bool choose_tiling(TensorIterator& it) {
 
 void execute(TensorIterator it, CastKernel cast, StreamCastKernel stream_cast) {
   const size_t item = it.itemsize(0);
-  const bool stream = it.numel() * static_cast<int64_t>(item) >= kStreamBytes;
+  const bool stream = simd::can_stream() && it.numel() * static_cast<int64_t>(item) >= kStreamBytes;
   const Plan plan{choose_tiling(it), stream, item, cast, stream ? stream_cast : nullptr};
   // Threads split the outermost dim. When that dim belongs to the kernel (a
   // single row or tile), chunks are kept to whole groups of kChunkGrain.

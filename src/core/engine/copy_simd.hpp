@@ -28,6 +28,10 @@ struct TileDone {
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 
+// Whether copy_run and copy_tile have streaming stores on this CPU (without
+// them, `stream` changes nothing and staging for it only costs).
+bool can_stream() noexcept;
+
 // Orders streaming stores before later stores (sfence); a no-op elsewhere.
 void fence() noexcept;
 

@@ -370,7 +370,7 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
               bool stream) noexcept {
   const auto item_bytes = static_cast<int64_t>(item);
   if (!cpu_has_avx2() || ds != item_bytes || n < 8) return false;
-  // Streaming needs whole elements up to a 32-byte boundary.
+  // Streaming needs whole elements up to a line boundary.
   if (reinterpret_cast<uintptr_t>(dst) % item != 0) stream = false;
   if (ss == item_bytes) {
     if (!stream) return false;  // memcpy does as well from cache
@@ -416,6 +416,8 @@ TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, con
   return done;
 }
 
+bool can_stream() noexcept { return cpu_has_avx2(); }
+
 void fence() noexcept { _mm_sfence(); }
 
 }  // namespace ctensor::core::simd
@@ -429,6 +431,7 @@ TileDone copy_tile(size_t, char*, int64_t, int64_t, const char*, int64_t, int64_
                    bool) noexcept {
   return {0, 0};
 }
+bool can_stream() noexcept { return false; }
 void fence() noexcept {}
 
 }  // namespace ctensor::core::simd

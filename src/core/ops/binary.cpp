@@ -237,17 +237,18 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
 }
 
 // Elements of a streamed output are computed into a buffer of this many bytes
-// that stays in L1, then stored past the cache.
-constexpr int64_t kStageBytes = 8192;
+// that stays in L1, then stored past the cache. Runs shorter than
+// kStreamRunBytes are stored normally: for them a call to stage and store
+// would cost more than the line reads it saves.
+constexpr int64_t kStageBytes = 8192, kStreamRunBytes = 512;
 
-// The 1-D `loop` over n elements whose output (operand 0, `out_item`-byte
-// elements) is stored with streaming stores when it is dense: an add then
-// moves three streams through memory instead of four, as the output's lines
-// are not read in first. The caller fences.
+// The 1-D `loop` over n elements whose output (operand 0, dense, of
+// `out_item`-byte elements) is stored with streaming stores: an add then moves
+// three streams through memory instead of four, as the output's lines are not
+// read in first. The caller fences.
 template <int N, class Loop>
 void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, const Loop& loop) {
   const auto r = static_cast<int64_t>(out_item);
-  if (s[0] != r) return loop(data, s, n);
   alignas(64) char stage[kStageBytes];
   const int64_t per = kStageBytes / r;
   // Chunks after the first start on a cache line of the output, so that the
@@ -266,15 +267,18 @@ void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, co
 
 // Runs the 1-D `loop` over every element of `it` (N operands, the inputs of
 // `item` bytes, the output of `out_item`) on the pool. Outputs of
-// kStreamBytes or more are streamed, unless an input is read in tiles: the
-// tiles' short rows, streamed, took 1.1x as long on one thread (Zen 1).
+// kStreamBytes or more are streamed where their runs are dense and long
+// enough, unless an input is read in tiles: the tiles' short rows, streamed,
+// took 1.1x as long on one thread (Zen 1).
 template <int N, class Loop>
 void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop) {
   const size_t scratch = tile_scratch<N>(it, item);
-  const bool stream = scratch == 0 && it.numel() * static_cast<int64_t>(out_item) >= kStreamBytes;
+  const auto r = static_cast<int64_t>(out_item);
+  const bool stream = scratch == 0 && simd::can_stream() && it.numel() * r >= kStreamBytes;
   it.for_each(
       [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch) {
-        if (!stream) return loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
+        if (!stream || strides[0] != r || n0 * r < kStreamRunBytes)
+          return loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
         loop_2d<N>(data, strides, n0, n1, item, scratch,
                    [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
         simd::fence();
