@@ -15,8 +15,6 @@ namespace {
 constexpr int64_t kChunkGrain = 64;
 // Tile edge for converting copies of transposed layouts.
 constexpr int64_t kCastBlock = 32;
-// Converted elements are staged in an L1-sized buffer and then streamed out.
-constexpr int64_t kStageBytes = 8192;
 
 struct Plan {
   bool tiled;  // dims 1 and 0 are [source-dense, destination-dense]
@@ -29,14 +27,9 @@ struct Plan {
 // A converting row into a contiguous destination, with streaming stores: the
 // cast kernel writes into a buffer that stays in L1, which is copied out.
 void cast_row_streamed(const Plan& plan, char* dst, const char* src, int64_t ss, int64_t n) {
-  alignas(64) char stage[kStageBytes];
   const auto item = static_cast<int64_t>(plan.item);
-  const int64_t per = kStageBytes / item;
-  for (int64_t j = 0; j < n; j += per) {
-    const int64_t m = std::min(per, n - j);
-    plan.cast(src + j * ss, ss, stage, item, m);
-    copy_run(plan.item, dst + j * item, item, stage, item, m, true);
-  }
+  store_staged(dst, plan.item, n,
+               [&](char* stage, int64_t j, int64_t m) { plan.cast(src + j * ss, ss, stage, item, m); });
 }
 
 void cast_tile(CastKernel cast, char* dst, int64_t d_outer, int64_t d_inner, const char* src,

@@ -236,11 +236,9 @@ void loop_2d(char** data, const int64_t* s, int64_t n0, int64_t n1, size_t item,
     }
 }
 
-// Elements of a streamed output are computed into a buffer of this many bytes
-// that stays in L1, then stored past the cache. Runs shorter than
-// kStreamRunBytes are stored normally: for them a call to stage and store
-// would cost more than the line reads it saves.
-constexpr int64_t kStageBytes = 8192, kStreamRunBytes = 512;
+// Runs shorter than this are stored normally even in a streamed output: for
+// them a call to stage and store would cost more than the line reads it saves.
+constexpr int64_t kStreamRunBytes = 512;
 
 // The 1-D `loop` over n elements whose output (operand 0, dense, of
 // `out_item`-byte elements) is stored with streaming stores: an add then moves
@@ -248,21 +246,12 @@ constexpr int64_t kStageBytes = 8192, kStreamRunBytes = 512;
 // read in first. The caller fences.
 template <int N, class Loop>
 void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, const Loop& loop) {
-  const auto r = static_cast<int64_t>(out_item);
-  alignas(64) char stage[kStageBytes];
-  const int64_t per = kStageBytes / r;
-  // Chunks after the first start on a cache line of the output, so that the
-  // streaming stores write whole lines.
-  const auto misalign = static_cast<int64_t>(reinterpret_cast<uintptr_t>(data[0]) % 64);
-  const int64_t first = misalign && misalign % r == 0 ? (64 - misalign) / r : per;
   char* p[N];
-  p[0] = stage;
-  for (int64_t j = 0, m = 0; j < n; j += m) {
-    m = std::min(j ? per : first, n - j);
+  store_staged(data[0], out_item, n, [&](char* stage, int64_t j, int64_t m) {
+    p[0] = stage;
     for (int k = 1; k < N; ++k) p[k] = data[k] + j * s[k];
     loop(p, s, m);
-    copy_run(out_item, data[0] + j * r, r, stage, r, m, true);
-  }
+  });
 }
 
 // Runs the 1-D `loop` over every element of `it` (N operands, the inputs of
