@@ -3,6 +3,7 @@ package ctensor_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -27,10 +28,11 @@ type errModel ctensor.Status
 func (e errModel) Error() string { return ctensor.Status(e).String() }
 
 const (
-	invalid = errModel(ctensor.StatusInvalid)
-	bounds  = errModel(ctensor.StatusBounds)
-	shape   = errModel(ctensor.StatusShape)
-	stride  = errModel(ctensor.StatusStride)
+	invalid  = errModel(ctensor.StatusInvalid)
+	bounds   = errModel(ctensor.StatusBounds)
+	shape    = errModel(ctensor.StatusShape)
+	stride   = errModel(ctensor.StatusStride)
+	overflow = errModel(ctensor.StatusOverflow)
 )
 
 func (m model) ndim() int64 { return int64(len(m.sizes)) }
@@ -41,6 +43,22 @@ func numel(sizes []int64) int64 {
 		n *= s
 	}
 	return n
+}
+
+// numelFits says whether the number of elements of sizes fits in int64 (a 0
+// among the sizes means no elements, whatever the others are).
+func numelFits(sizes []int64) bool {
+	if slices.Contains(sizes, 0) {
+		return true
+	}
+	n := int64(1)
+	for _, s := range sizes {
+		if n > math.MaxInt64/s {
+			return false
+		}
+		n *= s
+	}
+	return true
 }
 
 func contiguousStrides(sizes []int64) []int64 {
@@ -264,6 +282,9 @@ func (m model) expand(target []int64) (model, error) {
 			size, str = want, 0
 		}
 		sz[i], st[i] = size, str
+	}
+	if !numelFits(sz) {
+		return m, overflow
 	}
 	return m.with(sz, st, m.offset), nil
 }
