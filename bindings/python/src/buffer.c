@@ -57,16 +57,18 @@ static int interpreter_is_ending(void) {
   return atomic_load(&interpreter_ending);
 }
 
-/* Whether this thread holds the GIL: its own thread state is the one running
+/* Whether this thread holds the GIL: the running thread state is this thread's
    (PyGILState_Check, less its shortcut that answers yes for every thread once
-   subinterpreters exist). Releases from Python mostly are. */
+   subinterpreters exist, and less its thread-specific-data lookup: a thread
+   state's thread_id is its thread's ident once it runs). Releases from Python
+   mostly are. */
 static int gil_held_here(void) {
 #if PY_VERSION_HEX >= 0x030D0000
   PyThreadState *running = PyThreadState_GetUnchecked();
 #else
   PyThreadState *running = _PyThreadState_UncheckedGet();
 #endif
-  return running && running == PyGILState_GetThisThreadState();
+  return running && running->thread_id == PyThread_get_thread_ident();
 }
 
 /* Runs release(ctx) holding the GIL, whichever thread drops the last view. */

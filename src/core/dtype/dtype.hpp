@@ -35,8 +35,38 @@ struct DTypeInfo {
   bool is_signed;  // torch.dtype.is_signed
 };
 
-// Info for a known dtype, nullptr otherwise.
-const DTypeInfo* dtype_info(DType d) noexcept;
+namespace detail {
+
+// Indexed by ScalarType value; gaps (8 = complex32, 12-14 quantized, ...) are unknown.
+constexpr DType max_dtype_value() {
+  DType m = 0;
+  for (DType d : kAllDTypes) m = d > m ? d : m;
+  return m;
+}
+inline constexpr int kDTypeTableSize = max_dtype_value() + 1;
+
+struct DTypeTable {
+  DTypeInfo entries[kDTypeTableSize] = {};
+  bool present[kDTypeTableSize] = {};
+
+  constexpr DTypeTable() {
+#define CTENSOR_DTYPE_INFO(Name, value, macro, T, kind, is_signed, name, dl_code, bits) \
+  entries[value] = {name, (bits) / 8, DTypeKind::kind, is_signed};                        \
+  present[value] = true;
+    CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_INFO)
+#undef CTENSOR_DTYPE_INFO
+  }
+};
+
+inline constexpr DTypeTable kDTypeTable{};
+
+}  // namespace detail
+
+// Info for a known dtype, nullptr otherwise. Inline: every new tensor looks it up.
+inline const DTypeInfo* dtype_info(DType d) noexcept {
+  if (d < 0 || d >= detail::kDTypeTableSize || !detail::kDTypeTable.present[d]) return nullptr;
+  return &detail::kDTypeTable.entries[d];
+}
 
 inline bool dtype_known(DType d) noexcept { return dtype_info(d) != nullptr; }
 

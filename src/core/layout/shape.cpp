@@ -99,32 +99,6 @@ Extent element_extent(const char* op, int64_t ndim, const int64_t* sizes, const 
   return e;
 }
 
-namespace {
-
-// A view's dims in one pass with overflow flags instead of throws (every
-// as_strided and from_blob runs it): whether it has no elements, its extent
-// [lo, hi] in elements, and whether the element count or the extent overflows.
-// A view with no elements addresses nothing, whatever overflows.
-struct DimScan {
-  bool empty, numel_overflow, extent_overflow;
-  int64_t lo, hi;
-};
-
-DimScan scan_dims(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
-  bool empty = false, numel_overflow = false, extent_overflow = false;  // (locals stay in registers)
-  int64_t numel = 1, lo = 0, hi = 0;
-  for (int64_t i = 0; i < ndim; ++i) {
-    empty |= sizes[i] == 0;
-    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
-    int64_t span;
-    extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
-    extent_overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
-  }
-  return {empty, numel_overflow, extent_overflow, lo, hi};
-}
-
-}  // namespace
-
 void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const int64_t* strides,
                        int64_t storage_offset, size_t itemsize, size_t storage_nbytes) {
   const DimScan d = scan_dims(ndim, sizes, strides);
@@ -153,29 +127,23 @@ void check_view_bounds(const char* op, int64_t ndim, const int64_t* sizes, const
          DimList{strides, ndim}, ", storage offset ", storage_offset, ")");
 }
 
-ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
-                           const int64_t* sizes, const int64_t* strides, size_t itemsize) {
-  // The checked steps below only name what the scan found overflowing.
+void fail_addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                          const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  // addressed_bytes found an overflow: the checked steps name the first one.
   const DimScan d = scan_dims(ndim, sizes, strides);
   if (d.numel_overflow) checked_numel(op, ndim, sizes);  // throws (unless a size is 0), naming the sizes
   uintptr_t first;  // address of element [0,...,0]
   if (__builtin_add_overflow(data, byte_offset, &first))
     fail(Status::Overflow, op, ": data address + byte_offset ", byte_offset, " overflows");
-  if (d.empty) return {first, 0, 0};
   if (d.extent_overflow) element_extent(op, ndim, sizes, strides);  // throws, naming the product or sum
   const int64_t item = static_cast<int64_t>(itemsize);
-  const int64_t before = checked_mul(d.lo, -1, op);  // elements below element [0,...,0]
+  const int64_t before = checked_mul(d.lo, -1, op);
   const int64_t count = checked_add(checked_add(d.hi, 1, op), before, op);
   const int64_t nbytes = checked_mul(count, item, op);
   const int64_t below = checked_mul(before, item, op);
-  // The window [first - below, first - below + nbytes) must be a real address range.
-  const bool fits = static_cast<uint64_t>(below) <= first && static_cast<uint64_t>(nbytes) <= SIZE_MAX &&
-                    static_cast<uint64_t>(nbytes) <= UINTPTR_MAX - (first - static_cast<uint64_t>(below));
-  if (!fits)
-    fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
-         ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
-         ", strides ", DimList{strides, ndim}, ")");
-  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
+  fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
+       ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
+       ", strides ", DimList{strides, ndim}, ")");
 }
 
 }  // namespace ctensor::core

@@ -90,11 +90,56 @@ struct ByteWindow {
   int64_t storage_offset;
 };
 
+// A view's dims in one pass with overflow flags instead of throws (every
+// as_strided and from_blob runs it): whether it has no elements, its extent
+// [lo, hi] in elements, and whether the element count or the extent overflows.
+// A view with no elements addresses nothing, whatever overflows.
+struct DimScan {
+  bool empty, numel_overflow, extent_overflow;
+  int64_t lo, hi;
+};
+
+inline DimScan scan_dims(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
+  bool empty = false, numel_overflow = false, extent_overflow = false;  // (locals stay in registers)
+  int64_t numel = 1, lo = 0, hi = 0;
+  for (int64_t i = 0; i < ndim; ++i) {
+    empty |= sizes[i] == 0;
+    numel_overflow |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    int64_t span;
+    extent_overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &span);
+    extent_overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  return {empty, numel_overflow, extent_overflow, lo, hi};
+}
+
+// Throws the Error(Overflow) that addressed_bytes found, naming what overflows.
+[[noreturn, gnu::cold]] void fail_addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                                                  const int64_t* sizes, const int64_t* strides, size_t itemsize);
+
 // The window of a view whose element [0,...,0] is at address data + byte_offset.
 // A view with no elements gets an empty window there. Error(Overflow) if the
 // element count, an extent or an address overflows; sizes must have been
-// checked (check_sizes).
-ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
-                           const int64_t* sizes, const int64_t* strides, size_t itemsize);
+// checked (check_sizes). Inline, overflows as flags: every from_blob runs it.
+inline ByteWindow addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, int64_t ndim,
+                                  const int64_t* sizes, const int64_t* strides, size_t itemsize) {
+  const DimScan d = scan_dims(ndim, sizes, strides);
+  uintptr_t first;  // address of element [0,...,0]
+  bool overflow = __builtin_add_overflow(data, byte_offset, &first);
+  if (d.empty && !overflow) return {first, 0, 0};
+  const int64_t item = static_cast<int64_t>(itemsize);
+  int64_t before, count, nbytes, below;  // elements below element [0,...,0]; elements and bytes spanned
+  overflow |= d.numel_overflow | d.extent_overflow;
+  overflow |= __builtin_sub_overflow(int64_t{0}, d.lo, &before);
+  overflow |= __builtin_add_overflow(d.hi, before, &count);
+  overflow |= __builtin_add_overflow(count, 1, &count);
+  overflow |= __builtin_mul_overflow(count, item, &nbytes);
+  overflow |= __builtin_mul_overflow(before, item, &below);
+  // The window [first - below, first - below + nbytes) must be a real address range.
+  if (__builtin_expect(overflow || static_cast<uint64_t>(below) > first ||
+                           static_cast<uint64_t>(nbytes) > UINTPTR_MAX - (first - static_cast<uint64_t>(below)),
+                       0))
+    fail_addressed_bytes(op, data, byte_offset, ndim, sizes, strides, itemsize);
+  return {first - static_cast<uintptr_t>(below), static_cast<size_t>(nbytes), before};
+}
 
 }  // namespace ctensor::core

@@ -6,12 +6,8 @@
 
 #include "error.hpp"
 #include "layout/shape.hpp"
-#include "memory/block_cache.hpp"
 
 namespace ctensor::core {
-
-void* Tensor::operator new(size_t size) { return BlockCache<Tensor>::take(size); }
-void Tensor::operator delete(void* p) noexcept { BlockCache<Tensor>::give(p); }
 
 Tensor::Tensor(Ref<Storage> storage, DType dtype, int64_t ndim, int64_t offset) noexcept
     : storage_(std::move(storage)),

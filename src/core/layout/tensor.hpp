@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "dtype/dtype.hpp"
+#include "memory/block_cache.hpp"
 #include "memory/refcount.hpp"
 #include "memory/storage.hpp"
 
@@ -78,8 +79,8 @@ class Tensor final : public RefCounted<Tensor> {
 
   // Tensors come from a small per-thread cache of freed blocks (BlockCache:
   // views are made and dropped often).
-  static void* operator new(size_t size);
-  static void operator delete(void* p) noexcept;
+  static void* operator new(size_t size) { return BlockCache<Tensor>::take(size); }
+  static void operator delete(void* p) noexcept { BlockCache<Tensor>::give(p); }
 
  private:
   Tensor(Ref<Storage> storage, DType dtype, int64_t ndim, int64_t offset) noexcept;

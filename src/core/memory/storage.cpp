@@ -4,7 +4,6 @@
 
 #include "error.hpp"
 #include "memory/allocator.hpp"
-#include "memory/block_cache.hpp"
 #include "ctensor.h"
 
 namespace ctensor::core {
@@ -13,16 +12,6 @@ namespace {
 // DLPack device types whose memory the CPU can address.
 constexpr int32_t kDLCPU = 1, kDLCUDAHost = 3, kDLCUDAManaged = 13;
 }  // namespace
-
-Storage::Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,
-                 Device device) noexcept
-    : data_(data),
-      nbytes_(nbytes),
-      readonly_(readonly),
-      owned_(owned),
-      release_(release),
-      ctx_(ctx),
-      device_(device) {}
 
 Ref<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
   void* p = allocate_bytes(nbytes, zeroed);
@@ -33,12 +22,6 @@ Ref<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
     free_bytes(p, nbytes);
     throw;
   }
-}
-
-Ref<Storage> Storage::wrap(void* data, size_t nbytes, bool readonly, ReleaseFn release, void* ctx,
-                           Device device) {
-  return Ref<Storage>::adopt(
-      std::unique_ptr<Storage>(new Storage(data, nbytes, readonly, false, release, ctx, device)));
 }
 
 bool Storage::readonly_from_flags(const char* op, uint32_t flags) {
@@ -53,8 +36,6 @@ Ref<Storage> Storage::wrap_checked(const char* op, void* data, size_t nbytes, ui
   return wrap(data, nbytes, readonly, release, ctx);
 }
 
-void* Storage::operator new(size_t size) { return BlockCache<Storage>::take(size); }
-void Storage::operator delete(void* p) noexcept { BlockCache<Storage>::give(p); }
 
 Storage::~Storage() {
   if (owned_)

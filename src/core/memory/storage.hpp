@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "memory/block_cache.hpp"
 #include "memory/refcount.hpp"
 
 namespace ctensor::core {
@@ -22,8 +23,11 @@ class Storage final : public RefCounted<Storage> {
   // Owned, 64-byte aligned memory; zero-filled if `zeroed`.
   static Ref<Storage> allocate(size_t nbytes, bool zeroed);
   // Borrowed memory; release(ctx) runs in the destructor (release may be null).
+  // Inline: every from_blob (from_numpy, from_dlpack) wraps one.
   static Ref<Storage> wrap(void* data, size_t nbytes, bool readonly, ReleaseFn release, void* ctx,
-                           Device device = {});
+                           Device device = {}) {
+    return Ref<Storage>::adopt(new Storage(data, nbytes, readonly, false, release, ctx, device));
+  }
   // tensor_storage_wrap: wrap() after checking the public flags (0 or
   // TENSOR_READONLY) and that data is non-NULL when nbytes > 0 (Error(Invalid)).
   static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
@@ -35,8 +39,8 @@ class Storage final : public RefCounted<Storage> {
 
   // Storages come from a small per-thread cache of freed blocks (BlockCache:
   // every from_numpy and from_dlpack wraps one).
-  static void* operator new(size_t size);
-  static void operator delete(void* p) noexcept;
+  static void* operator new(size_t size) { return BlockCache<Storage>::take(size); }
+  static void operator delete(void* p) noexcept { BlockCache<Storage>::give(p); }
 
   void* data() const noexcept { return data_; }
   size_t nbytes() const noexcept { return nbytes_; }
@@ -60,7 +64,14 @@ class Storage final : public RefCounted<Storage> {
 
  private:
   Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,
-          Device device) noexcept;
+          Device device) noexcept
+      : data_(data),
+        nbytes_(nbytes),
+        readonly_(readonly),
+        owned_(owned),
+        release_(release),
+        ctx_(ctx),
+        device_(device) {}
 
   void* data_;
   size_t nbytes_;
