@@ -544,6 +544,7 @@ int main(void) {
   tcase_add_test(tc, cat_stack_equal_allclose);
   tcase_add_test(tc, conjugates);
   tcase_add_test(tc, device_memory_is_refused);
+  tcase_set_timeout(tc, 120); /* the streamed outputs are tens of MiB: slow under ASan and valgrind */
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
