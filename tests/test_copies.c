@@ -786,6 +786,25 @@ START_TEST(large_outputs_stream) {
   check_copy_to_fresh(pt, TENSOR_FLOAT32);
   tensor_release(pt);
   tensor_storage_release(ps);
+  /* long strips (source rows of 64 KiB and more, destination rows of at most
+     1 KiB: prefetch along the rows, destination pages touched ahead) large
+     enough to stream, 2, 4 and 8-byte elements: a last strip of fewer rows,
+     destination rows 64-byte aligned (float32) and not, and edges for the
+     portable loops; one thread, as threads would split the rows */
+  const int32_t threads = tensor_get_num_threads();
+  ck_ok(tensor_set_num_threads(1));
+  const tensor_dtype_t strip_dtypes[] = {TENSOR_INT16, TENSOR_FLOAT32, TENSOR_INT64};
+  const int64_t strip_rows[] = {167, 144, 111}, strip_cols[] = {32819, 16411, 10255};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t r = strip_rows[k], c = strip_cols[k];
+    tensor_storage_t *ss = patterned_storage(strip_dtypes[k], r * c, 20 + (unsigned)k);
+    const int64_t sizes[] = {c, r}, strides[] = {1, c};
+    tensor_t *st = view_of(ss, strip_dtypes[k], 2, sizes, strides, 0);
+    check_copy_to_fresh(st, strip_dtypes[k]);
+    tensor_release(st);
+    tensor_storage_release(ss);
+  }
+  ck_ok(tensor_set_num_threads(threads));
   /* a cast large enough to stream: int32 -> float64 */
   const int64_t n[] = {(int64_t)1 << 20};
   tensor_t *ints = iota(TENSOR_INT32, 1, n);
