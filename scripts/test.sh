@@ -27,9 +27,9 @@
 #      $CTENSOR_FUZZ_SECONDS (default 60) seconds each,
 #  12. the safetensors interoperability tests (tests/safetensors) in a virtual
 #      environment with the pinned `safetensors` package (scripts/safetensors-venv.sh).
-# Every step runs even if an earlier one failed; the last line is
-# "N passed, N failed" over all of them, and the exit status is non-zero on
-# any failure.
+# Every step runs even if an earlier one failed; the summary lists the time
+# each step took, its last line is "N passed, N failed" over all of them, and
+# the exit status is non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,7 +47,17 @@ if grep -q "option('python'" meson_options.txt 2>/dev/null && [ -f bindings/pyth
 fi
 
 failed_steps=()
-step() { echo; echo "== $* =="; }
+# Each step's heading; the summary lists the seconds each one took.
+step_times=()
+step_name=""
+step_start=$SECONDS
+step() {
+  [ -n "$step_name" ] && step_times+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  step_name="$*"
+  step_start=$SECONDS
+  echo
+  echo "== $* =="
+}
 
 step "configure and build ($builddir)"
 configure() {
@@ -243,6 +253,8 @@ step "fuzz targets, ${CTENSOR_FUZZ_SECONDS:-60} s each (build-fuzz)"
 REPORT="$reports/fuzz.xml" bash fuzz/run.sh "${CTENSOR_FUZZ_SECONDS:-60}" || failed_steps+=("fuzz")
 
 step "summary"
+printf '%s\n' "${step_times[@]}"
+echo "$(printf '%5d s' "$SECONDS")  in all"
 "$python" - "$reports" "${failed_steps[@]}" <<'PY'
 import pathlib, sys
 import xml.etree.ElementTree as ET
