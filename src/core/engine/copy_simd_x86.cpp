@@ -171,14 +171,6 @@ CTENSOR_AVX2 inline __m256 high_halves(__m256 a, __m256 b) {
   asm("" : "+x"(high));
   return _mm256_insertf128_ps(b, high, 0);
 }
-CTENSOR_AVX2 inline __m256i low_halves(__m256i a, __m256i b) {
-  return _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
-}
-CTENSOR_AVX2 inline __m256i high_halves(__m256i a, __m256i b) {
-  __m128i high = _mm256_extracti128_si256(a, 1);
-  asm("" : "+x"(high));
-  return _mm256_inserti128_si256(b, high, 0);
-}
 
 // In-register 8x8 transpose of 4-byte lanes: r[k] row k in, column k out.
 CTENSOR_AVX2 inline void transpose8x8(__m256* r) {
@@ -236,8 +228,9 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
       a[8 * g + 2 * j + 1] = _mm256_unpackhi_epi64(b[8 * g + j], b[8 * g + 4 + j]);
     }
   for (int e = 0; e < 8; ++e) {
-    r[e] = low_halves(a[e], a[8 + e]);
-    r[e + 8] = high_halves(a[e], a[8 + e]);
+    const __m256 x = _mm256_castsi256_ps(a[e]), y = _mm256_castsi256_ps(a[8 + e]);
+    r[e] = _mm256_castps_si256(low_halves(x, y));
+    r[e + 8] = _mm256_castps_si256(high_halves(x, y));
   }
 }
 
