@@ -102,15 +102,21 @@ CTENSOR_AVX2 void gather4_stride2(char* dst, const char* src, int64_t n, bool st
 }
 
 // 4-byte elements three apart ([:, ::3]): three loads, two blends that leave
-// every third element in place and one permute that puts them in order.
+// every third element in place and one permute that puts them in order. Each
+// step also prefetches 4 KiB ahead while that stays inside the row: the
+// hardware's prefetch alone left [8192,8192][::2, ::3] at 1.23-1.35x memcpy
+// (Zen 5; 0.87-0.93 of that time with it, 2 KiB and 6 KiB measured around it).
+constexpr int64_t kGatherPrefetchBytes = 4096;
 CTENSOR_AVX2 void gather4_stride3(char* dst, const char* src, int64_t n, bool stream) {
   const int64_t head = head_elements(dst, 4, n, stream);
   int64_t j = 0;
   for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
   const __m256i order = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
   // As in gather4_stride2: the loads read two elements past the 8th pick.
+  const int64_t prefetch_end = n - kGatherPrefetchBytes / 12;
   for (; j + 8 < n; j += 8) {
     const float* s = reinterpret_cast<const float*>(src + 12 * j);
+    if (j < prefetch_end) _mm_prefetch(reinterpret_cast<const char*>(s) + kGatherPrefetchBytes, _MM_HINT_T0);
     const __m256 a = _mm256_loadu_ps(s), b = _mm256_loadu_ps(s + 8), c = _mm256_loadu_ps(s + 16);
     // lanes 0, 3, 6 from a; 1, 4, 7 from b; 2, 5 from c
     const __m256 ab = _mm256_blend_ps(a, b, 0x92);
@@ -308,43 +314,52 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
   }
 }
 
-// GCC 12's AVX-512 headers seed unpack results with a self-initialised
-// "undefined" vector, which -Wuninitialized reports at every use (GCC bug 105593).
+// GCC 12's AVX-512 headers seed unpack and shuffle results with a
+// self-initialised "undefined" vector, which -Wuninitialized and
+// -Wmaybe-uninitialized report at every use (GCC bug 105593).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
-// 8 destination rows x 16 columns of 4-byte elements with one 64-byte store per
-// destination line: source rows k and k + 8 share register k (low and high 256
-// bits), both halves go through transpose8x8's in-lane steps at once, and one
-// two-source permute per line gathers its four 128-bit pieces.
-CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                                               bool stream) {
-  __m512 z[8];
-  for (int k = 0; k < 8; ++k)
-    z[k] = _mm512_insertf32x8(
-        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
-        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
-  __m512 t[8], s[8];
-  for (int k = 0; k < 4; ++k) {
-    t[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
-    t[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
+// 16 destination rows x 16 columns of 4-byte elements: each source line and
+// each destination line moved whole, by one 64-byte load or store.
+CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                                bool stream) {
+  __m512 r[16], t[16];
+  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner));
+  for (int k = 0; k < 8; ++k) {
+    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
   }
-  // s[4h + c], 128-bit lane l: column 4 (l & 1) + c of rows 4h .. 4h + 3 (+ 8 for l >= 2)
-  for (int h = 0; h < 2; ++h) {
-    s[4 * h] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    s[4 * h + 1] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    s[4 * h + 2] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    s[4 * h + 3] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  // r[4g + c], 128-bit lane l: column 4l + c of rows 4g .. 4g + 3
+  for (int g = 0; g < 4; ++g) {
+    r[4 * g] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    r[4 * g + 1] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    r[4 * g + 2] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    r[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(3, 2, 3, 2));
   }
-  const __m512i low_columns = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-  const __m512i high_columns = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-  for (int c = 0; c < 8; ++c) {
-    const __m512 line = _mm512_permutex2var_ps(s[c % 4], c < 4 ? low_columns : high_columns, s[4 + c % 4]);
-    float* d = reinterpret_cast<float*>(dst + c * d_outer);
-    if (stream)
-      _mm512_stream_ps(d, line);
-    else
-      _mm512_storeu_ps(d, line);
+  // t[2c + h]: lanes 2h and 2h + 1 of r[c] and r[4 + c]; t[8 + 2c + h]: the same of r[8 + c] and r[12 + c]
+  for (int c = 0; c < 4; ++c) {
+    t[2 * c] = _mm512_shuffle_f32x4(r[c], r[4 + c], _MM_SHUFFLE(1, 0, 1, 0));
+    t[2 * c + 1] = _mm512_shuffle_f32x4(r[c], r[4 + c], _MM_SHUFFLE(3, 2, 3, 2));
+    t[8 + 2 * c] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], _MM_SHUFFLE(1, 0, 1, 0));
+    t[8 + 2 * c + 1] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int c = 0; c < 4; ++c) {
+    // lines[l]: column 4l + c, lane g from r[4g + c]
+    const __m512 lines[4] = {_mm512_shuffle_f32x4(t[2 * c], t[8 + 2 * c], _MM_SHUFFLE(2, 0, 2, 0)),
+                             _mm512_shuffle_f32x4(t[2 * c], t[8 + 2 * c], _MM_SHUFFLE(3, 1, 3, 1)),
+                             _mm512_shuffle_f32x4(t[2 * c + 1], t[9 + 2 * c], _MM_SHUFFLE(2, 0, 2, 0)),
+                             _mm512_shuffle_f32x4(t[2 * c + 1], t[9 + 2 * c], _MM_SHUFFLE(3, 1, 3, 1))};
+    for (int l = 0; l < 4; ++l) {
+      float* d = reinterpret_cast<float*>(dst + (4 * l + c) * d_outer);
+      if (stream)
+        _mm512_stream_ps(d, lines[l]);
+      else
+        _mm512_storeu_ps(d, lines[l]);
+    }
   }
 }
 
@@ -420,12 +435,14 @@ TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, con
   const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
   const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
   if (done.outer == 0 || done.inner == 0) return done;
-  // The blocks of 4-byte elements store each line with one 64-byte store
-  // where the CPU has AVX-512 and, when streaming, the lines are 64-byte
-  // aligned ([4096,4096].t() 0.82-0.90 of the time in the four page mixes;
-  // [256]^3.permute(2,0,1) unchanged); the strips measured no faster with it
-  // (0.9-1.03) and keep AVX2.
-  const bool wide = item == 4 && cpu_has_avx512() && !walks_in_strips(item_bytes, done.inner) &&
+  // Blocks and strips of 4-byte elements are 16 x 16 where the CPU has
+  // AVX-512 and, when streaming, the lines are 64-byte aligned: one 64-byte
+  // load per source line and one store per destination line (Zen 5, one
+  // thread, against 8 x 16 blocks with 64-byte stores and AVX2 strips, both
+  // build orders: [4096,4096].t() 0.92-0.94 of the time in the four page
+  // mixes, [256]^3.permute(1,2,0) 0.86-0.99, (2,0,1) 0.93-1.0; those 8 x 16
+  // blocks had made [4096,4096].t() 0.82-0.90 of AVX2's time).
+  const bool wide = item == 4 && cpu_has_avx512() &&
                     (!stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0));
   if (wide)
     avx512::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
