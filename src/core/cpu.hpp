@@ -20,6 +20,12 @@ inline bool cpu_has_avx512() noexcept {
                           __builtin_cpu_supports("avx512vl");
   return has;
 }
+
+// An AMD CPU: a few kernels pick between variants measured per vendor.
+inline bool cpu_is_amd() noexcept {
+  static const bool is = (__builtin_cpu_init(), __builtin_cpu_is("amd"));
+  return is;
+}
 #endif
 
 }  // namespace ctensor::core

@@ -323,6 +323,41 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+// 8 destination rows x 16 columns of 4-byte elements with one 64-byte store per
+// destination line: source rows k and k + 8 share register k (low and high 256
+// bits), both halves go through transpose8x8's in-lane steps at once, and one
+// two-source permute per line gathers its four 128-bit pieces.
+CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                               bool stream) {
+  __m512 z[8];
+  for (int k = 0; k < 8; ++k)
+    z[k] = _mm512_insertf32x8(
+        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
+        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+  __m512 t[8], s[8];
+  for (int k = 0; k < 4; ++k) {
+    t[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
+  }
+  // s[4h + c], 128-bit lane l: column 4 (l & 1) + c of rows 4h .. 4h + 3 (+ 8 for l >= 2)
+  for (int h = 0; h < 2; ++h) {
+    s[4 * h] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * h + 1] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    s[4 * h + 2] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * h + 3] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  const __m512i low_columns = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+  const __m512i high_columns = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int c = 0; c < 8; ++c) {
+    const __m512 line = _mm512_permutex2var_ps(s[c % 4], c < 4 ? low_columns : high_columns, s[4 + c % 4]);
+    float* d = reinterpret_cast<float*>(dst + c * d_outer);
+    if (stream)
+      _mm512_stream_ps(d, line);
+    else
+      _mm512_storeu_ps(d, line);
+  }
+}
+
 // 16 destination rows x 16 columns of 4-byte elements: each source line and
 // each destination line moved whole, by one 64-byte load or store.
 CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
@@ -368,6 +403,13 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
 // Whether tile() walks destination rows of `end_i` elements in strips (else in blocks).
 inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * item_bytes <= kShortRowBytes; }
 
+// The register blocks of 4-byte elements that a copy of the transpose loops uses.
+enum class Blocks4 {
+  avx2,       // 8 x 16 (two 8 x 8), 32-byte loads and stores
+  halves512,  // 8 x 16, 32-byte loads, one 64-byte store per destination line
+  lines512,   // 16 x 16, one 64-byte load per source line and store per destination line
+};
+
 // Clang (the fuzzing and sanitizer builds) has its own spelling of the target pragma.
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -376,7 +418,7 @@ inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * 
 #pragma GCC target("avx2")
 #endif
 namespace avx2 {
-constexpr bool kWideBlocks = false;
+constexpr Blocks4 kBlocks4 = Blocks4::avx2;
 #include "engine/copy_transpose_loops.inc"
 }  // namespace avx2
 #if defined(__clang__)
@@ -387,10 +429,14 @@ constexpr bool kWideBlocks = false;
 #pragma GCC push_options
 #pragma GCC target("avx2,avx512f,avx512bw,avx512dq,avx512vl")
 #endif
-namespace avx512 {
-constexpr bool kWideBlocks = true;
+namespace avx512_halves {
+constexpr Blocks4 kBlocks4 = Blocks4::halves512;
 #include "engine/copy_transpose_loops.inc"
-}  // namespace avx512
+}  // namespace avx512_halves
+namespace avx512_lines {
+constexpr Blocks4 kBlocks4 = Blocks4::lines512;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace avx512_lines
 #if defined(__clang__)
 #pragma clang attribute pop
 #else
@@ -435,17 +481,24 @@ TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, con
   const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
   const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
   if (done.outer == 0 || done.inner == 0) return done;
-  // Blocks and strips of 4-byte elements are 16 x 16 where the CPU has
-  // AVX-512 and, when streaming, the lines are 64-byte aligned: one 64-byte
-  // load per source line and one store per destination line (Zen 5, one
-  // thread, against 8 x 16 blocks with 64-byte stores and AVX2 strips, both
-  // build orders: [4096,4096].t() 0.92-0.94 of the time in the four page
-  // mixes, [256]^3.permute(1,2,0) 0.86-0.99, (2,0,1) 0.93-1.0; those 8 x 16
-  // blocks had made [4096,4096].t() 0.82-0.90 of AVX2's time).
+  // Blocks of 4-byte elements store each destination line with one 64-byte
+  // store where the CPU has AVX-512 and, when streaming, the lines are 64-byte
+  // aligned. Which blocks is measured per vendor, one thread, both build orders:
+  // - AMD (Zen 5): 16 x 16 in blocks and strips, one 64-byte load per source
+  //   line too. Against 8 x 16 blocks and AVX2 strips: [4096,4096].t() 0.92-0.94
+  //   of the time in the four page mixes, [256]^3.permute(1,2,0) 0.86-0.99,
+  //   (2,0,1) 0.93-1.0.
+  // - Elsewhere (the Intel Xeon measured): 8 x 16 blocks ([4096,4096].t()
+  //   0.82-0.90 of AVX2's time, [256]^3.permute(2,0,1) unchanged), AVX2 strips;
+  //   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
+  //   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
+  //   strips measured 0.9-1.03.
   const bool wide = item == 4 && cpu_has_avx512() &&
                     (!stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0));
-  if (wide)
-    avx512::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
+  if (wide && cpu_is_amd())
+    avx512_lines::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
+  else if (wide && !walks_in_strips(item_bytes, done.inner))
+    avx512_halves::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   else
     avx2::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   return done;
