@@ -12,6 +12,7 @@ import argparse
 import ctypes
 import pathlib
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -265,8 +266,12 @@ def main():
           "into an existing one; memcpy moves the same bytes (read + written)\n")
     print(table(rows, args.markdown))
     if args.chart:
-        chart(rows, args.chart, args.threads)
-        print(f"\nchart: {args.chart}")
+        try:
+            chart(rows, args.chart, args.threads)
+            print(f"\nchart: {args.chart}")
+        except ImportError:
+            print("\nno chart: matplotlib is not installed (apt-get install python3-matplotlib), "
+                  "or pass --chart '' to skip it", file=sys.stderr)
 
 
 if __name__ == "__main__":
