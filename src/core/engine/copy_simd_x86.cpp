@@ -323,6 +323,28 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+CTENSOR_AVX512 inline void store64(char* p, __m512 v, bool stream) {
+  if (stream)
+    _mm512_stream_ps(reinterpret_cast<float*>(p), v);
+  else
+    _mm512_storeu_ps(reinterpret_cast<float*>(p), v);
+}
+
+// The in-lane steps of 4 x 4 transposes, for each of `groups` groups of four
+// registers: out[4g + c], 128-bit lane l, holds element c of lane l of
+// in[4g], in[4g + 1], in[4g + 2], in[4g + 3], in that order.
+CTENSOR_AVX512 inline void transpose_lanes4(const __m512* in, __m512* out, int groups) {
+  for (int g = 0; g < groups; ++g) {
+    const __m512* x = in + 4 * g;
+    const __m512 lo01 = _mm512_unpacklo_ps(x[0], x[1]), hi01 = _mm512_unpackhi_ps(x[0], x[1]);
+    const __m512 lo23 = _mm512_unpacklo_ps(x[2], x[3]), hi23 = _mm512_unpackhi_ps(x[2], x[3]);
+    out[4 * g] = _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(1, 0, 1, 0));
+    out[4 * g + 1] = _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2));
+    out[4 * g + 2] = _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0));
+    out[4 * g + 3] = _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+}
+
 // 8 destination rows x 16 columns of 4-byte elements with one 64-byte store per
 // destination line: source rows k and k + 8 share register k (low and high 256
 // bits), both halves go through transpose8x8's in-lane steps at once, and one
@@ -334,27 +356,14 @@ CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const
     z[k] = _mm512_insertf32x8(
         _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
         _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
-  __m512 t[8], s[8];
-  for (int k = 0; k < 4; ++k) {
-    t[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
-    t[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
-  }
   // s[4h + c], 128-bit lane l: column 4 (l & 1) + c of rows 4h .. 4h + 3 (+ 8 for l >= 2)
-  for (int h = 0; h < 2; ++h) {
-    s[4 * h] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    s[4 * h + 1] = _mm512_shuffle_ps(t[4 * h], t[4 * h + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    s[4 * h + 2] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    s[4 * h + 3] = _mm512_shuffle_ps(t[4 * h + 1], t[4 * h + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
+  __m512 s[8];
+  transpose_lanes4(z, s, 2);
   const __m512i low_columns = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
   const __m512i high_columns = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
   for (int c = 0; c < 8; ++c) {
     const __m512 line = _mm512_permutex2var_ps(s[c % 4], c < 4 ? low_columns : high_columns, s[4 + c % 4]);
-    float* d = reinterpret_cast<float*>(dst + c * d_outer);
-    if (stream)
-      _mm512_stream_ps(d, line);
-    else
-      _mm512_storeu_ps(d, line);
+    store64(dst + c * d_outer, line, stream);
   }
 }
 
@@ -362,19 +371,10 @@ CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const
 // each destination line moved whole, by one 64-byte load or store.
 CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
                                                 bool stream) {
-  __m512 r[16], t[16];
-  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner));
-  for (int k = 0; k < 8; ++k) {
-    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
+  __m512 z[16], r[16], t[16];
+  for (int k = 0; k < 16; ++k) z[k] = _mm512_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner));
   // r[4g + c], 128-bit lane l: column 4l + c of rows 4g .. 4g + 3
-  for (int g = 0; g < 4; ++g) {
-    r[4 * g] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * g + 1] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    r[4 * g + 2] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
+  transpose_lanes4(z, r, 4);
   // t[2c + h]: lanes 2h and 2h + 1 of r[c] and r[4 + c]; t[8 + 2c + h]: the same of r[8 + c] and r[12 + c]
   for (int c = 0; c < 4; ++c) {
     t[2 * c] = _mm512_shuffle_f32x4(r[c], r[4 + c], _MM_SHUFFLE(1, 0, 1, 0));
@@ -388,13 +388,7 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
                              _mm512_shuffle_f32x4(t[2 * c], t[8 + 2 * c], _MM_SHUFFLE(3, 1, 3, 1)),
                              _mm512_shuffle_f32x4(t[2 * c + 1], t[9 + 2 * c], _MM_SHUFFLE(2, 0, 2, 0)),
                              _mm512_shuffle_f32x4(t[2 * c + 1], t[9 + 2 * c], _MM_SHUFFLE(3, 1, 3, 1))};
-    for (int l = 0; l < 4; ++l) {
-      float* d = reinterpret_cast<float*>(dst + (4 * l + c) * d_outer);
-      if (stream)
-        _mm512_stream_ps(d, lines[l]);
-      else
-        _mm512_storeu_ps(d, lines[l]);
-    }
+    for (int l = 0; l < 4; ++l) store64(dst + (4 * l + c) * d_outer, lines[l], stream);
   }
 }
 
