@@ -28,6 +28,19 @@ struct TileDone {
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept;
 
+// The register blocks of 4-byte elements: 8 x 16 with 32-byte loads and
+// stores (AVX2), 8 x 16 with one 64-byte store per destination line, or 16 x
+// 16 with one 64-byte load per source line and store per destination line.
+enum class Blocks4 { avx2, halves512, lines512 };
+
+// copy_tile with the AVX-512 blocks of 4-byte elements given, used where the
+// CPU has AVX-512 and, when streaming, the destination lines are 64-byte
+// aligned (halves512 in cache blocks only, not in strips); elsewhere avx2.
+// copy_tile picks them by vendor; tests try each.
+TileDone copy_tile_with(Blocks4 wide_blocks, size_t item, char* dst, int64_t d_outer, int64_t d_inner,
+                        const char* src, int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner,
+                        bool stream) noexcept;
+
 // Whether copy_run and copy_tile have streaming stores on this CPU (without
 // them, `stream` changes nothing and staging for it only costs).
 bool can_stream() noexcept;

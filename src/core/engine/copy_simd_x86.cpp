@@ -113,7 +113,7 @@ CTENSOR_AVX2 void gather4_stride3(char* dst, const char* src, int64_t n, bool st
   for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
   const __m256i order = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
   // As in gather4_stride2: the loads read two elements past the 8th pick.
-  const int64_t prefetch_end = n - kGatherPrefetchBytes / 12;
+  const int64_t prefetch_end = n - 1 - kGatherPrefetchBytes / 12;  // prefetches stay within the elements
   for (; j + 8 < n; j += 8) {
     const float* s = reinterpret_cast<const float*>(src + 12 * j);
     if (j < prefetch_end) _mm_prefetch(reinterpret_cast<const char*>(s) + kGatherPrefetchBytes, _MM_HINT_T0);
@@ -242,7 +242,8 @@ CTENSOR_AVX2 inline void transpose16x16(__m256i* r) {
 }
 
 // Transposes. The register kernel reads 32 source rows (4-byte elements: 16;
-// 8-byte: 8) and writes 16 destination rows (8; 4) of one whole 64-byte line each, so streaming
+// 8-byte: 8) and writes 16 destination rows (4-byte elements: 8, or 16 with
+// AVX-512 16 x 16 blocks; 8-byte: 4) of one whole 64-byte line each, so streaming
 // stores always complete their lines. Destination rows of more than 1 KiB are
 // walked in cache blocks of rows by columns (sizes below); shorter ones in
 // strips of source rows swept across all destination rows, which reads each
@@ -397,13 +398,6 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
 // Whether tile() walks destination rows of `end_i` elements in strips (else in blocks).
 inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * item_bytes <= kShortRowBytes; }
 
-// The register blocks of 4-byte elements that a copy of the transpose loops uses.
-enum class Blocks4 {
-  avx2,       // 8 x 16 (two 8 x 8), 32-byte loads and stores
-  halves512,  // 8 x 16, 32-byte loads, one 64-byte store per destination line
-  lines512,   // 16 x 16, one 64-byte load per source line and store per destination line
-};
-
 // Clang (the fuzzing and sanitizer builds) has its own spelling of the target pragma.
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -464,8 +458,9 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
   return true;
 }
 
-TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
-                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
+TileDone copy_tile_with(Blocks4 wide_blocks, size_t item, char* dst, int64_t d_outer, int64_t d_inner,
+                        const char* src, int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner,
+                        bool stream) noexcept {
   const auto item_bytes = static_cast<int64_t>(item);
   if (!cpu_has_avx2() || (item != 2 && item != 4 && item != 8) || d_inner != item_bytes ||
       s_outer != item_bytes)
@@ -475,27 +470,31 @@ TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, con
   const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
   const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
   if (done.outer == 0 || done.inner == 0) return done;
-  // Blocks of 4-byte elements store each destination line with one 64-byte
-  // store where the CPU has AVX-512 and, when streaming, the lines are 64-byte
-  // aligned. Which blocks is measured per vendor, one thread, both build orders:
-  // - AMD (Zen 5): 16 x 16 in blocks and strips, one 64-byte load per source
-  //   line too. Against 8 x 16 blocks and AVX2 strips: [4096,4096].t() 0.92-0.94
-  //   of the time in the four page mixes, [256]^3.permute(1,2,0) 0.86-0.99,
-  //   (2,0,1) 0.93-1.0.
-  // - Elsewhere (the Intel Xeon measured): 8 x 16 blocks ([4096,4096].t()
-  //   0.82-0.90 of AVX2's time, [256]^3.permute(2,0,1) unchanged), AVX2 strips;
-  //   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
-  //   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
-  //   strips measured 0.9-1.03.
-  const bool wide = item == 4 && cpu_has_avx512() &&
+  const bool wide = item == 4 && wide_blocks != Blocks4::avx2 && cpu_has_avx512() &&
                     (!stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0));
-  if (wide && cpu_is_amd())
+  if (wide && wide_blocks == Blocks4::lines512)
     avx512_lines::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   else if (wide && !walks_in_strips(item_bytes, done.inner))
     avx512_halves::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   else
     avx2::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   return done;
+}
+
+// The AVX-512 blocks of 4-byte elements are measured per vendor, one thread,
+// both build orders:
+// - AMD (Zen 5): 16 x 16 in blocks and strips. Against 8 x 16 blocks and AVX2
+//   strips: [4096,4096].t() 0.92-0.94 of the time in the four page mixes,
+//   [256]^3.permute(1,2,0) 0.86-0.99, (2,0,1) 0.93-1.0.
+// - Elsewhere (the Intel Xeon measured): 8 x 16 blocks ([4096,4096].t()
+//   0.82-0.90 of AVX2's time, [256]^3.permute(2,0,1) unchanged), AVX2 strips;
+//   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
+//   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
+//   strips measured 0.9-1.03.
+TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
+                   int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
+  return copy_tile_with(cpu_is_amd() ? Blocks4::lines512 : Blocks4::halves512, item, dst, d_outer, d_inner, src,
+                        s_outer, s_inner, n_outer, n_inner, stream);
 }
 
 bool can_stream() noexcept { return cpu_has_avx2(); }
@@ -511,6 +510,10 @@ namespace ctensor::core::simd {
 bool copy_run(size_t, char*, int64_t, const char*, int64_t, int64_t, bool) noexcept { return false; }
 TileDone copy_tile(size_t, char*, int64_t, int64_t, const char*, int64_t, int64_t, int64_t, int64_t,
                    bool) noexcept {
+  return {0, 0};
+}
+TileDone copy_tile_with(Blocks4, size_t, char*, int64_t, int64_t, const char*, int64_t, int64_t, int64_t,
+                        int64_t, bool) noexcept {
   return {0, 0};
 }
 bool can_stream() noexcept { return false; }
