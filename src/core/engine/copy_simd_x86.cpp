@@ -272,6 +272,16 @@ constexpr int64_t kBlockPrefetchBytes = 256, kStripPrefetchBytes = 512;
 // ([256]^3.permute(1,2,0) into 4 KiB pages: 0.62-0.67 of the time without,
 // when that case ran at 2.2-2.6x memcpy; huge pages unchanged within noise).
 constexpr int64_t kPrimeRowsAhead = 64;
+// Touches the destination rows kPrimeRowsAhead below the `rows` rows from d that
+// enter a new 4 KiB page.
+CTENSOR_AVX2 inline void prime_rows_ahead(const char* d, int64_t d_outer, int64_t rows) {
+  for (int64_t k = 0; k < rows; ++k) {
+    const char* ahead = d + (kPrimeRowsAhead + k) * d_outer;
+    if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer)) _mm_prefetch(ahead, _MM_HINT_T1);
+  }
+}
+// Source rows of a long strip of 4-byte elements read along a diagonal.
+constexpr int64_t kSkewedRows = 32;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
