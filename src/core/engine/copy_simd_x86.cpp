@@ -6,7 +6,9 @@
 #include "engine/copy_simd.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #if defined(__GNUC__) && defined(__x86_64__)
 
@@ -280,8 +282,22 @@ CTENSOR_AVX2 inline void prime_rows_ahead(const char* d, int64_t d_outer, int64_
     if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer)) _mm_prefetch(ahead, _MM_HINT_T1);
   }
 }
-// Source rows of a long strip of 4-byte elements read along a diagonal.
-constexpr int64_t kSkewedRows = 32;
+// The ring of a long strip read along a diagonal: 16 pieces of 64 bytes for
+// each of its 128 / item source rows (64 KiB for 2-byte elements), on the
+// heap rather than on a thread's stack. Empty (get() null) when `bytes` is 0
+// or the allocation fails, and the strip is then read straight down.
+class SkewRing {
+ public:
+  explicit SkewRing(size_t bytes) : data_(bytes ? static_cast<char*>(std::aligned_alloc(64, bytes)) : nullptr) {}
+  char* get() const { return data_.get(); }
+
+ private:
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> data_;
+};
+constexpr size_t kSkewRingBytes = 16 * 64 * 64;
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
