@@ -279,7 +279,8 @@ constexpr int64_t kPrimeRowsAhead = 64;
 CTENSOR_AVX2 inline void prime_rows_ahead(const char* d, int64_t d_outer, int64_t rows) {
   for (int64_t k = 0; k < rows; ++k) {
     const char* ahead = d + (kPrimeRowsAhead + k) * d_outer;
-    if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer)) _mm_prefetch(ahead, _MM_HINT_T1);
+    if ((reinterpret_cast<uintptr_t>(ahead) & 4095) < static_cast<uintptr_t>(d_outer))
+      _mm_prefetch(ahead, _MM_HINT_T1);
   }
 }
 // The ring of a long strip read along a diagonal: 16 pieces of 64 bytes for
