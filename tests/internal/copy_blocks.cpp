@@ -76,12 +76,13 @@ void run(simd::Blocks4 blocks, size_t item, const Layout& l, bool stream) {
 int main() {
   // Cache blocks (destination rows over 1 KiB) and strips (at most 1 KiB), for
   // 4-byte elements: several cache blocks with 8 columns over whole 16 x 16
-  // blocks, long strips (64 KiB of source row or more), short source rows,
+  // blocks, long strips (64 KiB of source row or more; one, or two and some
+  // rows, read along the diagonal), short source rows,
   // sizes that leave rows and columns to the caller.
   const Layout layouts[] = {
       {1048, 272, 0, 0, 0},  {1048, 272, 4, 32, 32}, {40, 528, 64, 0, 0},   {43, 50, 0, 4, 4},
       {24, 256, 0, 0, 0},    {40, 48, 12, 32, 0},    {16392, 48, 0, 0, 0}, {16392, 32, 64, 32, 32},
-      {8, 16, 0, 0, 0},      {7, 100, 0, 0, 0},      {100, 15, 0, 0, 0},
+      {16400, 80, 0, 0, 0},  {8, 16, 0, 0, 0},       {7, 100, 0, 0, 0},    {100, 15, 0, 0, 0},
   };
   std::vector<simd::Blocks4> kinds{simd::Blocks4::avx2};
   if (cpu_has_avx512()) kinds.insert(kinds.end(), {simd::Blocks4::halves512, simd::Blocks4::lines512});

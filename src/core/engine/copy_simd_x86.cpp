@@ -283,10 +283,9 @@ CTENSOR_AVX2 inline void prime_rows_ahead(const char* d, int64_t d_outer, int64_
       _mm_prefetch(ahead, _MM_HINT_T1);
   }
 }
-// The ring of a long strip read along a diagonal: 16 pieces of 64 bytes for
-// each of its 128 / item source rows (64 KiB for 2-byte elements), on the
-// heap rather than on a thread's stack. Empty (get() null) when `bytes` is 0
-// or the allocation fails, and the strip is then read straight down.
+// The ring of a long strip read along a diagonal, on the heap rather than on
+// a thread's stack. Empty (get() null) when `bytes` is 0 or the allocation
+// fails, and the strip is then read straight down.
 class SkewRing {
  public:
   explicit SkewRing(size_t bytes) : data_(bytes ? static_cast<char*>(std::aligned_alloc(64, bytes)) : nullptr) {}
@@ -298,7 +297,9 @@ class SkewRing {
   };
   std::unique_ptr<char, Free> data_;
 };
-constexpr size_t kSkewRingBytes = 16 * 64 * 64;
+// 16 pieces of 64 bytes for each of a strip's 128 / item source rows: 32 KiB
+// for 4-byte elements, 64 KiB for 2-byte.
+constexpr size_t skew_ring_bytes(size_t item) { return 16 * 64 * (128 / item); }
 
 // 16 destination rows x 32 columns of 2-byte elements, as two 16x16 transposes.
 CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
