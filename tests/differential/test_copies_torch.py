@@ -46,6 +46,8 @@ _proto("tensor_contiguous", i32, PP, P)
 _proto("tensor_clone", i32, PP, P)
 _proto("tensor_is_readonly", i32, P)
 _proto("tensor_zeros", i32, PP, i64, I64P, i32)
+_proto("tensor_set_num_threads", i32, i32)
+_proto("tensor_get_num_threads", i32)
 
 NP = {0: np.uint8, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.int64, 5: np.float16,
       6: np.float32, 7: np.float64, 9: np.complex64, 10: np.complex128, 11: np.bool_,
@@ -536,6 +538,45 @@ def test_contiguous_and_clone_of_random_layouts(seed):
         assert c.strides == tuple(torch.empty(sizes).stride())
         assert lib.tensor_storage(c.handle) != st.handle.value
         np.testing.assert_array_equal(c.numpy().reshape(-1).copy().view(np.uint8), want.reshape(-1).copy().view(np.uint8))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_long_strip_transposes_match_torch(seed):
+    """permute(1, 2, 0) of [rows, b, c] with source rows (b * c elements) of 128 KiB
+    or more and destination rows of at most 300 bytes: the copy engine's long
+    strips (read along a diagonal for 2- and 4-byte elements), whole or with rows
+    and columns left over, from sources and into outputs at several offsets; one
+    thread for the new result, two (halves of 64 KiB or more) for the copy into an
+    existing output."""
+    rng = random.Random(300 + seed)
+    threads_before = lib.tensor_get_num_threads()
+    try:
+        for _ in range(8):
+            dtype = rng.choice([2, 5, 3, 6, 4, 7])  # int16, float16, int32, float32, int64, float64
+            item = np.dtype(NP[dtype]).itemsize
+            rows = rng.choice([128 // item, 2 * 128 // item + rng.randint(1, 20)])
+            b = rng.choice([1, 3, 64])
+            c = (131072 // item + rng.choice([0, 8, 24, 1000])) // b + rng.randint(1, 2)
+            n = rows * b * c
+            src_off, dst_off = rng.choice([0, 1, 16]), rng.choice([0, 1, 16])
+            src = Storage((n + src_off) * item)
+            src.raw()[:] = np.frombuffer(rng.randbytes(src.nbytes), np.uint8)
+            base = torch.from_numpy(np_view(src.raw(), dtype, [rows, b, c], [b * c, c, 1], src_off).copy())
+            want = base.permute(1, 2, 0).contiguous().numpy().reshape(-1).view(np.uint8)
+            t = view(src, dtype, [b, c, rows], [c, 1, b * c], src_off)
+            check(lib.tensor_set_num_threads(1))
+            out = ctypes.c_void_p(1)
+            check(lib.tensor_contiguous(ctypes.byref(out), t.handle))
+            fresh = Tensor(out.value)
+            np.testing.assert_array_equal(fresh.numpy().reshape(-1).view(np.uint8), want)
+            del fresh
+            check(lib.tensor_set_num_threads(2))
+            dst = Storage((n + dst_off) * item)
+            d = view(dst, dtype, [b, c, rows], [c * rows, rows, 1], dst_off)
+            check(lib.tensor_copy(d.handle, t.handle))
+            np.testing.assert_array_equal(dst.raw()[dst_off * item:], want)
+    finally:
+        check(lib.tensor_set_num_threads(threads_before))
 
 
 def test_contiguous_and_clone_null_arguments():
