@@ -6,15 +6,14 @@
 #include "engine/copy_simd.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 
 #if defined(__GNUC__) && defined(__x86_64__)
 
 #include <immintrin.h>
 
 #include "cpu.hpp"
+#include "memory/allocator.hpp"
 
 #define CTENSOR_AVX2 __attribute__((target("avx2")))
 #define CTENSOR_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl")))
@@ -283,19 +282,28 @@ CTENSOR_AVX2 inline void prime_rows_ahead(const char* d, int64_t d_outer, int64_
       _mm_prefetch(ahead, _MM_HINT_T1);
   }
 }
-// The ring of a long strip read along a diagonal, on the heap rather than on
-// a thread's stack. Empty (get() null) when `bytes` is 0 or the allocation
-// fails, and the strip is then read straight down.
+// The ring of a long strip read along a diagonal, from the library's
+// allocator rather than a thread's stack. Empty (get() null) when `bytes` is 0
+// or memory runs out, and the strip is then read straight down.
 class SkewRing {
  public:
-  explicit SkewRing(size_t bytes) : data_(bytes ? static_cast<char*>(std::aligned_alloc(64, bytes)) : nullptr) {}
-  char* get() const { return data_.get(); }
+  explicit SkewRing(size_t bytes) noexcept : bytes_(bytes) {
+    if (bytes == 0) return;
+    try {
+      data_ = static_cast<char*>(allocate_bytes(bytes, false));
+    } catch (...) {  // no ring: the straight walk needs none
+    }
+  }
+  ~SkewRing() {
+    if (data_ != nullptr) free_bytes(data_, bytes_);
+  }
+  SkewRing(const SkewRing&) = delete;
+  SkewRing& operator=(const SkewRing&) = delete;
+  char* get() const noexcept { return data_; }
 
  private:
-  struct Free {
-    void operator()(char* p) const { std::free(p); }
-  };
-  std::unique_ptr<char, Free> data_;
+  char* data_ = nullptr;
+  size_t bytes_;
 };
 // 16 pieces of 64 bytes for each of a strip's 128 / item source rows: 32 KiB
 // for 4-byte elements, 64 KiB for 2-byte.
@@ -424,6 +432,12 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
 
 #pragma GCC diagnostic pop
 
+// Whether every destination line a tile writes starts a 64-byte cache line,
+// or the stores are not streaming (which then do not care).
+inline bool whole_lines_or_cached(const char* dst, int64_t d_outer, bool stream) {
+  return !stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0);
+}
+
 // Whether tile() walks destination rows of `end_i` elements in strips (else in blocks).
 inline bool walks_in_strips(int64_t item_bytes, int64_t end_i) { return end_i * item_bytes <= kShortRowBytes; }
 
@@ -500,7 +514,7 @@ TileDone copy_tile_with(Blocks4 wide_blocks, size_t item, char* dst, int64_t d_o
   const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
   if (done.outer == 0 || done.inner == 0) return done;
   const bool wide = item == 4 && wide_blocks != Blocks4::avx2 && cpu_has_avx512() &&
-                    (!stream || (reinterpret_cast<uintptr_t>(dst) % 64 == 0 && d_outer % 64 == 0));
+                    whole_lines_or_cached(dst, d_outer, stream);
   if (wide && wide_blocks == Blocks4::lines512)
     avx512_lines::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
   else if (wide && !walks_in_strips(item_bytes, done.inner))
