@@ -40,6 +40,18 @@
 //! # Ok::<(), ctensor::Error>(())
 //! ```
 //!
+//! element slices sent to a thread that may outlive their tensor (handles are
+//! `Send + Sync`: [`Tensor`], [`Storage`], [`SafeTensors`], the DLPack capsules
+//! and the element guards; the C library's only per-thread state is the last
+//! error message, which every wrapper reads right after its call),
+//!
+//! ```compile_fail,E0597
+//! let t = ctensor::Tensor::zeros(ctensor::DType::Float32, &[2])?;
+//! let s = t.as_slice::<f32>()?;
+//! std::thread::spawn(move || s[0]); // `t` does not live long enough
+//! # Ok::<(), ctensor::Error>(())
+//! ```
+//!
 //! and an element type that holds no dtype:
 //!
 //! ```compile_fail,E0277
@@ -53,6 +65,7 @@
 
 mod advanced;
 mod borrow;
+mod creation;
 mod dlpack;
 mod dtype;
 mod elements;
@@ -67,7 +80,7 @@ mod array;
 
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
-pub use dtype::{DType, Element, Kind};
+pub use dtype::{convert, DType, Element, Kind};
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
 pub use files::{LoadMode, MapMode, SafeTensors};
@@ -75,7 +88,7 @@ pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{Conversion, CopyMode, Index, MemoryFormat, SliceRange, Tensor, ToOptions};
+pub use tensor::{Conversion, CopyMode, Index, IndexInt, MemoryFormat, SliceRange, Tensor, ToOptions};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};

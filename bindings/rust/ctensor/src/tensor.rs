@@ -163,10 +163,40 @@ impl Index {
     }
 }
 
-impl From<i64> for Index {
-    fn from(i: i64) -> Index {
-        Index::Int(i)
-    }
+/// An integer taken as an index, a position or a count: `i64` (negative values
+/// count from the end where the operation says so), and `usize`, `isize`, `u32`
+/// and `i32` (the type an unsuffixed literal falls back to), so `t.select(0, n)`
+/// and `s![..n]` compile with a `usize` `n`. A `usize` above `i64::MAX` becomes
+/// `i64::MAX`, which no dim reaches: the library then reports it out of range
+/// (or clamps it, as a slice bound), never a wrapped negative index.
+pub trait IndexInt: Copy + sealed::Sealed {
+    /// The value as the library's `int64_t`.
+    fn to_i64(self) -> i64;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! index_ints {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl IndexInt for $t {
+            fn to_i64(self) -> i64 {
+                i64::try_from(self).unwrap_or(i64::MAX)
+            }
+        }
+        impl From<$t> for Index {
+            fn from(i: $t) -> Index {
+                Index::Int(i.to_i64())
+            }
+        }
+        slice_ranges! {
+            std::ops::Range<$t> => |r| (Some(r.start.to_i64()), Some(r.end.to_i64()));
+            std::ops::RangeFrom<$t> => |r| (Some(r.start.to_i64()), None);
+            std::ops::RangeTo<$t> => |r| (None, Some(r.end.to_i64()));
+        }
+    )*};
 }
 
 impl From<bool> for Index {
@@ -175,8 +205,8 @@ impl From<bool> for Index {
     }
 }
 
-/// The `i64` ranges that name a slice: `a..b`, `a..`, `..b` and `..` (Python's
-/// `a:b`, `a:`, `:b`, `:`; negative bounds count from the end).
+/// The ranges that name a slice: `a..b`, `a..`, `..b` and `..` (Python's `a:b`,
+/// `a:`, `:b`, `:`; negative bounds count from the end), of any [`IndexInt`].
 pub trait SliceRange {
     /// `(start, stop)`, `None` for an open end.
     fn bounds(self) -> (Option<i64>, Option<i64>);
@@ -199,14 +229,14 @@ macro_rules! slice_ranges {
 }
 
 slice_ranges! {
-    std::ops::Range<i64> => |r| (Some(r.start), Some(r.end));
-    std::ops::RangeFrom<i64> => |r| (Some(r.start), None);
-    std::ops::RangeTo<i64> => |r| (None, Some(r.end));
     std::ops::RangeFull => |_r| (None, None);
 }
 
+index_ints!(i64, i32, isize, usize, u32);
+
 /// NumPy/PyTorch basic indexing as an array of [`Index`] items for
-/// [`Tensor::index`]: integers, `i64` ranges (`a..b`, `a..`, `..b`, `..`), a
+/// [`Tensor::index`]: integers, ranges (`a..b`, `a..`, `..b`, `..`; of `i64`,
+/// `usize` or any [`IndexInt`]), a
 /// range with a step after `;` (`1..10;2`, `..;-1`, Python's meaning), `NewAxis`,
 /// `...` (the ellipsis) and any expression convertible to [`Index`] (a `bool`, an
 /// `Index`). Bounds and steps are checked by the library: a step of 0 or an
@@ -560,15 +590,16 @@ impl Tensor {
     }
 
     /// `t.select(dim, index)`, removing `dim`; a negative index counts from the end.
-    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+    /// The index may be any [`IndexInt`] (`t.select(0, n)` with `n: usize`).
+    pub fn select(&self, dim: i64, index: impl IndexInt) -> Result<Tensor> {
         // SAFETY: live handle.
-        Tensor::make(|out| unsafe { sys::tensor_select(out, self.as_raw(), dim, index) })
+        Tensor::make(|out| unsafe { sys::tensor_select(out, self.as_raw(), dim, index.to_i64()) })
     }
 
-    /// `t.narrow(dim, start, length)`.
-    pub fn narrow(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    /// `t.narrow(dim, start, length)`; `start` and `length` any [`IndexInt`].
+    pub fn narrow(&self, dim: i64, start: impl IndexInt, length: impl IndexInt) -> Result<Tensor> {
         // SAFETY: live handle.
-        Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start, length) })
+        Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start.to_i64(), length.to_i64()) })
     }
 
     /// `t.expand(sizes)`: size-1 and new leading dims get stride 0; -1 keeps a size.
@@ -583,6 +614,27 @@ impl Tensor {
         Tensor::make(|out| unsafe {
             sys::tensor_broadcast_to(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr())
         })
+    }
+
+    /// `torch.broadcast_tensors(*tensors)`: a view of each tensor expanded (as
+    /// [`Tensor::expand`]) to the shape they all broadcast to. `Err(Shape)` when
+    /// two of them do not broadcast (the message names both).
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let a = Tensor::from_slice(&[1i32, 2, 3], &[3])?;
+    /// let b = Tensor::from_slice(&[10i32, 20], &[2, 1])?;
+    /// let v = Tensor::broadcast_tensors(&[&a, &b])?;
+    /// assert_eq!((v[0].sizes(), v[0].strides()), (&[2, 3][..], &[0, 1][..]));
+    /// assert_eq!(v[1].to_vec::<i32>()?, [10, 10, 10, 20, 20, 20]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn broadcast_tensors(tensors: &[&Tensor]) -> Result<Vec<Tensor>> {
+        let raws: Vec<*const sys::tensor_t> = tensors.iter().map(|t| t.as_raw().cast_const()).collect();
+        let mut out = vec![ptr::null_mut(); raws.len()];
+        // SAFETY: out and raws hold n entries each; on failure every out is NULL.
+        check(unsafe { sys::tensor_broadcast_tensors(out.as_mut_ptr(), raws.len() as i64, raws.as_ptr()) })?;
+        Ok(out.into_iter().map(Tensor::from_new_reference).collect())
     }
 
     /// Removes `dim` if its size is 1 (else the view is unchanged).
@@ -660,7 +712,8 @@ impl Tensor {
     /// assert_eq!(pieces, [vec![0, 1], vec![2, 3], vec![4]]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
-    pub fn split(&self, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    pub fn split(&self, split_size: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let split_size = split_size.to_i64();
         // SAFETY: out holds capacity handles (or is NULL with 0).
         pieces(|out, capacity, count| unsafe { sys::tensor_split(out, capacity, count, self.as_raw(), split_size, dim) })
     }
@@ -674,14 +727,16 @@ impl Tensor {
     }
 
     /// `torch.chunk(t, chunks, dim)`: pieces of `ceil(size / chunks)`, so possibly fewer than `chunks`.
-    pub fn chunk(&self, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    pub fn chunk(&self, chunks: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let chunks = chunks.to_i64();
         // SAFETY: as split.
         pieces(|out, capacity, count| unsafe { sys::tensor_chunk(out, capacity, count, self.as_raw(), chunks, dim) })
     }
 
     /// `torch.tensor_split(t, sections, dim)`: exactly `sections` pieces, the first
     /// `size % sections` of them one longer (`np.array_split`).
-    pub fn tensor_split(&self, sections: i64, dim: i64) -> Result<Vec<Tensor>> {
+    pub fn tensor_split(&self, sections: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let sections = sections.to_i64();
         // SAFETY: as split.
         pieces(|out, capacity, count| unsafe {
             sys::tensor_tensor_split(out, capacity, count, self.as_raw(), sections, dim)
