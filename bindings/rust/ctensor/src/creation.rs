@@ -91,8 +91,10 @@ impl Tensor {
     /// # Ok::<(), ctensor::Error>(())
     /// ```
     pub fn eye(n: impl IndexInt, m: impl IndexInt, dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(dtype, &[n.to_i64(), m.to_i64()])?;
-        t.diagonal(0, 0, 1)?.fill(1.0)?;
+        let (n, m) = (n.to_i64(), m.to_i64());
+        let t = Tensor::zeros(dtype, &[n, m])?;
+        // The diagonal as a view: min(n, m) elements, m + 1 apart.
+        t.as_strided(&[n.min(m)], Some(&[m + 1]), 0)?.fill(1.0)?;
         Ok(t)
     }
 }
