@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Symbol test: libctensor must export exactly the functions its public headers
 declare with CTENSOR_API, each named tensor_* and bound to a CTENSOR_* version
-node, and exactly the names in tests/exported_symbols.txt: a released function
+node (the functions of the 0.1.0 release, tests/abi/libctensor.abi, to CTENSOR_0.1,
+every other one to the development version's node, CTENSOR_MAJOR.MINOR of the
+header's version macros), and exactly the names in tests/exported_symbols.txt: a released function
 never disappears, and a new one appears only together with its line in the list
 (so every change to the exported surface is a reviewed change to that file).
 
@@ -67,6 +69,16 @@ def main(argv):
             errors.append(f"exported symbol without the tensor_ prefix: {name}")
         elif not symbols[name].startswith("CTENSOR_"):
             errors.append(f"exported symbol {name} has no CTENSOR_* version node ({symbols[name]!r})")
+    header = (pathlib.Path(include_dir) / "ctensor.h").read_text()
+    development = "CTENSOR_{}.{}".format(*(re.search(rf"#define CTENSOR_VERSION_{part} (\d+)", header).group(1)
+                                          for part in ("MAJOR", "MINOR")))
+    baseline = pathlib.Path(__file__).resolve().parent / "abi" / "libctensor.abi"
+    released = set(re.findall(r"<elf-symbol name='(tensor_\w+)'", baseline.read_text()))
+    for name in sorted(symbols):
+        want = "CTENSOR_0.1" if name in released else development
+        if name.startswith("tensor_") and symbols[name] != want:
+            errors.append(f"{name} is bound to version node {symbols[name]!r}, expected {want} "
+                          f"({'in' if name in released else 'not in'} the 0.1.0 release)")
     for node in sorted(nodes):
         if not node.startswith("CTENSOR_"):
             errors.append(f"unexpected version node {node}")
