@@ -19,7 +19,6 @@ package ctensor
 
 /*
 #cgo pkg-config: ctensor
-#cgo CFLAGS: -DCTENSOR_EXPERIMENTAL
 #include "shim.h"
 */
 import "C"

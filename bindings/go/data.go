@@ -113,18 +113,6 @@ func FromSlice[T Scalar](data []T, sizes ...int64) (*Tensor, error) {
 	return newTensor(C.ct_from_data(src, C.int64_t(len(sizes)), dimsPtr(sizes), C.tensor_dtype_t(DTypeOf[T]())))
 }
 
-// Convert converts src into dst element by element with the library's
-// conversion rules (those of CopyFrom), without making tensors: float to int
-// truncates and saturates, anything to bool is x != 0. The slices must have
-// the same length and must not overlap.
-func Convert[D, S Scalar](dst []D, src []S) error {
-	if len(dst) != len(src) {
-		return errorf(StatusShape, "convert: %d destination elements for %d source elements", len(dst), len(src))
-	}
-	return statusError(C.ct_convert(unsafe.Pointer(unsafe.SliceData(dst)), C.tensor_dtype_t(DTypeOf[D]()),
-		unsafe.Pointer(unsafe.SliceData(src)), C.tensor_dtype_t(DTypeOf[S]()), C.int64_t(len(src))))
-}
-
 // wrappedBuffers counts Go buffers that storages still pin (for tests and leak checks).
 var wrappedBuffers atomic.Int64
 

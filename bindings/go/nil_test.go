@@ -231,7 +231,7 @@ func TestNilHandlesGiveErrInvalid(t *testing.T) {
 			checkNil(t, h, name, m.Func, closed)
 		}
 	}
-	if methods < 100 {
+	if methods < 80 { // 84 without the ctensor_experimental tag, more with it
 		t.Errorf("only %d methods enumerated", methods)
 	}
 	var nilTensor *ctensor.Tensor
