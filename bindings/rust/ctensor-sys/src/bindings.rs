@@ -73,9 +73,13 @@ pub const TENSOR_OP_LT: i32 = 9;
 pub const TENSOR_OP_LE: i32 = 10;
 pub const TENSOR_OP_GT: i32 = 11;
 pub const TENSOR_OP_GE: i32 = 12;
+#[cfg(feature = "experimental")]
 pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
@@ -1491,6 +1495,7 @@ unsafe extern "C" {
         equal_nan: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
  `data` is the address of element [0,...,0] (so tensor_data() == data); strides
@@ -1520,6 +1525,7 @@ unsafe extern "C" {
         ctx: *mut ::std::os::raw::c_void,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
  (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
@@ -1539,6 +1545,7 @@ unsafe extern "C" {
         count: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
  dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
@@ -1555,6 +1562,7 @@ unsafe extern "C" {
         dim2: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
  count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
@@ -1571,6 +1579,7 @@ unsafe extern "C" {
         step: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.movedim(t, source, destination): dims source[i] move to destination[i]
  (n of each, distinct after wrapping); the other dims keep their order. Also
@@ -1586,6 +1595,7 @@ unsafe extern "C" {
         destination: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
  -1, inferred), as a view (tensor_view's rules for the strides).
@@ -1601,6 +1611,7 @@ unsafe extern "C" {
         sizes: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
  new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
@@ -1614,6 +1625,7 @@ unsafe extern "C" {
         min_dims: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
  several new references, snprintf-style: the number of pieces goes to *count,
@@ -1646,6 +1658,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_split_with_sizes(
@@ -1658,6 +1671,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_chunk(
@@ -1669,6 +1683,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_tensor_split(
@@ -1680,6 +1695,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental)
     pub fn tensor_tensor_split_indices(
@@ -1692,6 +1708,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
  to the shape they broadcast to together (dims aligned from the right, sizes equal
@@ -1708,6 +1725,7 @@ unsafe extern "C" {
         tensors: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj_physical: the complex conjugates of a's values in a new tensor
  (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
@@ -1722,6 +1740,7 @@ unsafe extern "C" {
         a: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
  but a complex result is read-only and laid out as tensor_empty_like's
@@ -1733,6 +1752,7 @@ unsafe extern "C" {
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
  t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
@@ -1757,6 +1777,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental)
     pub fn tensor_zeros_like(
@@ -1766,6 +1787,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
  elements converted to dst's dtype by `conversion`.
@@ -1780,6 +1802,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
  t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
@@ -1807,6 +1830,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Advanced indexing with integer index tensors, as a copy: NumPy's and
  PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
@@ -1852,6 +1876,7 @@ unsafe extern "C" {
         indices: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
  (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
@@ -1886,6 +1911,7 @@ unsafe extern "C" {
         values: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
  elements in C order, one row each, as a new contiguous int64 tensor of

@@ -7,7 +7,7 @@ use ctensor_sys as sys;
 use half::{bf16, f16};
 use num_complex::Complex;
 
-use crate::error::{check, Error, Result, Status};
+use crate::error::{Error, Result, Status};
 
 /// A tensor's element type; the values equal PyTorch's `ScalarType` (and the C
 /// `TENSOR_*` dtype constants).
@@ -208,6 +208,7 @@ pub(crate) fn expect_dtype<T: Element>(op: &str, actual: DType) -> Result<()> {
 /// assert_eq!(flags, [false, true]);
 /// # Ok::<(), ctensor::Error>(())
 /// ```
+#[cfg(feature = "experimental")]
 pub fn convert<D: Element, S: Element>(dst: &mut [D], src: &[S]) -> Result<()> {
     if dst.len() != src.len() {
         return Err(Error::new(
@@ -217,7 +218,7 @@ pub fn convert<D: Element, S: Element>(dst: &mut [D], src: &[S]) -> Result<()> {
     }
     // SAFETY: both slices hold len elements of their dtypes and cannot overlap
     // (one is borrowed mutably); every value the library writes is valid for D.
-    check(unsafe {
+    crate::error::check(unsafe {
         sys::tensor_convert(dst.as_mut_ptr().cast(), D::DTYPE.code(), src.as_ptr().cast(), S::DTYPE.code(), src.len() as i64)
     })
 }

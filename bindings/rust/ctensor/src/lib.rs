@@ -63,6 +63,7 @@
 //! Features: `ndarray` adds [`Tensor::as_array`], [`Tensor::as_array_mut`] and
 //! [`Tensor::from_array`].
 
+#[cfg(feature = "experimental")]
 mod advanced;
 mod borrow;
 mod creation;
@@ -80,7 +81,9 @@ mod array;
 
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
-pub use dtype::{convert, DType, Element, Kind};
+pub use dtype::{DType, Element, Kind};
+#[cfg(feature = "experimental")]
+pub use dtype::convert;
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
 pub use files::{LoadMode, MapMode, SafeTensors};
@@ -88,7 +91,9 @@ pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{Conversion, CopyMode, Index, IndexInt, MemoryFormat, SliceRange, Tensor, ToOptions};
+pub use tensor::{CopyMode, Index, IndexInt, SliceRange, Tensor};
+#[cfg(feature = "experimental")]
+pub use tensor::{Conversion, MemoryFormat, ToOptions};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};

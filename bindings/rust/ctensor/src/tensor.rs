@@ -58,6 +58,7 @@ impl CopyMode {
 /// The layout of a tensor made like another ([`Tensor::empty_like`],
 /// [`Tensor::to_with_options`]): PyTorch's `memory_format=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg(feature = "experimental")]
 pub enum MemoryFormat {
     /// `torch.preserve_format`: the source's own strides when it is non-overlapping
     /// and dense (or has no elements), else dense strides in its dims' stride order
@@ -68,6 +69,7 @@ pub enum MemoryFormat {
     Contiguous,
 }
 
+#[cfg(feature = "experimental")]
 impl MemoryFormat {
     fn code(self) -> i32 {
         match self {
@@ -80,6 +82,7 @@ impl MemoryFormat {
 /// How elements convert between dtypes ([`Tensor::copy_from_with`],
 /// [`Tensor::to_with_options`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg(feature = "experimental")]
 pub enum Conversion {
     /// The library's rules, as [`Tensor::copy_from`] and [`Tensor::to`] convert:
     /// float to integer truncates and saturates (NaN to 0), 16-bit floats round once.
@@ -94,6 +97,7 @@ pub enum Conversion {
     TorchX86,
 }
 
+#[cfg(feature = "experimental")]
 impl Conversion {
     fn code(self) -> u32 {
         match self {
@@ -107,6 +111,7 @@ impl Conversion {
 /// memory_format=...)` and the conversion policy. The default is
 /// `{ IfNeeded, Preserve, Library }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(feature = "experimental")]
 pub struct ToOptions {
     /// When to share instead of copying (the memory format never decides it).
     pub copy: CopyMode,
@@ -116,6 +121,7 @@ pub struct ToOptions {
     pub conversion: Conversion,
 }
 
+#[cfg(feature = "experimental")]
 impl Default for ToOptions {
     fn default() -> ToOptions {
         ToOptions { copy: CopyMode::IfNeeded, memory_format: MemoryFormat::Preserve, conversion: Conversion::Library }
@@ -280,6 +286,7 @@ fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) 
 }
 
 /// Runs a snprintf-style split twice: for the count, then to fill that many handles.
+#[cfg(feature = "experimental")]
 fn pieces(split: impl Fn(*mut *mut sys::tensor_t, i64, *mut i64) -> sys::tensor_status_t) -> Result<Vec<Tensor>> {
     let mut count = 0;
     check(split(ptr::null_mut(), 0, &mut count))?;
@@ -629,6 +636,7 @@ impl Tensor {
     /// assert_eq!(v[1].to_vec::<i32>()?, [10, 10, 10, 20, 20, 20]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn broadcast_tensors(tensors: &[&Tensor]) -> Result<Vec<Tensor>> {
         let raws: Vec<*const sys::tensor_t> = tensors.iter().map(|t| t.as_raw().cast_const()).collect();
         let mut out = vec![ptr::null_mut(); raws.len()];
@@ -663,6 +671,7 @@ impl Tensor {
 
     /// `Tensor.diagonal(offset, dim1, dim2)`: the diagonal of `dim1` and `dim2`
     /// (removed) as a new last dim; `offset > 0` is above the main diagonal.
+    #[cfg(feature = "experimental")]
     pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_diagonal(out, self.as_raw(), offset, dim1, dim2) })
@@ -670,6 +679,7 @@ impl Tensor {
 
     /// `Tensor.unfold(dim, size, step)`: sliding windows of `size` along `dim`,
     /// walked by a new last dim.
+    #[cfg(feature = "experimental")]
     pub fn unfold(&self, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_unfold(out, self.as_raw(), dim, size, step) })
@@ -677,6 +687,7 @@ impl Tensor {
 
     /// `torch.movedim(t, source, destination)`: dims `source[i]` move to
     /// `destination[i]`; the others keep their order.
+    #[cfg(feature = "experimental")]
     pub fn movedim(&self, source: &[i64], destination: &[i64]) -> Result<Tensor> {
         if source.len() != destination.len() {
             return Err(Error::new(
@@ -691,12 +702,14 @@ impl Tensor {
     }
 
     /// `Tensor.unflatten(dim, sizes)`: `dim` split into `sizes` (one may be -1).
+    #[cfg(feature = "experimental")]
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
         // SAFETY: sizes has n entries.
         Tensor::make(|out| unsafe { sys::tensor_unflatten(out, self.as_raw(), dim, ndim_of(sizes), sizes.as_ptr()) })
     }
 
     /// `torch.atleast_1d` / `atleast_2d` / `atleast_3d` for `min_dims` 1, 2 or 3.
+    #[cfg(feature = "experimental")]
     pub fn atleast(&self, min_dims: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_atleast(out, self.as_raw(), min_dims) })
@@ -712,6 +725,7 @@ impl Tensor {
     /// assert_eq!(pieces, [vec![0, 1], vec![2, 3], vec![4]]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn split(&self, split_size: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
         let split_size = split_size.to_i64();
         // SAFETY: out holds capacity handles (or is NULL with 0).
@@ -719,6 +733,7 @@ impl Tensor {
     }
 
     /// `torch.split(t, sizes, dim)`: pieces of `sizes[i]`, which must sum to the dim's size.
+    #[cfg(feature = "experimental")]
     pub fn split_with_sizes(&self, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
         // SAFETY: as split; sizes has n entries.
         pieces(|out, capacity, count| unsafe {
@@ -727,6 +742,7 @@ impl Tensor {
     }
 
     /// `torch.chunk(t, chunks, dim)`: pieces of `ceil(size / chunks)`, so possibly fewer than `chunks`.
+    #[cfg(feature = "experimental")]
     pub fn chunk(&self, chunks: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
         let chunks = chunks.to_i64();
         // SAFETY: as split.
@@ -735,6 +751,7 @@ impl Tensor {
 
     /// `torch.tensor_split(t, sections, dim)`: exactly `sections` pieces, the first
     /// `size % sections` of them one longer (`np.array_split`).
+    #[cfg(feature = "experimental")]
     pub fn tensor_split(&self, sections: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
         let sections = sections.to_i64();
         // SAFETY: as split.
@@ -745,6 +762,7 @@ impl Tensor {
 
     /// `torch.tensor_split(t, indices, dim)`: `indices.len() + 1` pieces cut at
     /// `indices` (clamped and wrapped as slice bounds).
+    #[cfg(feature = "experimental")]
     pub fn tensor_split_indices(&self, indices: &[i64], dim: i64) -> Result<Vec<Tensor>> {
         // SAFETY: as split; indices has n entries (C reads none when n is 0).
         pieces(|out, capacity, count| unsafe {
@@ -811,6 +829,7 @@ impl Tensor {
     /// assert_eq!(t.to(DType::UInt8)?.to_vec::<u8>()?, [0, 1, 255, 2]); // the library saturates
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn to_with_options(&self, dtype: DType, options: ToOptions) -> Result<Tensor> {
         let _read = self.borrow("to_with", Access::Shared)?;
         let (copy, format, conversion) = (options.copy.code(), options.memory_format.code(), options.conversion.code());
@@ -819,6 +838,7 @@ impl Tensor {
     }
 
     /// [`Tensor::copy_from`] converting by a policy (experimental).
+    #[cfg(feature = "experimental")]
     pub fn copy_from_with(&self, src: &Tensor, conversion: Conversion) -> Result<()> {
         let _borrow =
             borrow::acquire("copy_with", &[(self.span(), Access::Exclusive), (src.span(), Access::Shared)])?;
@@ -829,6 +849,7 @@ impl Tensor {
     /// `torch.empty_like(self, dtype=dtype, memory_format=format)` (experimental): a
     /// new tensor of this shape whose contents are unspecified (as [`Tensor::empty`]).
     /// Reads no elements.
+    #[cfg(feature = "experimental")]
     pub fn empty_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_empty_like(out, self.as_raw(), dtype.code(), format.code()) })
@@ -843,6 +864,7 @@ impl Tensor {
     /// assert_eq!(t.zeros_like(DType::Int16, MemoryFormat::Contiguous)?.strides(), [3, 1]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn zeros_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_zeros_like(out, self.as_raw(), dtype.code(), format.code()) })
