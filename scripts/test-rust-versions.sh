@@ -35,6 +35,8 @@ mkdir -p "$work/bindings" "$work/examples"
 # The workspace as the repository lays it out (members, include/ for regen).
 (cd "$root" && tar --exclude=target -cf - bindings/rust examples/rust include) | tar -xf - -C "$work"
 ws="$work/bindings/rust"
+pinned="$work/Cargo.lock.pinned"
+cp "$ws/Cargo.lock" "$pinned"
 failed=()
 
 uninstalled=(env PKG_CONFIG_PATH="$builddir/meson-uninstalled"
@@ -43,7 +45,7 @@ uninstalled=(env PKG_CONFIG_PATH="$builddir/meson-uninstalled"
 
 for end in oldest newest; do
   echo "=== ctensor's tests with the $end ndarray, half and num-complex"
-  cp "$root/bindings/rust/Cargo.lock" "$ws/Cargo.lock"
+  cp "$pinned" "$ws/Cargo.lock"
   if [ "$end" = oldest ]; then pins=("${OLDEST[@]}"); else pins=("${NEWEST[@]}"); fi
   ok=1
   for pin in "${pins[@]}"; do
@@ -59,7 +61,7 @@ for end in oldest newest; do
 done
 
 echo "=== examples/rust against an installed prefix, run without LD_LIBRARY_PATH"
-cp "$root/bindings/rust/Cargo.lock" "$ws/Cargo.lock"
+cp "$pinned" "$ws/Cargo.lock"
 destdir="$work/installed"
 meson install -C "$builddir" --no-rebuild --quiet --destdir "$destdir" || failed+=("meson install")
 pc=$(find "$destdir" -name ctensor.pc | head -n 1)
