@@ -12,7 +12,7 @@ Writes, under src/main/java/dev/ctensor/:
   python3 gen_native.py            regenerate
   python3 gen_native.py --check    exit 1 naming every stale or missing file, and every
                                    api.json function that the safe layer neither calls
-                                   (Native.<name>) nor lists in not-wrapped.txt
+                                   (named in its code) nor lists in not-wrapped.txt
 """
 import argparse
 import json
@@ -371,32 +371,19 @@ def generate(api):
 
 
 def coverage_problems(api):
-    """Functions the safe layer neither calls nor lists in not-wrapped.txt (and stale entries)."""
+    """api.json functions that the safe layer (the Java files not generated) neither calls
+    nor lists in not-wrapped.txt, with the project's shared rules (tests/api/binding_coverage.py)."""
+    sys.path.insert(0, str(ROOT / "tests" / "api"))
+    import binding_coverage
     listed = {}
     for ln in NOT_WRAPPED.read_text().splitlines():
         ln = ln.strip()
         if ln and not ln.startswith("#"):
             name, _, why = ln.partition(" ")
             listed[name] = why.strip()
-    used = set()
-    for path in PACKAGE_DIR.glob("*.java"):
-        text = path.read_text()
-        if text.startswith(HEADER):
-            continue
-        used.update(a or b for a, b in re.findall(r"\bNative(?:\.(tensor_\w+)\s*\(|::(tensor_\w+))", text))
-    names = {f["name"] for f in api["functions"]}
-    problems = []
-    for n in sorted(names - used - set(listed)):
-        problems.append(f"{n}: in api.json but neither called by the Java safe layer (Native.{n}) "
-                        f"nor listed in bindings/java/not-wrapped.txt")
-    for n in sorted(set(listed) & used):
-        problems.append(f"{n}: listed in not-wrapped.txt but the safe layer calls it")
-    for n in sorted(set(listed) - names):
-        problems.append(f"{n}: listed in not-wrapped.txt but not in api.json")
-    for n, why in sorted(listed.items()):
-        if not why:
-            problems.append(f"{n}: not-wrapped.txt gives no reason")
-    return problems
+    handwritten = [p for p in sorted(PACKAGE_DIR.glob("*.java")) if not p.read_text().startswith(HEADER)]
+    used = binding_coverage.identifiers_in(handwritten)
+    return binding_coverage.check_binding("Java", used, listed, "bindings/java/not-wrapped.txt", api)
 
 
 def main():

@@ -25,9 +25,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Failures throw a {@link CTensorException} subclass carrying the library's message.
  */
 public final class Tensor extends Resource {
-    private long[] sizes;
-    private long[] strides;
-    private DType dtype;
+    // Metadata never changes: cached on first use (volatile: safely published to other threads).
+    private volatile long[] sizes;
+    private volatile long[] strides;
+    private volatile DType dtype;
 
     Tensor(MemorySegment address) {
         super(address, Native::tensor_release, "Tensor");
