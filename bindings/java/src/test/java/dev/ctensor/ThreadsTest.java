@@ -3,6 +3,7 @@ package dev.ctensor;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -101,6 +102,29 @@ class ThreadsTest {
             }
         } finally {
             pool.shutdown();
+        }
+    }
+
+    /** Each failure's message is its own call's, also on virtual threads that move between carriers. */
+    @Test
+    void messagesStayWithTheirCallOnVirtualThreads() throws Exception {
+        try (Tensor t = Tensor.zeros(DType.FLOAT32, 3);
+             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int k = 0; k < 1000; k++) {
+                long bad = 3 + k;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 5; i++) {
+                        BoundsException e = assertThrows(BoundsException.class, () -> t.select(0, bad));
+                        assertTrue(e.getMessage().contains("index " + bad + " "), e.getMessage());
+                        Thread.sleep(1); // unmounts: the next call may run on another carrier
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
         }
     }
 }
