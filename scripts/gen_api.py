@@ -204,6 +204,10 @@ class Header:
             if stripped.startswith("typedef") or re.match(r"^struct\s+\w+\s*\{", stripped):
                 i = self.typedef(i)
                 continue
+            if stripped:
+                # e.g. a declaration made by a macro: it would be missing from api.json
+                raise ApiError(f"{self.name}:{i + 1}: cannot read {stripped[:80]!r} (not a comment, "
+                               f"directive, CTENSOR_API declaration, typedef or struct)")
             i += 1
 
     def preprocessor(self, i):
@@ -215,7 +219,7 @@ class Header:
         m = re.match(r"#\s*(\w+)\s*(.*)", text)
         directive, rest = m.group(1), m.group(2).strip()
         cplusplus = rest in ("__cplusplus", "defined(__cplusplus)")
-        experimental = rest in ("CTENSOR_EXPERIMENTAL", "defined(CTENSOR_EXPERIMENTAL)")
+        experimental = "CTENSOR_EXPERIMENTAL" in rest and "!" not in rest
         if directive in ("if", "ifdef"):
             self.conditions.append((not cplusplus, experimental))
         elif directive == "ifndef":

@@ -120,6 +120,14 @@ def test_an_incomplete_doc_comment_fails_by_name(copy, doc, complaint):
     assert "tensor_doc_test" in result.stderr and complaint in result.stderr
 
 
+def test_a_declaration_it_cannot_see_fails(copy):
+    # a declaration made by a macro would be missing from api.json: refused, with its line
+    add_before_closing(copy / "include" / "ctensor.h", "/** Unary ops. @since 0.2 */\nCTENSOR_UNARY(sqrt);\n")
+    result = check(copy)
+    assert result.returncode == 1
+    assert "ctensor.h:" in result.stderr and "CTENSOR_UNARY(sqrt);" in result.stderr
+
+
 def test_an_undocumented_declaration_fails_by_name(copy):
     add_before_closing(copy / "include" / "ctensor.h",
                        "\nCTENSOR_API int64_t tensor_undocumented(const tensor_t *t);\n")
