@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Generates the boundary test from api.json (the public header as data, made by
-scripts/gen_api.py): for every function of ctensor.h, a call with valid arguments, then one call per pointer parameter with
-that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
+scripts/gen_api.py): for every function of ctensor.h, a call with valid arguments,
+then one call per pointer parameter with that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
 must not crash), `ndim` out of range, unknown dtypes, unknown flag bits, copy
 modes, memory formats and conversion policies (TENSOR_E_INVALID; 0 or NULL from
 functions without a status).
 A pointer may be NULL where its doc comment says so ("`p` NULL means ...",
 "accepts NULL", "may be NULL"), and callbacks and their contexts are opaque.
 A parameter type without a rule below stops the build, so a new function is
-covered as soon as it is declared, or its new type gets a rule.
+covered as soon as it is declared (and api.json regenerated), or its new type
+gets a rule.
 
 usage: gen_boundary.py API_JSON OUTPUT.c
 """
