@@ -27,11 +27,12 @@ How the header's style is read:
   `T **` out-parameter, or returned, is "new" (the caller releases it) unless the doc
   says "borrowed"; other returned pointers (getters) are "borrowed"; a `const char *`
   return is "static" when the doc says "static string", else "borrowed"; a handle
-  parameter is "borrowed" unless its @param says "taken over"/"takes over"
+  parameter is "borrowed" unless its @param says "taken over"/"takes over"/"moved"
   ("consumed"); plain values are "none".
-- Direction: a parameter called `out`, a non-const `T **`, and a non-const pointer to a
-  number or to memory whose @param says "receives"/"where to write" is "out"; every
-  other parameter is "in". Nullable: the @param or the doc says "may be NULL", "or
+- Direction: a parameter called `out` or `out_*`, a non-const `T **` of a handle, and a
+  non-const pointer to a number, or to memory or a struct whose @param says "receives",
+  "filled" or "where to write", is "out"; every other parameter is "in". An out struct
+  (e.g. an Arrow struct the call fills) is "new": the caller calls its release. Nullable: the @param or the doc says "may be NULL", "or
   NULL" (not "NULL on failure"), "accepts NULL", "for NULL", "NULL-safe".
 """
 import argparse
@@ -88,6 +89,11 @@ def clean_doc(comment):
     if len(lines) == 1:
         return lines[0].strip()
     return "\n".join(lines)
+
+
+def strip_comments(line):
+    """One line without its /* ... */ and // comments."""
+    return re.sub(r"//.*", " ", re.sub(r"/\*.*?\*/", " ", line))
 
 
 def doc_tags(doc):
@@ -181,6 +187,9 @@ class Header:
                 i = self.preprocessor(i)
                 continue
             if not self.active():
+                i += 1
+                continue
+            if stripped.startswith("//"):
                 i += 1
                 continue
             if stripped.startswith("/**"):
@@ -281,7 +290,7 @@ class Header:
         """The declaration starting at line i up to its ';' (comments removed)."""
         text, j = "", i
         while True:
-            text += " " + re.sub(r"/\*.*?\*/", " ", self.lines[j])
+            text += " " + strip_comments(self.lines[j])
             j += 1
             if ";" in text or j >= len(self.lines):
                 break
@@ -324,7 +333,7 @@ class Header:
             if pname not in names:
                 raise ApiError(f"{name}: @param {pname} names no parameter (it has {names})")
         for p in params:
-            describe_param(p, param_docs.get(p["name"], ""), doc, name, self.section)
+            describe_param(p, param_docs.get(p["name"], ""), doc, self.section)
         entry = {
             "name": name,
             "header": self.name,
@@ -358,7 +367,7 @@ class Header:
                 if self.lines[j].strip().startswith("#"):
                     j = self.preprocessor(j)
                     continue
-                line = re.sub(r"/\*.*?\*/", " ", self.lines[j])
+                line = strip_comments(self.lines[j])
                 body += " " + line
                 depth += line.count("{") - line.count("}")
                 j += 1
@@ -501,25 +510,26 @@ def constant_group(name, section):
     return "_".join(parts[1:-1] or parts[:1]) if parts[0] in ("tensor", "ctensor") else parts[0]
 
 
-def describe_param(p, pdoc, doc, fname, section):
+def describe_param(p, pdoc, doc, section):
     """Adds direction, ownership and nullable to a parameter (see the module doc)."""
     low = pdoc.lower()
-    writes = re.search(r"\breceives\b|where to write", low)
-    if p["name"] == "out" or (not p["const"] and p["pointer_depth"] == 2 and p["base_kind"] == "handle"):
-        direction = "out"
-    elif (not p["const"] and p["pointer_depth"] == 1 and
-          (p["base_kind"] in ("integer", "float") or (p["base_kind"] == "void" and writes))):
+    writes = re.search(r"\breceives\b|where to write|\bfilled\b", low)
+    pointee_out = not p["const"] and p["pointer_depth"] == 1 and (
+        p["base_kind"] in ("integer", "float") or (p["base_kind"] in ("void", "struct") and writes))
+    if (p["name"] == "out" or p["name"].startswith("out_") or pointee_out
+            or (not p["const"] and p["pointer_depth"] == 2 and p["base_kind"] == "handle")):
         direction = "out"
     else:
         direction = "in"
     p["direction"] = direction
     if p["pointer_depth"] == 0 or p["base_kind"] == "function_pointer":
         ownership = "none"
-    elif direction == "out" and p["base_kind"] in ("handle", "struct") and p["pointer_depth"] == 2:
-        ownership = "new"
-    elif p["base_kind"] in ("handle", "struct") and re.search(r"\btak(?:en|es) over\b|\bconsumed\b", low):
+    elif direction == "out" and (p["base_kind"] == "struct" or
+                                 (p["base_kind"] == "handle" and p["pointer_depth"] == 2)):
+        ownership = "new"  # a new reference, or a struct whose release the caller calls
+    elif p["base_kind"] in ("handle", "struct") and re.search(r"\btak(?:en|es) over\b|\bconsumed\b|\bmoved\b", low):
         ownership = "consumed"
-    elif direction == "out" and p["pointer_depth"] == 1 and p["base_kind"] in ("integer", "float"):
+    elif direction == "out" and p["base_kind"] in ("integer", "float"):
         ownership = "none"
     else:
         ownership = "borrowed"

@@ -145,12 +145,21 @@ def test_a_new_header_with_arrow_structs_and_an_experimental_block(copy):
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
 #define ARROW_FLAG_NULLABLE 2
+// the Arrow C data interface, as its specification spells it
 struct ArrowSchema {
+  // Array type description
   const char* format;
   int64_t n_children;
   struct ArrowSchema** children;
   void (*release)(struct ArrowSchema*);
   void* private_data;
+};
+
+struct ArrowArray {
+  int64_t length;
+  const void** buffers;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
 };
 #endif
 
@@ -183,11 +192,15 @@ CTENSOR_API tensor_status_t tensor_extra_fast(struct ArrowSchema *out, const ten
                                                      "private_data"]
     assert schema["fields"][2]["c"] == "struct ArrowSchema **"
     assert schema["fields"][3]["kind"] == "function_pointer"
+    array = next(s for s in api["structs"] if s["name"] == "ArrowArray")
+    assert [(f["name"], f["c"]) for f in array["fields"]] == [
+        ("length", "int64_t"), ("buffers", "const void **"), ("dictionary", "struct ArrowArray *"),
+        ("release", "void (*)(struct ArrowArray*)")]
     functions = {f["name"]: f for f in api["functions"]}
     export, fast = functions["tensor_extra_export"], functions["tensor_extra_fast"]
     assert export["section"] == "Arrow exchange" and not export["experimental"]
     assert export["params"][0]["c"] == "struct ArrowSchema *"
-    assert export["params"][0]["direction"] == "out"
+    assert (export["params"][0]["direction"], export["params"][0]["ownership"]) == ("out", "new")
     assert fast["experimental"] and fast["statuses_from"] == "tensor_extra_export"
     assert fast["statuses"] == export["statuses"]
     assert {"name": "ARROW_FLAG_NULLABLE", "value": 2} .items() <= next(
