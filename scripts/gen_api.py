@@ -23,17 +23,19 @@ How the header's style is read:
   or doc that says "as tensor_x" / "See tensor_x" / "likewise" (the function above)
   inherits tensor_x's statuses ("statuses_from"), minus those after "without", plus
   every other status the text names.
-- Ownership: a handle (a pointer to an opaque typedef or a struct) given out through a
-  `T **` out-parameter, or returned, is "new" (the caller releases it) unless the doc
-  says "borrowed"; other returned pointers (getters) are "borrowed"; a `const char *`
-  return is "static" when the doc says "static string", else "borrowed"; a handle
-  parameter is "borrowed" unless its @param says "taken over"/"takes over"/"moved"
-  ("consumed"); plain values are "none".
-- Direction: a parameter called `out` or `out_*`, a non-const `T **` of a handle, and a
-  non-const pointer to a number, or to memory or a struct whose @param says "receives",
-  "filled" or "where to write", is "out"; every other parameter is "in". An out struct
-  (e.g. an Arrow struct the call fills) is "new": the caller calls its release. Nullable: the @param or the doc says "may be NULL", "or
-  NULL" (not "NULL on failure"), "accepts NULL", "for NULL", "NULL-safe".
+- Ownership: handles (pointers to an opaque typedef or a struct) given out through an
+  out-parameter (`T **`, `T ***`), or returned, are "new" (the caller releases them)
+  unless the doc says "borrowed"; other returned pointers (getters) are "borrowed"; a
+  `const char *` return is "static" when the doc says "static string", else
+  "borrowed"; a handle parameter is "borrowed" unless its @param says "taken over",
+  "takes over" or "moved" ("consumed"), as is the handle a `*_release` function
+  drops; plain values are "none".
+- Direction: a parameter called `out`, `out_*` or `*_out`, and a non-const pointer to
+  a number, or to memory or a struct whose @param says "receives", "filled" or "where
+  to write", is "out"; every other parameter is "in". An out struct (e.g. an Arrow
+  struct the call fills) is "new": the caller calls its release.
+- Nullable (pointers passed in): the @param or the doc says "may be NULL", "or NULL"
+  (not "NULL on failure"), "accepts NULL", "for NULL", "NULL-safe".
 """
 import argparse
 import ast
@@ -69,6 +71,9 @@ CONSTANT_GROUPS = [
     (r"^TENSOR_READONLY$", "storage_flag"),
     (r"^DLPACK_FLAG_", "dlpack_flag"),
     (r"^DLPACK_", "dlpack_version"),
+    (r"^ARROW_FLAG_", "arrow_schema_flag"),
+    (r"^ARROW_DEVICE_", "arrow_device"),
+    (r"^TENSOR_ARROW_", "arrow_export_flag"),
 ]
 
 
@@ -332,8 +337,9 @@ class Header:
         for pname in param_docs:
             if pname not in names:
                 raise ApiError(f"{name}: @param {pname} names no parameter (it has {names})")
-        for p in params:
-            describe_param(p, param_docs.get(p["name"], ""), doc, self.section)
+        for index, p in enumerate(params):
+            releases = index == 0 and name.endswith("_release") and p["pointer_depth"] > 0
+            describe_param(p, param_docs.get(p["name"], ""), doc, self.section, releases)
         entry = {
             "name": name,
             "header": self.name,
@@ -378,7 +384,7 @@ class Header:
         m = re.fullmatch(r"typedef (\w+(?: \*)?) \(\*(\w+)\)\((.*)\);", text)
         if m:
             params = [] if m.group(3) in ("", "void") else [
-                dict(zip(("c", "name"), split_param(p))) for p in m.group(3).split(",")]
+                dict(zip(("c", "name"), split_param(p, m.group(2)))) for p in m.group(3).split(",")]
             self.add_typedef({"name": m.group(2), "kind": "function_pointer",
                               "returns": m.group(1), "params": params}, doc)
             return end
@@ -416,7 +422,7 @@ class Header:
                     fields.append({"name": fm.group(2), "c": f"{fm.group(1).strip()} (*)({fm.group(3)})",
                                    "kind": "function_pointer"})
                     continue
-                c, fname = split_param(ftext)
+                c, fname = split_param(ftext, f"struct {name}")
                 fields.append({"name": fname, "c": c})
             entry = {"name": name, "header": self.name, "fields": fields}
             if m.lastindex == 3:
@@ -493,11 +499,13 @@ class Header:
         return None
 
 
-def split_param(text):
-    """(type text, name) of `const int64_t *sizes`."""
-    m = re.fullmatch(r"(.*?)(\w+)", " ".join(text.split()))
-    c = m.group(1).strip()
-    return re.sub(r"\s*\*\s*", " *", c).replace("* *", "**").strip(), m.group(2)
+def split_param(text, where):
+    """(type text, name) of `const int64_t *sizes` (`int64_t reserved[3]`: "int64_t[3]")."""
+    m = re.fullmatch(r"(.*?)(\w+)\s*(\[\s*\d+\s*\])?", " ".join(text.split()))
+    if not m or not m.group(1).strip():
+        raise ApiError(f"{where}: cannot read {text.strip()!r}")
+    c = re.sub(r"\s*\*\s*", " *", m.group(1).strip()).replace("* *", "**").strip()
+    return c + (m.group(3) or "").replace(" ", ""), m.group(2)
 
 
 def constant_group(name, section):
@@ -507,17 +515,19 @@ def constant_group(name, section):
         if re.search(pattern, name):
             return group
     parts = name.lower().split("_")
-    return "_".join(parts[1:-1] or parts[:1]) if parts[0] in ("tensor", "ctensor") else parts[0]
+    if parts[0] in ("tensor", "ctensor"):
+        return "_".join(parts[1:-1] or parts[1:])
+    return "_".join(parts[:2])
 
 
-def describe_param(p, pdoc, doc, section):
-    """Adds direction, ownership and nullable to a parameter (see the module doc)."""
+def describe_param(p, pdoc, doc, section, releases):
+    """Adds direction, ownership and nullable to a parameter (see the module doc);
+    `releases`: p is the handle a *_release function drops."""
     low = pdoc.lower()
     writes = re.search(r"\breceives\b|where to write|\bfilled\b", low)
     pointee_out = not p["const"] and p["pointer_depth"] == 1 and (
         p["base_kind"] in ("integer", "float") or (p["base_kind"] in ("void", "struct") and writes))
-    if (p["name"] == "out" or p["name"].startswith("out_") or pointee_out
-            or (not p["const"] and p["pointer_depth"] == 2 and p["base_kind"] == "handle")):
+    if re.fullmatch(r"out|out_\w+|\w+_out", p["name"]) or pointee_out:
         direction = "out"
     else:
         direction = "in"
@@ -525,8 +535,10 @@ def describe_param(p, pdoc, doc, section):
     if p["pointer_depth"] == 0 or p["base_kind"] == "function_pointer":
         ownership = "none"
     elif direction == "out" and (p["base_kind"] == "struct" or
-                                 (p["base_kind"] == "handle" and p["pointer_depth"] == 2)):
-        ownership = "new"  # a new reference, or a struct whose release the caller calls
+                                 (p["base_kind"] == "handle" and p["pointer_depth"] >= 2)):
+        ownership = "new"  # new references, or a struct whose release the caller calls
+    elif releases:
+        ownership = "consumed"
     elif p["base_kind"] in ("handle", "struct") and re.search(r"\btak(?:en|es) over\b|\bconsumed\b|\bmoved\b", low):
         ownership = "consumed"
     elif direction == "out" and p["base_kind"] in ("integer", "float"):
