@@ -47,13 +47,13 @@ def ctypes_type(t):
     """The ctypes type of an api.json type: handles, structs, callbacks and void * are
     P (c_void_p), `T **` handles PP, strings c_char_p, numbers and their pointers typed."""
     kind, depth = t["base_kind"], t["pointer_depth"]
-    if kind in ("handle", "struct"):
-        return P if depth == 1 else PP
-    if kind == "function_pointer" or (kind == "void" and depth == 1):
+    if kind == "function_pointer":
         return P
-    if kind == "void":
+    if kind == "void" and depth == 0:
         return None
-    if kind == "char":
+    if kind in ("handle", "struct", "void"):
+        scalar, depth = P, depth - 1
+    elif kind == "char":
         scalar, depth = ctypes.c_char_p, depth - 1
     elif kind == "float":
         scalar = {"double": ctypes.c_double, "float": ctypes.c_float}[t["base"]]
