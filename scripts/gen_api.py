@@ -345,6 +345,7 @@ class Header:
             "header": self.name,
             "section": self.current_section(),
             "doc": doc,
+            "description": desc,
             "returns": returns,
             "returns_ownership": return_ownership(returns, doc),
             "params": params,
