@@ -225,11 +225,12 @@ class Header:
             i += 1
 
     def preprocessor(self, i):
-        text = self.lines[i].strip()
-        while text.endswith("\\"):
+        first, raw = i, self.lines[i].strip()
+        # continuation lines, and a comment that goes on below the directive
+        while raw.endswith("\\") or raw.count("/*") > raw.count("*/"):
             i += 1
-            text = text[:-1] + " " + self.lines[i].strip()
-        text = re.sub(r"/\*.*?\*/", "", text).strip()
+            raw = (raw[:-1] if raw.endswith("\\") else raw) + " " + self.lines[i].strip()
+        text = re.sub(r"/\*.*?\*/", "", raw).strip()
         m = re.match(r"#\s*(\w+)\s*(.*)", text)
         directive, rest = m.group(1), m.group(2).strip()
         cplusplus = rest in ("__cplusplus", "defined(__cplusplus)")
@@ -244,17 +245,17 @@ class Header:
         elif directive == "endif":
             self.conditions.pop()
         elif directive == "define" and self.active():
-            self.define(rest, i)
+            self.define(rest, raw, first)
         return i + 1
 
-    def define(self, rest, i):
+    def define(self, rest, raw, i):
+        """A constant from `#define NAME value` (rest: after the directive, comments
+        removed; raw: the whole directive with its comments; i: its first line)."""
         m = re.match(r"(\w+)\s+(.*)", rest)
         if not m:
             return
-        name, body = m.group(1), m.group(2)
-        raw = self.lines[i]
+        name, body = m.group(1), m.group(2).strip()
         trailing = re.search(r"/\*\*<(.*?)\*/", raw)
-        body = re.sub(r"/\*.*?\*/", "", body).strip()
         known = dict(C_LIMITS)
         known.update({c["name"]: c["value"] for c in self.api["constants"]})
         value = eval_int(body, known)

@@ -144,7 +144,8 @@ def test_a_new_header_with_arrow_structs_and_an_experimental_block(copy):
 
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
-#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_NULLABLE 2 /**< a doc comment that goes on
+                                   on the next line */
 // the Arrow C data interface, as its specification spells it
 struct ArrowSchema {
   // Array type description
@@ -203,8 +204,8 @@ CTENSOR_API tensor_status_t tensor_extra_fast(struct ArrowSchema *out, const ten
     assert (export["params"][0]["direction"], export["params"][0]["ownership"]) == ("out", "new")
     assert fast["experimental"] and fast["statuses_from"] == "tensor_extra_export"
     assert fast["statuses"] == export["statuses"]
-    assert {"name": "ARROW_FLAG_NULLABLE", "value": 2} .items() <= next(
-        c for c in api["constants"] if c["name"] == "ARROW_FLAG_NULLABLE").items()
+    nullable = next(c for c in api["constants"] if c["name"] == "ARROW_FLAG_NULLABLE")
+    assert (nullable["value"], nullable["doc"]) == (2, "a doc comment that goes on on the next line")
 
 
 def test_statuses_inherit_through_references():
