@@ -20,9 +20,9 @@ How the header's style is read:
 - Every CTENSOR_API declaration needs the `/** ... */` comment directly above it, with
   `@since`; a function returning tensor_status_t needs its statuses, either a `@return`
   naming them (`TENSOR_OK; TENSOR_E_INVALID (...); ...`) or a reference: a `@return`
-  or doc that says "as tensor_x" / "See tensor_x" / "likewise" (the function above)
-  inherits tensor_x's statuses ("statuses_from"), minus those after "without", plus
-  every other status the text names.
+  or doc that says "as tensor_x" (or "as tensor_x and tensor_y") / "See tensor_x" /
+  "likewise" (the function above) inherits their statuses ("statuses_from"), minus
+  those after "without", plus every other status the text names.
 - Ownership: handles (pointers to an opaque typedef or a struct) given out through an
   out-parameter (`T **`, `T ***`), or returned, are "new" (the caller releases them)
   unless the doc says "borrowed"; other returned pointers (getters) are "borrowed"; a
@@ -585,11 +585,13 @@ def resolve_statuses(functions, status_constants):
     by_name = {f["name"]: f for f in functions}
     order = [c["name"] for c in status_constants]
 
-    def reference(text, index):
+    def references(text, index):
+        """The functions whose statuses `text` points to ("as tensor_a and tensor_b")."""
         if re.search(r"\blikewise\b", text, re.I) and index > 0:
-            return functions[index - 1]["name"]
-        m = re.search(r"\b(?:[Aa]s|[Ss]ee|like|identical to)\s+(tensor_\w+)", text)
-        return m.group(1) if m else None
+            return [functions[index - 1]["name"]]
+        m = re.search(r"\b(?:[Aa]s|[Ss]ee|like|identical to)\s+(tensor_\w+)((?:(?:\s*,\s*|\s+and\s+)tensor_\w+)*)",
+                      text)
+        return [m.group(1)] + re.findall(r"tensor_\w+", m.group(2)) if m else []
 
     done = {}
 
@@ -600,7 +602,7 @@ def resolve_statuses(functions, status_constants):
         if f["name"] in chain:
             raise ApiError(f"{f['name']}: its statuses refer back to itself through {list(chain)}")
         if f["returns"]["kind"] != "status":
-            done[f["name"]] = ([], None)
+            done[f["name"]] = ([], [])
             return done[f["name"]]
         ret = f["_return_text"]
         own_text = ret if ret is not None else f["_description"]
@@ -608,34 +610,30 @@ def resolve_statuses(functions, status_constants):
         for s in named:
             if s not in order:
                 raise ApiError(f"{f['name']}: its doc names {s}, which is not a status code")
-        source = None
+        sources = []
         if ret is None or not re.match(r"\s*TENSOR_OK\b", ret):
-            source = reference(ret if ret is not None else f["_description"], index)
-            if source is None and ret is None:
+            sources = references(own_text, index)
+            if not sources and ret is None:
                 raise ApiError(f"{f['name']}: returns tensor_status_t but its doc has no @return and "
                                f"refers to no function (\"As tensor_x\") to take the statuses from")
-        if source is not None:
+        inherited = []
+        for source in sources:
             if source not in by_name:
                 raise ApiError(f"{f['name']}: takes its statuses from {source}, which is not declared")
-            inherited, _ = statuses(functions.index(by_name[source]), chain + (f["name"],))
-            without = set()
-            wm = re.search(r"\bwithout\b(.*)", own_text)
-            if wm:
-                without = set(STATUS_RE.findall(wm.group(1)))
-                named = [s for s in named if s not in without]
-            result = [s for s in inherited if s not in without] + named
-        else:
-            result = named
+            inherited += statuses(functions.index(by_name[source]), chain + (f["name"],))[0]
+        wm = re.search(r"\bwithout\b(.*)", own_text) if sources else None
+        without = set(STATUS_RE.findall(wm.group(1))) if wm else set()
+        result = [s for s in inherited + named if s not in without]
         if "TENSOR_OK" not in result:
             raise ApiError(f"{f['name']}: cannot read which statuses it returns from {own_text!r}")
-        done[f["name"]] = (sorted(set(result), key=order.index), source)
+        done[f["name"]] = (sorted(set(result), key=order.index), sources)
         return done[f["name"]]
 
     for index, f in enumerate(functions):
-        result, source = statuses(index)
+        result, sources = statuses(index)
         f["statuses"] = result
-        if source:
-            f["statuses_from"] = source
+        if sources:
+            f["statuses_from"] = sources
 
 
 # --------------------------------------------------------------------------- the whole API
