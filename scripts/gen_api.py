@@ -55,7 +55,8 @@ C_LIMITS = {"INT64_MAX": 2**63 - 1, "INT64_MIN": -2**63, "INT32_MAX": 2**31 - 1,
             "SIZE_MAX": 2**64 - 1}
 STATUS_RE = re.compile(r"\bTENSOR_(?:OK|E_[A-Z_]+)\b")
 DTYPE_RE = re.compile(r"^TENSOR_(U?INT(8|16|32|64)|B?FLOAT(16|32|64)|COMPLEX(64|128)|BOOL)$")
-# Constant groups by name (first match wins); others get their prefix, lowercased.
+# Constant groups by name (first match wins); others get their prefix, lowercased:
+# TENSOR_UOP_LOGICAL_NOT gives "uop", FOO_BAR_BAZ "foo_bar".
 CONSTANT_GROUPS = [
     (r"^TENSOR_(OK|E_[A-Z_]+)$", "status"),
     (r"^CTENSOR_VERSION_", "version"),
@@ -518,7 +519,7 @@ def constant_group(name, section):
             return group
     parts = name.lower().split("_")
     if parts[0] in ("tensor", "ctensor"):
-        return "_".join(parts[1:-1] or parts[1:])
+        return parts[1]
     return "_".join(parts[:2])
 
 
