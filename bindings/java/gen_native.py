@@ -19,6 +19,7 @@ import json
 import pathlib
 import re
 import sys
+import textwrap
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -194,7 +195,8 @@ def gen_native(api, types):
         sig = ", ".join(f"{p[2]} {p[0]}" for p in params)
         args = ", ".join(p[0] for p in params)
         doc = (f.get("doc") or "").strip()
-        first = re.split(r"\n\s*\n|(?:^|\n)\s*@|\s@since\b", doc)[0].strip() if doc else ""
+        first = f.get("description") or (re.split(r"\n\s*\n|(?:^|\n)\s*@|\s@since\b", doc)[0] if doc else "")
+        first = textwrap.fill(" ".join(first.split()), 92)
         c_sig = f"{f['returns']['c']} {name}(" + ", ".join(f"{p['c']} {p['name']}" for p in f["params"]) + ")"
         out.append(f"\n    private static final MethodHandle {name}$MH =\n"
                    f"            NativeLibrary.downcall(\"{name}\", {desc});\n\n")

@@ -1,13 +1,15 @@
-"""Every api.json function is wrapped by the Go, Rust and Python bindings or listed
+"""Every api.json function is wrapped by the Go, Rust, Python and Java bindings or listed
 below as deliberately not wrapped, with the reason; a function added to the header
 fails here by name until each binding wraps it or lists it. (The Julia binding's
-list is in tests/check_julia_ccalls.py, next to its ccall check.)
+list is in tests/check_julia_ccalls.py, next to its ccall check; the Java binding's in
+bindings/java/not-wrapped.txt, which bindings/java/gen_native.py --check reads.)
 
 Run: python3 -m pytest -q tests/api/test_binding_coverage.py (meson: the abi suite's
 binding_coverage test).
 """
 import pathlib
 import re
+import sys
 
 import binding_coverage as coverage
 
@@ -93,6 +95,17 @@ def test_python_extension_covers_api():
     src = ROOT / "bindings" / "python" / "src"
     used = coverage.identifiers_in(sorted(src.glob("*.c")) + sorted(src.glob("*.h")))
     coverage.assert_binding("Python", used, PYTHON_NOT_WRAPPED, HERE)
+
+
+# --------------------------------------------------------------------------- Java
+# bindings/java/gen_native.py --check applies the same rules to the Java safe layer and
+# its list, bindings/java/not-wrapped.txt; run here too, so that a machine without a JDK
+# still names a function the Java binding forgot.
+def test_java_binding_covers_api():
+    sys.path.insert(0, str(ROOT / "bindings" / "java"))
+    import gen_native
+    problems = gen_native.coverage_problems(coverage.load_api())
+    assert not problems, "\n" + "\n".join(problems)
 
 
 # --------------------------------------------------------------------------- the helper

@@ -39,6 +39,9 @@ final class Native {
     static final int CTENSOR_VERSION_MAJOR = 0;
     static final int CTENSOR_VERSION_MINOR = 1;
     static final int CTENSOR_VERSION_PATCH = 0;
+    /**
+     * MAJOR*10000 + MINOR*100 + PATCH, comparable with tensor_version_number().
+     */
     static final int CTENSOR_VERSION_NUMBER = 100;
     /**
      * success
@@ -303,14 +306,13 @@ final class Native {
     /**
      * {@code const char * tensor_last_error()}
      * <p>
-     * The message of the last failed call on this thread, e.g.
-     * "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
-     * Returns "" if no call has failed on this thread. The string is owned by the
-     * library and stays valid until the next failing call on the same thread.
-     * It is always the last failed call's own message; when memory runs out while
-     * that message is built or kept, it is the fixed text "out of memory while
-     * formatting the message" or "out of memory while storing the message" (the
-     * status is still the call's own). Never allocates. Thread-safe (thread-local).
+     * The message of the last failed call on this thread, e.g. "as_strided: view needs storage
+     * bytes [0, 4100) but storage has 4096 bytes". Returns "" if no call has failed on this
+     * thread. The string is owned by the library and stays valid until the next failing call on
+     * the same thread. It is always the last failed call's own message; when memory runs out while
+     * that message is built or kept, it is the fixed text "out of memory while formatting the
+     * message" or "out of memory while storing the message" (the status is still the call's own).
+     * Never allocates. Thread-safe (thread-local).
      * <p>Since 0.1.
      */
     static MemorySegment tensor_last_error() {
@@ -327,8 +329,8 @@ final class Native {
     /**
      * {@code const char * tensor_status_name(tensor_status_t status)}
      * <p>
-     * The name of a status code as spelled above ("TENSOR_OK", "TENSOR_E_BOUNDS", ...),
-     * or NULL for an unknown value. Static string.
+     * The name of a status code as spelled above ("TENSOR_OK", "TENSOR_E_BOUNDS", ...), or NULL
+     * for an unknown value. Static string.
      * <p>Since 0.1.
      */
     static MemorySegment tensor_status_name(int status) {
@@ -362,8 +364,8 @@ final class Native {
     /**
      * {@code const char * tensor_dtype_name(tensor_dtype_t dtype)}
      * <p>
-     * PyTorch's name of `dtype` without the "torch." prefix ("uint8", "float32",
-     * "bfloat16", "complex64", "bool", ...); NULL if unknown. Static string.
+     * PyTorch's name of `dtype` without the "torch." prefix ("uint8", "float32", "bfloat16",
+     * "complex64", "bool", ...); NULL if unknown. Static string.
      * <p>Since 0.1.
      */
     static MemorySegment tensor_dtype_name(int dtype) {
@@ -380,8 +382,8 @@ final class Native {
     /**
      * {@code int32_t tensor_dtype_kind(tensor_dtype_t dtype)}
      * <p>
-     * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
-     * is unknown (so this also tells known dtypes apart).
+     * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype` is unknown
+     * (so this also tells known dtypes apart).
      * <p>Since 0.1.
      */
     static int tensor_dtype_kind(int dtype) {
@@ -398,8 +400,8 @@ final class Native {
     /**
      * {@code int32_t tensor_dtype_is_signed(tensor_dtype_t dtype)}
      * <p>
-     * torch.dtype.is_signed: 1 for the signed integers and every float and complex
-     * dtype; 0 for bool, the unsigned integers and an unknown dtype.
+     * torch.dtype.is_signed: 1 for the signed integers and every float and complex dtype; 0 for
+     * bool, the unsigned integers and an unknown dtype.
      * <p>Since 0.1.
      */
     static int tensor_dtype_is_signed(int dtype) {
@@ -416,8 +418,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_storage_new(tensor_storage_t ** out, size_t nbytes)}
      * <p>
-     * Allocates an owned, zero-filled, writable CPU storage of `nbytes` bytes,
-     * 64-byte aligned (`nbytes` 0 is allowed).
+     * Allocates an owned, zero-filled, writable CPU storage of `nbytes` bytes, 64-byte aligned
+     * (`nbytes` 0 is allowed).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.1.
      */
@@ -435,9 +437,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_storage_wrap(tensor_storage_t ** out, void * data, size_t nbytes, uint32_t flags, tensor_release_fn release, void * ctx)}
      * <p>
-     * Wraps `nbytes` bytes of caller memory at `data` without copying.
-     * `release(ctx)` runs exactly once when the last reference is gone (`release`
-     * may be NULL); on failure it is not called and nothing is taken over.
+     * Wraps `nbytes` bytes of caller memory at `data` without copying. `release(ctx)` runs exactly
+     * once when the last reference is gone (`release` may be NULL); on failure it is not called
+     * and nothing is taken over.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.1.
      */
@@ -557,9 +559,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_storage(tensor_t ** out, tensor_storage_t * s, tensor_dtype_t dtype, int64_t ndim, const int64_t * sizes, const int64_t * strides, int64_t storage_offset)}
      * <p>
-     * A tensor viewing storage `s` (which gains a reference; the caller keeps its own).
-     * `strides` NULL means contiguous. Checked like tensor_as_strided: every element
-     * the view addresses must lie inside the storage.
+     * A tensor viewing storage `s` (which gains a reference; the caller keeps its own). `strides`
+     * NULL means contiguous. Checked like tensor_as_strided: every element the view addresses must
+     * lie inside the storage.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -577,10 +579,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_buffer(tensor_t ** out, void * buffer, size_t nbytes, tensor_dtype_t dtype, int64_t count, int64_t offset, uint32_t flags, tensor_release_fn release, void * ctx)}
      * <p>
-     * torch.frombuffer: a 1-D tensor sharing `buffer`. `offset` is in bytes, `count`
-     * in elements (negative: everything after `offset`). The new storage starts at
-     * `buffer + offset`, so tensor_data() == buffer + offset. `release(ctx)` runs
-     * once when the last view is gone; never on failure.
+     * torch.frombuffer: a 1-D tensor sharing `buffer`. `offset` is in bytes, `count` in elements
+     * (negative: everything after `offset`). The new storage starts at `buffer + offset`, so
+     * tensor_data() == buffer + offset. `release(ctx)` runs once when the last view is gone; never
+     * on failure.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -616,7 +618,7 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_zeros(tensor_t ** out, int64_t ndim, const int64_t * sizes, tensor_dtype_t dtype)}
      * <p>
-     * As tensor_empty, but zero-filled. &#64;return as tensor_empty.
+     * As tensor_empty, but zero-filled.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -634,8 +636,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_data(tensor_t ** out, const void * data, int64_t ndim, const int64_t * sizes, tensor_dtype_t dtype)}
      * <p>
-     * A new contiguous tensor holding a copy of numel*itemsize bytes at `data`
-     * (C order). `data` may be NULL only when the tensor has no elements.
+     * A new contiguous tensor holding a copy of numel*itemsize bytes at `data` (C order). `data`
+     * may be NULL only when the tensor has no elements.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -874,9 +876,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_as_strided(tensor_t ** out, const tensor_t * t, int64_t ndim, const int64_t * sizes, const int64_t * strides, int64_t storage_offset)}
      * <p>
-     * torch.as_strided onto t's storage. `strides` NULL means contiguous. Sizes must be
-     * &gt;= 0; strides may be negative or zero; every element addressed must lie inside
-     * the storage (a view with no elements always succeeds).
+     * torch.as_strided onto t's storage. `strides` NULL means contiguous. Sizes must be &gt;= 0;
+     * strides may be negative or zero; every element addressed must lie inside the storage (a view
+     * with no elements always succeeds).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_BOUNDS, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -912,8 +914,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_reshape(tensor_t ** out, const tensor_t * t, int64_t ndim, const int64_t * sizes)}
      * <p>
-     * Tensor.reshape(sizes): a view where possible, else a new contiguous copy
-     * (which needs a readable CPU tensor: TENSOR_E_DEVICE otherwise).
+     * Tensor.reshape(sizes): a view where possible, else a new contiguous copy (which needs a
+     * readable CPU tensor: TENSOR_E_DEVICE otherwise).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -967,9 +969,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_slice(tensor_t ** out, const tensor_t * t, int64_t dim, int64_t start, int64_t stop, int64_t step)}
      * <p>
-     * t[start:stop:step] along `dim` with Python's clamping; step may be negative
-     * (a reversed view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is
-     * (TENSOR_SLICE_END, INT64_MIN, -1).
+     * t[start:stop:step] along `dim` with Python's clamping; step may be negative (a reversed
+     * view). INT64_MAX / INT64_MIN stand for open ends: [::-1] is (TENSOR_SLICE_END, INT64_MIN,
+     * -1).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -1059,8 +1061,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_squeeze(tensor_t ** out, const tensor_t * t, int64_t dim)}
      * <p>
-     * Removes dim `dim` if its size is 1 (otherwise the view is unchanged);
-     * TENSOR_ALL_DIMS removes every size-1 dim.
+     * Removes dim `dim` if its size is 1 (otherwise the view is unchanged); TENSOR_ALL_DIMS
+     * removes every size-1 dim.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID.
      * <p>Since 0.1.
      */
@@ -1115,9 +1117,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_view_dtype(tensor_t ** out, const tensor_t * t, tensor_dtype_t dtype)}
      * <p>
-     * Tensor.view(dtype) with PyTorch 1.13's rules: equal element sizes just relabel;
-     * otherwise the last dim must have stride 1 and its size, the storage offset and
-     * the other strides must be divisible as needed.
+     * Tensor.view(dtype) with PyTorch 1.13's rules: equal element sizes just relabel; otherwise
+     * the last dim must have stride 1 and its size, the storage offset and the other strides must
+     * be divisible as needed.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_STRIDE.
      * <p>Since 0.1.
      */
@@ -1135,15 +1137,14 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_index(tensor_t ** out, const tensor_t * t, int64_t n, const int32_t * kinds, const int64_t * values)}
      * <p>
-     * t[item_0, ..., item_{n-1}] with NumPy/PyTorch basic indexing (integers, negative
-     * integers, slices with any step, new axes, bools, ellipses) in one pass: one new
-     * view, no intermediate tensors. Item i is `kinds[i]` (a TENSOR_INDEX_* value) with
-     * its numbers in `values[3*i]`, `values[3*i+1]`, `values[3*i+2]` (three slots per
-     * item whatever its kind; unused slots are ignored), so the ABI is two plain arrays.
-     * Items apply from the left as the chain tensor_select / tensor_slice /
-     * tensor_unsqueeze would, giving the same sizes, strides, offset and errors; an
-     * ellipsis skips the dims no integer or slice names (several ellipses each skip
-     * them, as PyTorch; NumPy allows one). Dims after the last item stay as they are.
+     * t[item_0, ..., item_{n-1}] with NumPy/PyTorch basic indexing (integers, negative integers,
+     * slices with any step, new axes, bools, ellipses) in one pass: one new view, no intermediate
+     * tensors. Item i is `kinds[i]` (a TENSOR_INDEX_* value) with its numbers in `values[3*i]`,
+     * `values[3*i+1]`, `values[3*i+2]` (three slots per item whatever its kind; unused slots are
+     * ignored), so the ABI is two plain arrays. Items apply from the left as the chain
+     * tensor_select / tensor_slice / tensor_unsqueeze would, giving the same sizes, strides,
+     * offset and errors; an ellipsis skips the dims no integer or slice names (several ellipses
+     * each skip them, as PyTorch; NumPy allows one). Dims after the last item stay as they are.
      * `n` may be 0 (a new view of t); kinds and values may then be NULL.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_OVERFLOW.
      * <p>Since 0.2.
@@ -1162,8 +1163,7 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_contiguous(tensor_t ** out, tensor_t * t)}
      * <p>
-     * If t is contiguous, *out is t with one more reference; else a new contiguous,
-     * writable copy.
+     * If t is contiguous, *out is t with one more reference; else a new contiguous, writable copy.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1181,7 +1181,7 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_clone(tensor_t ** out, const tensor_t * t)}
      * <p>
-     * A new contiguous, writable copy of t. &#64;return as tensor_contiguous.
+     * A new contiguous, writable copy of t.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1199,8 +1199,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_copy(tensor_t * dst, const tensor_t * src)}
      * <p>
-     * dst[...] = src: broadcasts src to dst's shape and converts dtype (see
-     * "Conversion rules" above); correct when src and dst share memory.
+     * dst[...] = src: broadcasts src to dst's shape and converts dtype (see "Conversion rules"
+     * above); correct when src and dst share memory.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1218,10 +1218,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_to(tensor_t ** out, tensor_t * t, tensor_dtype_t dtype, int32_t copy)}
      * <p>
-     * t converted to `dtype` following torch.asarray's copy rule:
-     * TENSOR_COPY_IF_NEEDED shares when the dtype matches (then *out may be t with one
-     * more reference), TENSOR_COPY_ALWAYS always copies, TENSOR_COPY_NEVER fails with
-     * TENSOR_E_COPY when a copy is needed. Copies are new contiguous, writable tensors.
+     * t converted to `dtype` following torch.asarray's copy rule: TENSOR_COPY_IF_NEEDED shares
+     * when the dtype matches (then *out may be t with one more reference), TENSOR_COPY_ALWAYS
+     * always copies, TENSOR_COPY_NEVER fails with TENSOR_E_COPY when a copy is needed. Copies are
+     * new contiguous, writable tensors.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE, TENSOR_E_COPY.
      * <p>Since 0.1.
      */
@@ -1257,10 +1257,9 @@ final class Native {
     /**
      * {@code void tensor_device(const tensor_t * t, int32_t * device_type, int32_t * device_id)}
      * <p>
-     * Where t's memory lives, as a DLPack device (DLDeviceType value and index).
-     * Storages made by ctensor are kDLCPU/0; tensors imported through DLPack keep
-     * the producer's device. NULL t gives device type 0 (no device) and id -1.
-     * Either out pointer may be NULL. Thread-safe.
+     * Where t's memory lives, as a DLPack device (DLDeviceType value and index). Storages made by
+     * ctensor are kDLCPU/0; tensors imported through DLPack keep the producer's device. NULL t
+     * gives device type 0 (no device) and id -1. Either out pointer may be NULL. Thread-safe.
      * <p>Since 0.1.
      */
     static void tensor_device(MemorySegment t, MemorySegment device_type, MemorySegment device_id) {
@@ -1277,12 +1276,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_to_dlpack(DLManagedTensorVersioned ** out, tensor_t * t, uint32_t flags)}
      * <p>
-     * Exports t as a DLPack 1.x managed tensor without copying. The result holds a
-     * reference to t (the caller keeps its own) until its deleter runs; whoever holds
-     * *out must call (*out)-&gt;deleter(*out) exactly once, from any thread. data points
-     * at element [0,...,0] with byte_offset 0; shape and strides are always filled
-     * (negative and zero strides as they are, a size-1 dim's stride as 1, as
-     * PyTorch exports it) and owned by the result; flags has
+     * Exports t as a DLPack 1.x managed tensor without copying. The result holds a reference to t
+     * (the caller keeps its own) until its deleter runs; whoever holds *out must call
+     * (*out)-&gt;deleter(*out) exactly once, from any thread. data points at element [0,...,0] with
+     * byte_offset 0; shape and strides are always filled (negative and zero strides as they are, a
+     * size-1 dim's stride as 1, as PyTorch exports it) and owned by the result; flags has
      * DLPACK_FLAG_BITMASK_READ_ONLY for read-only tensors; version is {1, minor}.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.1.
@@ -1301,9 +1299,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_to_dlpack_legacy(DLManagedTensor ** out, tensor_t * t)}
      * <p>
-     * As tensor_to_dlpack, as a pre-1.0 DLManagedTensor for older consumers (such
-     * as PyTorch 1.13 and NumPy 1.x). That format cannot say "read-only", so a
-     * read-only tensor is refused (as NumPy refuses to export read-only arrays).
+     * As tensor_to_dlpack, as a pre-1.0 DLManagedTensor for older consumers (such as PyTorch 1.13
+     * and NumPy 1.x). That format cannot say "read-only", so a read-only tensor is refused (as
+     * NumPy refuses to export read-only arrays).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_READONLY.
      * <p>Since 0.1.
      */
@@ -1321,18 +1319,16 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_dlpack(tensor_t ** out, DLManagedTensorVersioned * m)}
      * <p>
-     * A tensor viewing the memory `m` describes, without copying. On success ctensor
-     * owns m and calls m-&gt;deleter(m) (if not NULL) exactly once, when the last tensor
-     * or storage viewing it is released, on whichever thread releases it. On failure
-     * nothing is taken: m is untouched and the caller still calls its deleter.
-     * NULL strides mean compact row-major; byte_offset is honoured; the storage covers
-     * exactly the bytes the view addresses (so later views stay bounds-checked);
-     * DLPACK_FLAG_BITMASK_READ_ONLY gives a read-only storage. kDLCPU, kDLCUDAHost and
-     * kDLCUDAManaged memory is CPU-accessible; any other device is recorded
-     * (tensor_device) and its memory is never touched: views and metadata work,
-     * element access fails with TENSOR_E_DEVICE.
-     * Accepted dtypes: kDLInt 8/16/32/64, kDLUInt 8/16/32/64, kDLFloat 16/32/64,
-     * kDLBfloat 16, kDLComplex 64/128, kDLBool 8, all with lanes 1.
+     * A tensor viewing the memory `m` describes, without copying. On success ctensor owns m and
+     * calls m-&gt;deleter(m) (if not NULL) exactly once, when the last tensor or storage viewing it
+     * is released, on whichever thread releases it. On failure nothing is taken: m is untouched
+     * and the caller still calls its deleter. NULL strides mean compact row-major; byte_offset is
+     * honoured; the storage covers exactly the bytes the view addresses (so later views stay
+     * bounds-checked); DLPACK_FLAG_BITMASK_READ_ONLY gives a read-only storage. kDLCPU,
+     * kDLCUDAHost and kDLCUDAManaged memory is CPU-accessible; any other device is recorded
+     * (tensor_device) and its memory is never touched: views and metadata work, element access
+     * fails with TENSOR_E_DEVICE. Accepted dtypes: kDLInt 8/16/32/64, kDLUInt 8/16/32/64, kDLFloat
+     * 16/32/64, kDLBfloat 16, kDLComplex 64/128, kDLBool 8, all with lanes 1.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_UNSUPPORTED.
      * <p>Since 0.1.
      */
@@ -1350,8 +1346,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_dlpack_legacy(tensor_t ** out, DLManagedTensor * m)}
      * <p>
-     * As tensor_from_dlpack for a pre-1.0 DLManagedTensor (no version, no flags:
-     * the result is writable).
+     * As tensor_from_dlpack for a pre-1.0 DLManagedTensor (no version, no flags: the result is
+     * writable).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW.
      * <p>Since 0.1.
      */
@@ -1369,21 +1365,18 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_set_num_threads(int32_t n)}
      * <p>
-     * Sets how many threads a large operation may use, the calling thread
-     * included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
-     * tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
-     * tensor_to_with, and the copies made by reshape/flatten), element-wise math
-     * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
-     * experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
-     * tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
-     * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
-     * input (reductions), up to n, so operations under 2 MiB never leave the
-     * calling thread. Worker threads are started on first use and live until the
-     * library is unloaded. While one operation uses the workers, a concurrent one
-     * from another thread runs on its own thread only. The setting is
-     * process-wide; results are identical, bit for bit, for every n (a reduction
-     * into one element is cut into pieces of its own pairwise tree, whichever
-     * threads reduce them).
+     * Sets how many threads a large operation may use, the calling thread included: copies
+     * (tensor_contiguous, tensor_clone, tensor_copy, tensor_to, tensor_fill, tensor_cat,
+     * tensor_stack, the experimental tensor_copy_with and tensor_to_with, and the copies made by
+     * reshape/flatten), element-wise math (tensor_add to tensor_ge, tensor_binary_into,
+     * tensor_neg, tensor_abs, the experimental conjugates), reductions (tensor_sum, tensor_mean,
+     * tensor_prod, tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
+     * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its input
+     * (reductions), up to n, so operations under 2 MiB never leave the calling thread. Worker
+     * threads are started on first use and live until the library is unloaded. While one operation
+     * uses the workers, a concurrent one from another thread runs on its own thread only. The
+     * setting is process-wide; results are identical, bit for bit, for every n (a reduction into
+     * one element is cut into pieces of its own pairwise tree, whichever threads reduce them).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID.
      * <p>Since 0.1.
      */
@@ -1401,11 +1394,10 @@ final class Native {
     /**
      * {@code int32_t tensor_get_num_threads()}
      * <p>
-     * The thread count set by tensor_set_num_threads. Until a program sets one, the
-     * default: the environment variable CTENSOR_NUM_THREADS when it holds a
-     * positive integer (read once, at the first operation that asks), else the
-     * number of CPUs the process may run on (its affinity mask).
-     * Thread-safe.
+     * The thread count set by tensor_set_num_threads. Until a program sets one, the default: the
+     * environment variable CTENSOR_NUM_THREADS when it holds a positive integer (read once, at the
+     * first operation that asks), else the number of CPUs the process may run on (its affinity
+     * mask). Thread-safe.
      * <p>Since 0.1.
      */
     static int tensor_get_num_threads() {
@@ -1422,13 +1414,13 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_storage_map_file(tensor_storage_t ** out, const char * path, uint64_t offset, uint64_t nbytes, uint32_t flags)}
      * <p>
-     * Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end
-     * of the file) as a storage, without reading it. `offset` need not be page-aligned.
-     * The range is checked against the file's size now, so no page past its end is
-     * ever mapped; the file is unmapped when the last reference goes. A file that
-     * another process truncates while mapped still raises SIGBUS on access, as with
-     * any mapping: ctensor's own writers replace files by renaming instead.
-     * The storage is not fd-backed (tensor_storage_fd gives -1): no descriptor is held.
+     * Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end of the
+     * file) as a storage, without reading it. `offset` need not be page-aligned. The range is
+     * checked against the file's size now, so no page past its end is ever mapped; the file is
+     * unmapped when the last reference goes. A file that another process truncates while mapped
+     * still raises SIGBUS on access, as with any mapping: ctensor's own writers replace files by
+     * renaming instead. The storage is not fd-backed (tensor_storage_fd gives -1): no descriptor
+     * is held.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_IO.
      * <p>Since 0.2.
      */
@@ -1446,11 +1438,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_storage_new_shared(tensor_storage_t ** out, size_t nbytes)}
      * <p>
-     * A zero-filled, writable storage of `nbytes` bytes (0 allowed) in anonymous shared
-     * memory (Linux memfd_create), for sharing between processes: pass
-     * tensor_storage_fd() to another process (fork, or a Unix socket's SCM_RIGHTS) and
-     * map it there with tensor_storage_from_fd. The memory is sealed against shrinking,
-     * so no holder of the descriptor can make another's mapping fault.
+     * A zero-filled, writable storage of `nbytes` bytes (0 allowed) in anonymous shared memory
+     * (Linux memfd_create), for sharing between processes: pass tensor_storage_fd() to another
+     * process (fork, or a Unix socket's SCM_RIGHTS) and map it there with tensor_storage_from_fd.
+     * The memory is sealed against shrinking, so no holder of the descriptor can make another's
+     * mapping fault.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_IO.
      * <p>Since 0.2.
      */
@@ -1469,8 +1461,8 @@ final class Native {
      * {@code int32_t tensor_storage_fd(const tensor_storage_t * s)}
      * <p>
      * The descriptor behind an fd-backed storage (from tensor_storage_new_shared or
-     * tensor_storage_from_fd), or -1 for any other storage and for NULL. Borrowed: it is
-     * closed with the storage's last reference; dup() it to keep it longer.
+     * tensor_storage_from_fd), or -1 for any other storage and for NULL. Borrowed: it is closed
+     * with the storage's last reference; dup() it to keep it longer.
      * <p>Since 0.2.
      */
     static int tensor_storage_fd(MemorySegment s) {
@@ -1488,9 +1480,9 @@ final class Native {
      * {@code tensor_status_t tensor_storage_from_fd(tensor_storage_t ** out, int32_t fd, size_t nbytes, uint32_t flags)}
      * <p>
      * Maps the first `nbytes` bytes (0: all of them) of the file or shared memory behind
-     * descriptor `fd`. The descriptor is duplicated (close-on-exec): the caller keeps and
-     * closes its own; the storage is fd-backed and closes its duplicate with its last
-     * reference. An empty descriptor with nbytes 0 gives an empty storage.
+     * descriptor `fd`. The descriptor is duplicated (close-on-exec): the caller keeps and closes
+     * its own; the storage is fd-backed and closes its duplicate with its last reference. An empty
+     * descriptor with nbytes 0 gives an empty storage.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_IO.
      * <p>Since 0.2.
      */
@@ -1508,15 +1500,14 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_load_npy(tensor_t ** out, const char * path, uint32_t flags)}
      * <p>
-     * Loads a NumPy .npy file (format versions 1.0, 2.0 and 3.0). Dtypes: '|b1', '|u1',
-     * '|i1', '&lt;i2' .. '&lt;i8', '&lt;u2' .. '&lt;u8', '&lt;f2', '&lt;f4', '&lt;f8', '&lt;c8', '&lt;c16' ('=' and
-     * '&gt;' orders too). Fortran-order arrays become strided (column-major) views, not
-     * copies. With flags 0 the data is mapped read-only (zero-copy; the tensor is
-     * read-only); TENSOR_LOAD_WRITABLE maps it copy-on-write; TENSOR_LOAD_COPY reads it
-     * into owned memory. Big-endian data, and data whose offset in the file is not a
-     * multiple of its element size (files from NumPy older than 1.9 may be), is read
-     * into owned memory (byte-swapped) whatever the flags. Bytes after the array are
-     * ignored, as NumPy does.
+     * Loads a NumPy .npy file (format versions 1.0, 2.0 and 3.0). Dtypes: '|b1', '|u1', '|i1',
+     * '&lt;i2' .. '&lt;i8', '&lt;u2' .. '&lt;u8', '&lt;f2', '&lt;f4', '&lt;f8', '&lt;c8', '&lt;c16' ('=' and '&gt;' orders too).
+     * Fortran-order arrays become strided (column-major) views, not copies. With flags 0 the data
+     * is mapped read-only (zero-copy; the tensor is read-only); TENSOR_LOAD_WRITABLE maps it copy-
+     * on-write; TENSOR_LOAD_COPY reads it into owned memory. Big-endian data, and data whose
+     * offset in the file is not a multiple of its element size (files from NumPy older than 1.9
+     * may be), is read into owned memory (byte-swapped) whatever the flags. Bytes after the array
+     * are ignored, as NumPy does.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_IO, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED.
      * <p>Since 0.2.
      */
@@ -1534,11 +1525,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_save_npy(const tensor_t * t, const char * path)}
      * <p>
-     * Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
-     * np.save writes (format 1.0, padded to 64 bytes), to
-     * exactly `path` (no ".npy" is appended). The file is written to a temporary file
-     * beside it, flushed and renamed over `path`: readers never see a partial file, and
-     * on failure `path` is unchanged and the temporary removed.
+     * Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's np.save writes
+     * (format 1.0, padded to 64 bytes), to exactly `path` (no ".npy" is appended). The file is
+     * written to a temporary file beside it, flushed and renamed over `path`: readers never see a
+     * partial file, and on failure `path` is unchanged and the temporary removed.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE, TENSOR_E_IO.
      * <p>Since 0.2.
      */
@@ -1556,17 +1546,16 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_safetensors_open(tensor_safetensors_t ** out, const char * path, uint32_t flags)}
      * <p>
-     * Opens a safetensors file and validates it as the reference implementation does:
-     * the header length (8 bytes, little-endian) is at most 100,000,000 and within the
-     * file; the header is UTF-8 JSON object text (trailing spaces allowed) without
-     * duplicate keys; each tensor has a known dtype ("BOOL", "U8", "I8", "I16", "U16",
-     * "F16", "BF16", "I32", "U32", "F32", "F64", "I64", "U64", "C64", "F8_E5M2",
-     * "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and data_offsets
-     * [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
+     * Opens a safetensors file and validates it as the reference implementation does: the header
+     * length (8 bytes, little-endian) is at most 100,000,000 and within the file; the header is
+     * UTF-8 JSON object text (trailing spaces allowed) without duplicate keys; each tensor has a
+     * known dtype ("BOOL", "U8", "I8", "I16", "U16", "F16", "BF16", "I32", "U32", "F32", "F64",
+     * "I64", "U64", "C64", "F8_E5M2", "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and
+     * data_offsets [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
      * tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
-     * "__metadata__" maps strings to strings. No byte outside the file is ever read.
-     * The data is mapped read-only (flags 0: tensors are read-only), copy-on-write
-     * (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY), once.
+     * "__metadata__" maps strings to strings. No byte outside the file is ever read. The data is
+     * mapped read-only (flags 0: tensors are read-only), copy-on-write (TENSOR_LOAD_WRITABLE) or
+     * read into owned memory (TENSOR_LOAD_COPY), once.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_IO, TENSOR_E_FORMAT.
      * <p>Since 0.2.
      */
@@ -1618,8 +1607,8 @@ final class Native {
     /**
      * {@code const char * tensor_safetensors_name(const tensor_safetensors_t * st, int64_t index)}
      * <p>
-     * Name of tensor `index` in [0, count), in the order of the file's header; NULL out
-     * of range or for NULL st. Borrowed: valid until tensor_safetensors_release.
+     * Name of tensor `index` in [0, count), in the order of the file's header; NULL out of range
+     * or for NULL st. Borrowed: valid until tensor_safetensors_release.
      * <p>Since 0.2.
      */
     static MemorySegment tensor_safetensors_name(MemorySegment st, long index) {
@@ -1636,11 +1625,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_safetensors_get(tensor_t ** out, const tensor_safetensors_t * st, const char * name)}
      * <p>
-     * The tensor called `name`: a contiguous view sharing the file's one data storage
-     * (zero-copy), whose offset is in elements. A tensor whose bytes are not aligned to
-     * its element size in the file (never the case in files written by
-     * tensor_safetensors_save or the safetensors package, which align every tensor) is
-     * copied instead into its own aligned, writable storage.
+     * The tensor called `name`: a contiguous view sharing the file's one data storage (zero-copy),
+     * whose offset is in elements. A tensor whose bytes are not aligned to its element size in the
+     * file (never the case in files written by tensor_safetensors_save or the safetensors package,
+     * which align every tensor) is copied instead into its own aligned, writable storage.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_UNSUPPORTED.
      * <p>Since 0.2.
      */
@@ -1658,8 +1646,8 @@ final class Native {
     /**
      * {@code const char * tensor_safetensors_metadata(const tensor_safetensors_t * st, const char * key)}
      * <p>
-     * The "__metadata__" value for `key`, or NULL if absent (or NULL st/key). Borrowed:
-     * valid until tensor_safetensors_release.
+     * The "__metadata__" value for `key`, or NULL if absent (or NULL st/key). Borrowed: valid
+     * until tensor_safetensors_release.
      * <p>Since 0.2.
      */
     static MemorySegment tensor_safetensors_metadata(MemorySegment st, MemorySegment key) {
@@ -1676,12 +1664,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_safetensors_save(const char * path, int64_t n, const char *const * names, const tensor_t *const * tensors, int64_t n_meta, const char *const * meta_keys, const char *const * meta_values)}
      * <p>
-     * Writes n tensors (any strides; stored in C order) named names[i], and n_meta
-     * metadata pairs, as a safetensors file, atomically as tensor_save_npy does. The
-     * layout is the reference implementation's: "__metadata__" first (omitted when
-     * n_meta is 0), tensors ordered by dtype width (widest first) then name, so each
-     * starts at a multiple of its element size; the header is padded with spaces to a
-     * multiple of 8 bytes.
+     * Writes n tensors (any strides; stored in C order) named names[i], and n_meta metadata pairs,
+     * as a safetensors file, atomically as tensor_save_npy does. The layout is the reference
+     * implementation's: "__metadata__" first (omitted when n_meta is 0), tensors ordered by dtype
+     * width (widest first) then name, so each starts at a multiple of its element size; the header
+     * is padded with spaces to a multiple of 8 bytes.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE, TENSOR_E_IO.
      * <p>Since 0.2.
      */
@@ -1699,9 +1686,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_scalar_bool(tensor_t ** out, int32_t value)}
      * <p>
-     * A wrapped number: a new 0-dim tensor holding `value` (bool: value != 0; int64,
-     * float64, complex128) that promotes as a Python number does in PyTorch (see
-     * above). Views of it are ordinary 0-dim tensors.
+     * A wrapped number: a new 0-dim tensor holding `value` (bool: value != 0; int64, float64,
+     * complex128) that promotes as a Python number does in PyTorch (see above). Views of it are
+     * ordinary 0-dim tensors.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.1.
      */
@@ -1773,8 +1760,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_result_type(tensor_dtype_t * out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * torch.result_type(a, b): the dtype binary ops compute in (before div's and
-     * comparisons' own rules).
+     * torch.result_type(a, b): the dtype binary ops compute in (before div's and comparisons' own
+     * rules).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_DTYPE.
      * <p>Since 0.1.
      */
@@ -1792,10 +1779,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_add(tensor_t ** out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * Element-wise a + b in a new tensor: a and b broadcast (NumPy's rules) and are
-     * converted to their result type, which is the result's dtype. The result's
-     * strides follow PyTorch's (the inputs' memory order; contiguous when they are).
-     * Integers wrap on overflow (two's complement); bool + bool is logical or.
+     * Element-wise a + b in a new tensor: a and b broadcast (NumPy's rules) and are converted to
+     * their result type, which is the result's dtype. The result's strides follow PyTorch's (the
+     * inputs' memory order; contiguous when they are). Integers wrap on overflow (two's
+     * complement); bool + bool is logical or.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1849,9 +1836,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_div(tensor_t ** out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * True division a / b, as tensor_add, except that bool and integer result types
-     * compute in float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an
-     * error. float16/bfloat16/float32/float64/complex keep their dtype.
+     * True division a / b, as tensor_add, except that bool and integer result types compute in
+     * float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an error.
+     * float16/bfloat16/float32/float64/complex keep their dtype.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1869,12 +1856,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_pow(tensor_t ** out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * a ** b, as tensor_add. Integer powers are exact by repeated squaring and wrap
-     * on overflow; a negative integer exponent gives PyTorch's results: 1 for base
-     * 1, 1 or -1 for base -1 (even or odd exponent), 0 for every other base (0 too).
-     * A negative wrapped-number (tensor_scalar_int64) exponent of an integer tensor
-     * is TENSOR_E_INVALID, as PyTorch's "Integers to negative integer powers are not
-     * allowed". A bool result type is TENSOR_E_DTYPE.
+     * a ** b, as tensor_add. Integer powers are exact by repeated squaring and wrap on overflow; a
+     * negative integer exponent gives PyTorch's results: 1 for base 1, 1 or -1 for base -1 (even
+     * or odd exponent), 0 for every other base (0 too). A negative wrapped-number
+     * (tensor_scalar_int64) exponent of an integer tensor is TENSOR_E_INVALID, as PyTorch's
+     * "Integers to negative integer powers are not allowed". A bool result type is TENSOR_E_DTYPE.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -1928,9 +1914,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_eq(tensor_t ** out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * a == b: a bool tensor, compared in the result type (so a uint8 tensor equals
-     * 257 where it holds 1, as in PyTorch: the number is converted first). NaN is
-     * unequal to everything. Otherwise as tensor_add.
+     * a == b: a bool tensor, compared in the result type (so a uint8 tensor equals 257 where it
+     * holds 1, as in PyTorch: the number is converted first). NaN is unequal to everything.
+     * Otherwise as tensor_add.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2038,12 +2024,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_binary_into(tensor_t * dst, tensor_op_t op, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * dst = op(a, b) with PyTorch's out= rules: dst must have the broadcast shape
-     * of a and b (ctensor never resizes), the op computes in its usual dtype, and
-     * that dtype must be castable to dst's (torch.can_cast: never complex into a
-     * real dtype, float into an integer, or non-bool into bool); the values are
-     * then converted as tensor_copy converts. dst may be a or b itself (in-place
-     * a += b is tensor_binary_into(a, TENSOR_OP_ADD, a, b)); any other overlap
+     * dst = op(a, b) with PyTorch's out= rules: dst must have the broadcast shape of a and b
+     * (ctensor never resizes), the op computes in its usual dtype, and that dtype must be castable
+     * to dst's (torch.can_cast: never complex into a real dtype, float into an integer, or non-
+     * bool into bool); the values are then converted as tensor_copy converts. dst may be a or b
+     * itself (in-place a += b is tensor_binary_into(a, TENSOR_OP_ADD, a, b)); any other overlap
      * between dst and an input is handled by reading a snapshot of that input.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
      * <p>Since 0.1.
@@ -2062,8 +2047,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_neg(tensor_t ** out, const tensor_t * a)}
      * <p>
-     * -a in a new tensor of a's dtype and shape (integers wrap: -INT_MIN is
-     * INT_MIN, unsigned values wrap modulo 2^bits).
+     * -a in a new tensor of a's dtype and shape (integers wrap: -INT_MIN is INT_MIN, unsigned
+     * values wrap modulo 2^bits).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2081,8 +2066,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_abs(tensor_t ** out, const tensor_t * a)}
      * <p>
-     * |a| in a new tensor: complex gives its real dtype (the modulus), other
-     * dtypes keep theirs (abs(INT_MIN) is INT_MIN, as PyTorch).
+     * |a| in a new tensor: complex gives its real dtype (the modulus), other dtypes keep theirs
+     * (abs(INT_MIN) is INT_MIN, as PyTorch).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2100,16 +2085,14 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_sum(tensor_t ** out, const tensor_t * t, int64_t ndims, const int64_t * dims, int32_t keepdim)}
      * <p>
-     * torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
-     * them, negative counted from the end, each at most once; ndims 0 reduces every
-     * dim, as PyTorch's empty dim list); keepdim 1 keeps them as size 1. bool and
-     * integer inputs give int64 (wrapping on overflow; uint64 values are summed
-     * modulo 2^64), others keep their dtype; float16/bfloat16 accumulate in
-     * float32. Floating sums are pairwise: for n elements reduced,
-     * |computed - exact| &lt;= (ceil(log2 n) + 32) * eps * sum|x_i|
-     * (eps = 2^-24 for float32/float16/bfloat16 accumulation, 2^-53 for float64;
-     * plus the final rounding to float16/bfloat16), whatever the layout.
-     * An empty reduction gives 0.
+     * torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of them,
+     * negative counted from the end, each at most once; ndims 0 reduces every dim, as PyTorch's
+     * empty dim list); keepdim 1 keeps them as size 1. bool and integer inputs give int64
+     * (wrapping on overflow; uint64 values are summed modulo 2^64), others keep their dtype;
+     * float16/bfloat16 accumulate in float32. Floating sums are pairwise: for n elements reduced,
+     * |computed - exact| &lt;= (ceil(log2 n) + 32) * eps * sum|x_i| (eps = 2^-24 for
+     * float32/float16/bfloat16 accumulation, 2^-53 for float64; plus the final rounding to
+     * float16/bfloat16), whatever the layout. An empty reduction gives 0.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2127,10 +2110,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_mean(tensor_t ** out, const tensor_t * t, int64_t ndims, const int64_t * dims, int32_t keepdim)}
      * <p>
-     * torch.mean, as tensor_sum divided by the count reduced, in t's dtype, which
-     * must be float or complex (else TENSOR_E_DTYPE); an empty reduction gives NaN.
-     * float16/bfloat16 divide in float32 and round once (PyTorch rounds the sum
-     * first, so its results can differ by one unit in the last place).
+     * torch.mean, as tensor_sum divided by the count reduced, in t's dtype, which must be float or
+     * complex (else TENSOR_E_DTYPE); an empty reduction gives NaN. float16/bfloat16 divide in
+     * float32 and round once (PyTorch rounds the sum first, so its results can differ by one unit
+     * in the last place).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2166,9 +2149,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_amax(tensor_t ** out, const tensor_t * t, int64_t ndims, const int64_t * dims, int32_t keepdim)}
      * <p>
-     * torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is
-     * any). A reduced dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE;
-     * complex is TENSOR_E_DTYPE. Otherwise as tensor_sum.
+     * torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is any). A reduced
+     * dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE; complex is TENSOR_E_DTYPE.
+     * Otherwise as tensor_sum.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2204,8 +2187,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_item_float64(double * out, const tensor_t * t)}
      * <p>
-     * The single element of t (numel 1, any ndim) converted to float64 with the
-     * conversion rules of tensor_copy (complex: the real part).
+     * The single element of t (numel 1, any ndim) converted to float64 with the conversion rules
+     * of tensor_copy (complex: the real part).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2223,8 +2206,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_item_int64(int64_t * out, const tensor_t * t)}
      * <p>
-     * As tensor_item_float64, converted to int64 (floats truncate toward zero and
-     * saturate, NaN gives 0; uint64 above INT64_MAX wraps).
+     * As tensor_item_float64, converted to int64 (floats truncate toward zero and saturate, NaN
+     * gives 0; uint64 above INT64_MAX wraps).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2242,10 +2225,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_cat(tensor_t ** out, int64_t n, const tensor_t *const * tensors, int64_t dim)}
      * <p>
-     * torch.cat: a new contiguous tensor joining the n tensors along `dim` (range of
-     * the first tensor with dims), in their promoted dtype (torch.promote_types over
-     * all). Every tensor needs the same ndim and equal sizes except along dim; 1-D
-     * tensors of size 0 are skipped (PyTorch's legacy rule).
+     * torch.cat: a new contiguous tensor joining the n tensors along `dim` (range of the first
+     * tensor with dims), in their promoted dtype (torch.promote_types over all). Every tensor
+     * needs the same ndim and equal sizes except along dim; 1-D tensors of size 0 are skipped
+     * (PyTorch's legacy rule).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2263,8 +2246,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_stack(tensor_t ** out, int64_t n, const tensor_t *const * tensors, int64_t dim)}
      * <p>
-     * torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a
-     * new dim `dim` (range [-ndim-1, ndim]), promoted as tensor_cat.
+     * torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a new dim `dim`
+     * (range [-ndim-1, ndim]), promoted as tensor_cat.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2282,8 +2265,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_equal(int32_t * out, const tensor_t * a, const tensor_t * b)}
      * <p>
-     * torch.equal: *out is 1 if a and b have the same sizes and every pair of
-     * elements compares equal in their result type (NaN never does), else 0.
+     * torch.equal: *out is 1 if a and b have the same sizes and every pair of elements compares
+     * equal in their result type (NaN never does), else 0.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2301,13 +2284,12 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_allclose(int32_t * out, const tensor_t * a, const tensor_t * b, double rtol, double atol, int32_t equal_nan)}
      * <p>
-     * torch.allclose: *out is 1 if, for every pair of elements of a and b
-     * (broadcast), a == b, or both are NaN and equal_nan is 1, or |a - b| is finite
-     * and &lt;= atol + rtol * |b|; else 0. a and b must have the same dtype (as
-     * PyTorch). The test is evaluated in float64 (complex128 for complex), which
-     * is exact for integers (PyTorch subtracts integers in their own dtype, which
-     * can wrap); for float inputs the result differs from PyTorch's only when
-     * |a - b| lies within rounding of the tolerance.
+     * torch.allclose: *out is 1 if, for every pair of elements of a and b (broadcast), a == b, or
+     * both are NaN and equal_nan is 1, or |a - b| is finite and &lt;= atol + rtol * |b|; else 0. a
+     * and b must have the same dtype (as PyTorch). The test is evaluated in float64 (complex128
+     * for complex), which is exact for integers (PyTorch subtracts integers in their own dtype,
+     * which can wrap); for float inputs the result differs from PyTorch's only when |a - b| lies
+     * within rounding of the tolerance.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.1.
      */
@@ -2325,12 +2307,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_from_blob(tensor_t ** out, void * data, tensor_dtype_t dtype, int64_t ndim, const int64_t * sizes, const int64_t * strides, uint32_t flags, tensor_release_fn release, void * ctx)}
      * <p>
-     * at::from_blob: a tensor viewing caller memory of any strides, without copying.
-     * `data` is the address of element [0,...,0] (so tensor_data() == data); strides
-     * are in elements and may be negative or zero; `strides` NULL means contiguous. The new
-     * storage covers exactly the bytes the view addresses, so later views stay
-     * bounds-checked. `release(ctx)` runs once when the last view is gone; never on
-     * failure. No alignment is required.
+     * at::from_blob: a tensor viewing caller memory of any strides, without copying. `data` is the
+     * address of element [0,...,0] (so tensor_data() == data); strides are in elements and may be
+     * negative or zero; `strides` NULL means contiguous. The new storage covers exactly the bytes
+     * the view addresses, so later views stay bounds-checked. `release(ctx)` runs once when the
+     * last view is gone; never on failure. No alignment is required.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.1; experimental: its signature may change in a 0.x release.
      */
@@ -2349,10 +2330,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_convert(void * dst, tensor_dtype_t dst_dtype, const void * src, tensor_dtype_t src_dtype, int64_t count)}
      * <p>
-     * Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
-     * (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
-     * would; neither buffer needs alignment. For reading or writing single
-     * elements without making tensors (e.g. any element as a float64).
+     * Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst` (dtype
+     * `dst_dtype`) by the conversion rules above, exactly as tensor_copy would; neither buffer
+     * needs alignment. For reading or writing single elements without making tensors (e.g. any
+     * element as a float64).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW, TENSOR_E_OVERLAP.
      * <p>Since 0.1; experimental: its signature may change in a 0.x release.
      */
@@ -2371,10 +2352,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_diagonal(tensor_t ** out, const tensor_t * t, int64_t offset, int64_t dim1, int64_t dim2)}
      * <p>
-     * Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
-     * dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
-     * `offset` &gt; 0 is above the main diagonal, &lt; 0 below; an empty diagonal keeps t's
-     * storage offset, as PyTorch's.
+     * Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and dim2 (removed)
+     * as a new last dim, of stride stride(dim1) + stride(dim2). `offset` &gt; 0 is above the main
+     * diagonal, &lt; 0 below; an empty diagonal keeps t's storage offset, as PyTorch's.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2393,9 +2373,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_unfold(tensor_t ** out, const tensor_t * t, int64_t dim, int64_t size, int64_t step)}
      * <p>
-     * Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
-     * count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
-     * last dim of `size` walks one window. A 0-dim tensor gives a 1-d result.
+     * Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window count
+     * (size(dim) - size) / step + 1 with stride step * stride(dim), and a new last dim of `size`
+     * walks one window. A 0-dim tensor gives a 1-d result.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2414,9 +2394,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_movedim(tensor_t ** out, const tensor_t * t, int64_t n, const int64_t * source, const int64_t * destination)}
      * <p>
-     * torch.movedim(t, source, destination): dims source[i] move to destination[i]
-     * (n of each, distinct after wrapping); the other dims keep their order. Also
-     * moveaxis; swapdims/swapaxes are tensor_transpose.
+     * torch.movedim(t, source, destination): dims source[i] move to destination[i] (n of each,
+     * distinct after wrapping); the other dims keep their order. Also moveaxis; swapdims/swapaxes
+     * are tensor_transpose.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2435,8 +2415,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_unflatten(tensor_t ** out, const tensor_t * t, int64_t dim, int64_t n, const int64_t * sizes)}
      * <p>
-     * Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
-     * -1, inferred), as a view (tensor_view's rules for the strides).
+     * Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be -1,
+     * inferred), as a view (tensor_view's rules for the strides).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2455,9 +2435,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_atleast(tensor_t ** out, const tensor_t * t, int64_t min_dims)}
      * <p>
-     * torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
-     * new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
-     * [1, 1] or [1, 1, 1], a 1-d (n) as (1, n) or (1, n, 1), a 2-d (m, n) as (m, n, 1).
+     * torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a new view when
+     * it has min_dims dims or more; otherwise a 0-dim t viewed as [1], [1, 1] or [1, 1, 1], a 1-d
+     * (n) as (1, n) or (1, n, 1), a 2-d (m, n) as (m, n, 1).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2476,19 +2456,17 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_split(tensor_t ** out, int64_t capacity, int64_t * count, const tensor_t * t, int64_t split_size, int64_t dim)}
      * <p>
-     * The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
-     * several new references, snprintf-style: the number of pieces goes to *count,
-     * and the pieces to out[0 .. *count) when `capacity` holds them (out[*count ..
-     * capacity) is set to NULL). `out` NULL with capacity 0 asks only for the count.
-     *  - tensor_split: pieces of split_size elements, the last one shorter (split_size
-     *    0 only for a dim of size 0, which gives one empty piece);
-     *  - tensor_split_with_sizes: n pieces of sizes[i], which must sum to size(dim);
-     *  - tensor_chunk: pieces of ceil(size(dim) / chunks), so possibly fewer than
-     *    `chunks` (a dim of size 0 gives `chunks` empty pieces);
-     *  - tensor_tensor_split: exactly `sections` pieces, the first size(dim) % sections
-     *    of them one longer (np.array_split);
-     *  - tensor_tensor_split_indices: n + 1 pieces cut at indices[i] (clamped and
-     *    wrapped as slice bounds; a cut before the previous one gives an empty piece).
+     * The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give several new
+     * references, snprintf-style: the number of pieces goes to *count, and the pieces to out[0 ..
+     * *count) when `capacity` holds them (out[*count .. capacity) is set to NULL). `out` NULL with
+     * capacity 0 asks only for the count. - tensor_split: pieces of split_size elements, the last
+     * one shorter (split_size 0 only for a dim of size 0, which gives one empty piece); -
+     * tensor_split_with_sizes: n pieces of sizes[i], which must sum to size(dim); - tensor_chunk:
+     * pieces of ceil(size(dim) / chunks), so possibly fewer than `chunks` (a dim of size 0 gives
+     * `chunks` empty pieces); - tensor_tensor_split: exactly `sections` pieces, the first
+     * size(dim) % sections of them one longer (np.array_split); - tensor_tensor_split_indices: n +
+     * 1 pieces cut at indices[i] (clamped and wrapped as slice bounds; a cut before the previous
+     * one gives an empty piece).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2583,9 +2561,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_broadcast_tensors(tensor_t ** out, int64_t n, const tensor_t *const * tensors)}
      * <p>
-     * torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
-     * to the shape they broadcast to together (dims aligned from the right, sizes equal
-     * or 1). out[0 .. n) receive new references; on failure they are all NULL.
+     * torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides) to the
+     * shape they broadcast to together (dims aligned from the right, sizes equal or 1). out[0 ..
+     * n) receive new references; on failure they are all NULL.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2604,9 +2582,9 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_conj_physical(tensor_t ** out, const tensor_t * a)}
      * <p>
-     * torch.conj_physical: the complex conjugates of a's values in a new tensor
-     * (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
-     * (*out is a with one more reference), as PyTorch's.
+     * torch.conj_physical: the complex conjugates of a's values in a new tensor (laid out as
+     * tensor_neg's result); a tensor of any other dtype gives a itself (*out is a with one more
+     * reference), as PyTorch's.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2625,12 +2603,11 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_conj(tensor_t ** out, const tensor_t * a)}
      * <p>
-     * torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
-     * but a complex result is read-only and laid out as tensor_empty_like's
-     * TENSOR_PRESERVE_FORMAT (as PyTorch's resolve_conj() lays out the view). PyTorch returns a lazy conjugate view whose
-     * writes reach `a`; here the values are computed, and a write into them fails
-     * with TENSOR_E_READONLY instead of silently missing `a`. Use
-     * tensor_conj_physical for a writable copy.
+     * torch.conj, for a library without a conjugate bit: as tensor_conj_physical, but a complex
+     * result is read-only and laid out as tensor_empty_like's TENSOR_PRESERVE_FORMAT (as PyTorch's
+     * resolve_conj() lays out the view). PyTorch returns a lazy conjugate view whose writes reach
+     * `a`; here the values are computed, and a write into them fails with TENSOR_E_READONLY
+     * instead of silently missing `a`. Use tensor_conj_physical for a writable copy.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2649,15 +2626,14 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_empty_like(tensor_t ** out, const tensor_t * t, tensor_dtype_t dtype, int32_t memory_format)}
      * <p>
-     * torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
-     * t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
-     * strides exactly: t's own strides when t is non-overlapping and dense (PyTorch's
-     * is_non_overlapping_and_dense: t has no elements, or the strides of its dims of
-     * size &gt;= 2, sorted, are 1, size, size * size', ...; a size-1 dim may have any
-     * stride, kept as it is), else dense strides in t's dims' order by stride
-     * magnitude (negative strides by their magnitude, ties by size, zero-stride dims
-     * where they are, as at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C
-     * order. t's elements are not read (any device, any dtype).
+     * torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of t's shape in
+     * `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's strides exactly: t's own
+     * strides when t is non-overlapping and dense (PyTorch's is_non_overlapping_and_dense: t has
+     * no elements, or the strides of its dims of size &gt;= 2, sorted, are 1, size, size * size',
+     * ...; a size-1 dim may have any stride, kept as it is), else dense strides in t's dims' order
+     * by stride magnitude (negative strides by their magnitude, ties by size, zero-stride dims
+     * where they are, as at::infer_dense_strides). TENSOR_CONTIGUOUS_FORMAT gives C order. t's
+     * elements are not read (any device, any dtype).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2695,8 +2671,8 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_copy_with(tensor_t * dst, const tensor_t * src, uint32_t conversion)}
      * <p>
-     * tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
-     * elements converted to dst's dtype by `conversion`.
+     * tensor_copy converting by a policy: dst[...] = src, broadcast, with src's elements converted
+     * to dst's dtype by `conversion`.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2715,14 +2691,13 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_to_with(tensor_t ** out, tensor_t * t, tensor_dtype_t dtype, int32_t copy, int32_t memory_format, uint32_t conversion)}
      * <p>
-     * tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
-     * t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
-     * memory format does not decide whether to copy: a matching dtype shares t
-     * under TENSOR_COPY_IF_NEEDED whatever its layout); a copy is a new writable
-     * tensor laid out as tensor_empty_like's `memory_format` gives.
-     * tensor_to(out, t, dtype, copy) is tensor_to_with(out, t, dtype, copy,
-     * TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY), and t.clone(memory_format=...)
-     * is tensor_to_with(out, t, tensor_dtype(t), TENSOR_COPY_ALWAYS, memory_format, any).
+     * tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)): t
+     * converted to `dtype` by `conversion`, under tensor_to's copy modes (the memory format does
+     * not decide whether to copy: a matching dtype shares t under TENSOR_COPY_IF_NEEDED whatever
+     * its layout); a copy is a new writable tensor laid out as tensor_empty_like's `memory_format`
+     * gives. tensor_to(out, t, dtype, copy) is tensor_to_with(out, t, dtype, copy,
+     * TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY), and t.clone(memory_format=...) is
+     * tensor_to_with(out, t, tensor_dtype(t), TENSOR_COPY_ALWAYS, memory_format, any).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE, TENSOR_E_COPY.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2741,17 +2716,20 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_index_gather(tensor_t ** out, const tensor_t * t, int64_t n, const int64_t * dims, const tensor_t *const * indices)}
      * <p>
-     * Advanced indexing with integer index tensors, as a copy: NumPy's and
-     * PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
-     * positions along dim dims[k] of t. The n index tensors broadcast together
-     * (dims aligned from the right) to a shape B. The result is t's shape with the
-     * indexed dims taken out and B's dims put in: where the first indexed dim was
-     * when the indexed dims are adjacent (dims[k + 1] == dims[k] + 1), else in
-     * front (NumPy's rule, which PyTorch follows). Its element at B-coordinate b
-     * and other coordinates c is t's element at indices[k][b] on dim dims[k] and c
-     * on the other dims. Basic items (ints, slices, new axes) index a view first
-     * (tensor_index); a boolean mask over dims [d, d + m) is the m columns of
-     * tensor_nonzero(mask), used on dims d, ..., d + m - 1.
+     * Advanced indexing with integer index tensors, as a copy: NumPy's and PyTorch's t[..., i0,
+     * ..., i1, ...], where index tensor indices[k] picks positions along dim dims[k] of t. The n
+     * index tensors broadcast together (dims aligned from the right) to a shape B. The result is
+     * t's shape with the indexed dims taken out and B's dims put in: where the first indexed dim
+     * was when the indexed dims are adjacent (dims[k + 1] == dims[k] + 1), else in front (NumPy's
+     * rule, which PyTorch follows). Its element at B-coordinate b and other coordinates c is t's
+     * element at indices[k][b] on dim dims[k] and c on the other dims. Basic items (ints, slices,
+     * new axes) index a view first (tensor_index); a boolean mask over dims [d, d + m) is the m
+     * columns of tensor_nonzero(mask), used on dims d, ..., d + m - 1. Index tensors may have any
+     * integer dtype and any strides; negative values count from the end of their dim. uint8 index
+     * tensors hold indices too, as in NumPy (PyTorch reads a uint8 index tensor as a mask,
+     * deprecated since 1.2: a binding that wants this passes it through tensor_nonzero). Every
+     * index is checked, also where the result has no elements. The result is a new contiguous
+     * tensor of t's dtype; bool elements are stored as 0/1, as tensor_copy stores them.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
@@ -2770,19 +2748,17 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_index_put(tensor_t * t, int64_t n, const int64_t * dims, const tensor_t *const * indices, const tensor_t * values)}
      * <p>
-     * Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
-     * (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
-     * aligned from the right) to the shape tensor_index_gather would give, is
-     * written into the elements of t that tensor_index_gather would read, converted
-     * to t's dtype by the conversion rules, as tensor_copy converts. Values and
-     * index tensors that share memory with t are read as they were before the call
-     * (PyTorch refuses such index tensors; NumPy 1.24 reads them while it writes,
-     * and crashes when a write makes one out of range). An element that
-     * several positions name is written in C order of the broadcast index shape,
-     * so the last of them wins (PyTorch leaves this unspecified; here it is fixed).
-     * There is no accumulating form. Every check, every index included, comes
-     * before the first write, so a refused call leaves t unchanged. When the indexing
-     * result has no elements nothing is written and, as with tensor_copy into an
+     * Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values (PyTorch's
+     * index_put_ without accumulate): `values`, broadcast (dims aligned from the right) to the
+     * shape tensor_index_gather would give, is written into the elements of t that
+     * tensor_index_gather would read, converted to t's dtype by the conversion rules, as
+     * tensor_copy converts. Values and index tensors that share memory with t are read as they
+     * were before the call (PyTorch refuses such index tensors; NumPy 1.24 reads them while it
+     * writes, and crashes when a write makes one out of range). An element that several positions
+     * name is written in C order of the broadcast index shape, so the last of them wins (PyTorch
+     * leaves this unspecified; here it is fixed). There is no accumulating form. Every check,
+     * every index included, comes before the first write, so a refused call leaves t unchanged.
+     * When the indexing result has no elements nothing is written and, as with tensor_copy into an
      * empty tensor, only the arguments, shapes and indices are checked.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_BOUNDS, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
@@ -2802,11 +2778,10 @@ final class Native {
     /**
      * {@code tensor_status_t tensor_nonzero(tensor_t ** out, const tensor_t * t)}
      * <p>
-     * torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
-     * elements in C order, one row each, as a new contiguous int64 tensor of
-     * [count, ndim] (a 0-dim t gives [1, 0] or [0, 0]). Non-zero is the conversion
-     * rule to bool: x != 0, so NaN counts and -0.0 does not, complex counts if
-     * either part is non-zero. Column d (tensor_select(&c, out, 1, d)) indexes
+     * torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero elements in C order,
+     * one row each, as a new contiguous int64 tensor of [count, ndim] (a 0-dim t gives [1, 0] or
+     * [0, 0]). Non-zero is the conversion rule to bool: x != 0, so NaN counts and -0.0 does not,
+     * complex counts if either part is non-zero. Column d (tensor_select(&c, out, 1, d)) indexes
      * dim d: the columns are a mask's index tensors for tensor_index_gather.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
      * <p>Since 0.2; experimental: its signature may change in a 0.x release.
