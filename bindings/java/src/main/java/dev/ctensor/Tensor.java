@@ -501,11 +501,12 @@ public final class Tensor extends Resource {
 
     @Override
     public String toString() {
-        if (isClosed()) {
+        try {
+            return "Tensor(" + dtype().torchName() + ", sizes " + java.util.Arrays.toString(sizes()) + ", strides "
+                    + java.util.Arrays.toString(strides()) + ")";
+        } catch (ClosedException e) {
             return "Tensor(closed)";
         }
-        return "Tensor(" + dtype().torchName() + ", sizes " + java.util.Arrays.toString(sizes()) + ", strides "
-                + java.util.Arrays.toString(strides()) + ")";
     }
 
     // ---- views -------------------------------------------------------------------------

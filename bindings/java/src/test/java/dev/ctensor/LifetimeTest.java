@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** close(), the Cleaner, and memory staying flat over 10^6 creations. */
+/** close(), the Cleaner, and memory staying flat over 10^6 create/release iterations. */
 class LifetimeTest {
     @Test
     void closeTwiceIsHarmlessAndUseAfterCloseThrows() throws CTensorException {
@@ -83,7 +83,7 @@ class LifetimeTest {
     }
 
     /**
-     * 10^6 create/release with close, then 10^6 left to the Cleaner: resident memory after
+     * 10^6 create/release with close, then 3*10^5 left to the Cleaner: resident memory after
      * each run (and after the Cleaner caught up) is what it was after a warm-up run of the
      * same kind, so nothing accumulates per iteration.
      */
