@@ -1,6 +1,6 @@
-"""Module functions of torch's that only compose Tensor methods: broadcast_shapes
-and the *_copy variants of the view functions."""
-from ctensor import Tensor, empty
+"""Module functions of torch's that only compose Tensor methods: broadcast_shapes,
+the *_copy variants of the view functions, and out= of the reductions and joins."""
+from ctensor import Tensor, _C, empty
 from ctensor._size import Size
 
 
@@ -71,3 +71,49 @@ FUNCTIONS["split_with_sizes_copy"] = _copy_variant("split_with_sizes", _method("
 FUNCTIONS["slice_copy"] = _copy_variant("slice", _slice)
 FUNCTIONS["alias_copy"] = _copy_variant("alias", lambda input: input[...])
 FUNCTIONS["broadcast_shapes"] = broadcast_shapes
+
+
+def _into_out(out, result, name, same_dtype):
+    """torch's out= of a reduction or join: the result copied into `out`, which must
+    have the result's shape (ctensor tensors never change shape, so where torch would
+    resize `out` this refuses); amax/amin want out's dtype to be the result's, the
+    others convert into it."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.shape != result.shape:
+        raise RuntimeError(f"{name}(): out= has shape {list(out.shape)} but the result has shape "
+                           f"{list(result.shape)} (ctensor never resizes out=)")
+    if same_dtype and out.dtype != result.dtype:
+        raise RuntimeError(f"{name}(): expected the dtype for input and out to match, but got "
+                           f"{result.dtype} for the result and {out.dtype} for out")
+    return out.copy_(result)
+
+
+def _reduction(name):
+    same_dtype = name in ("amax", "amin")
+
+    def reduction(input, *args, out=None, **kwargs):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+        result = getattr(input, name)(*args, **kwargs)
+        return result if out is None else _into_out(out, result, name, same_dtype)
+
+    reduction.__name__ = reduction.__qualname__ = name
+    reduction.__module__ = "ctensor"
+    reduction.__doc__ = f"torch.{name}(input, ..., out=None): Tensor.{name}(...), or computed into out."
+    return reduction
+
+
+def _join(name, join):
+    def joined(tensors, dim=0, *, out=None):
+        result = join(tensors, dim)
+        return result if out is None else _into_out(out, result, name, False)
+
+    joined.__name__ = joined.__qualname__ = name
+    joined.__module__ = "ctensor"
+    joined.__doc__ = join.__doc__.replace("dim=0)", "dim=0, *, out=None)", 1)
+    return joined
+
+
+FUNCTIONS.update({name: _reduction(name) for name in ("sum", "mean", "prod", "amax", "amin")})
+FUNCTIONS.update({"cat": _join("cat", _C.cat), "concat": _join("concat", _C.cat), "stack": _join("stack", _C.stack)})

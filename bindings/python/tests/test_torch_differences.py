@@ -151,3 +151,72 @@ def test_copy_variant_out_copies_into_out():
     same(out, tout)
     with pytest.raises(RuntimeError):
         ctensor.t_copy(x, out=ctensor.empty(5))
+
+
+# ---- out= on math functions and reductions -------------------------------------------
+
+def both(fn):
+    """fn(lib) on ctensor and torch: (ctensor result or exception class, torch's)."""
+    results = []
+    for lib in (ctensor, torch):
+        try:
+            results.append(fn(lib))
+        except Exception as e:  # noqa: BLE001 - the class is compared
+            results.append(type(e))
+    return results
+
+
+OUT_CASES = [
+    lambda m: m.add(m.ones(2, 3), 1, out=m.empty(2, 3)),
+    lambda m: m.add(m.ones(2, 3), m.ones(3), out=m.empty(2, 3, dtype=m.float64)),
+    lambda m: m.add(m.ones(2, 3), 1, out=m.empty(2, 3, dtype=m.int64)),   # float can't go into int64
+    lambda m: m.mul(m.arange(6).reshape(2, 3), 2, out=m.empty(2, 3, dtype=m.int64)),
+    lambda m: m.div(m.arange(6).reshape(2, 3), 4, out=m.empty(2, 3)),
+    lambda m: m.pow(m.arange(6), 2, out=m.empty(6, dtype=m.int64)),
+    lambda m: m.eq(m.arange(6), 2, out=m.empty(6, dtype=m.bool)),
+    lambda m: m.maximum(m.arange(6), m.asarray(3), out=m.empty(6, dtype=m.int64)),
+    lambda m: m.sum(m.ones(2, 3), 0, out=m.empty(3, dtype=m.float64)),
+    lambda m: m.sum(m.ones(2, 3), 1, keepdim=True, out=m.empty(2, 1)),
+    lambda m: m.mean(m.ones(2, 3), 0, out=m.empty(3, dtype=m.float64)),
+    lambda m: m.prod(m.ones(2, 3), 1, out=m.empty(2, dtype=m.int32)),
+    lambda m: m.amax(m.arange(6.0).reshape(2, 3), 0, out=m.empty(3)),
+    lambda m: m.amax(m.arange(6.0).reshape(2, 3), 0, out=m.empty(3, dtype=m.float64)),  # dtype must match
+    lambda m: m.amin(m.arange(6.0).reshape(2, 3), 1, out=m.empty(2)),
+    lambda m: m.cat([m.ones(2, 3), m.zeros(1, 3)], out=m.empty(3, 3)),
+    lambda m: m.cat([m.ones(2, 3), m.zeros(1, 3)], out=m.empty(3, 3, dtype=m.float64)),
+    lambda m: m.stack([m.ones(2, 3), m.zeros(2, 3)], 1, out=m.empty(2, 2, 3)),
+]
+
+
+@pytest.mark.parametrize("case", OUT_CASES)
+def test_out_as_torch(case):
+    ours, theirs = both(case)
+    if isinstance(theirs, type):
+        assert ours is theirs or (isinstance(ours, type) and issubclass(ours, Exception)), (ours, theirs)
+        return
+    assert isinstance(ours, ctensor.Tensor), ours
+    assert str(ours.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
+    assert tuple(ours.shape) == tuple(theirs.shape) and ours.tolist() == theirs.tolist()
+
+
+def test_out_is_returned_and_written():
+    out = ctensor.empty(2, 3)
+    assert ctensor.add(ctensor.ones(2, 3), 2, out=out) is out and out.tolist() == [[3.0] * 3] * 2
+    total = ctensor.empty(3)
+    assert ctensor.sum(ctensor.ones(2, 3), 0, out=total) is total and total.tolist() == [2.0] * 3
+
+
+def test_out_of_another_shape_is_refused_not_resized():
+    # torch resizes a wrong-shaped out= with a deprecation warning; ctensor tensors never
+    # change shape, so it refuses with the shapes named.
+    with pytest.raises(RuntimeError, match=r"out= has shape"):
+        ctensor.sum(ctensor.ones(2, 3), 0, out=ctensor.empty(4))
+    with pytest.raises(RuntimeError, match=r"never resizes"):
+        ctensor.add(ctensor.ones(2, 3), 1, out=ctensor.empty(5))
+
+
+def test_methods_refuse_out_as_torchs_do():
+    with pytest.raises(TypeError):
+        torch.ones(2, 3).sum(0, out=torch.empty(3))
+    with pytest.raises(TypeError):
+        ctensor.ones(2, 3).sum(0, out=ctensor.empty(3))
