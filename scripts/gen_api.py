@@ -114,6 +114,7 @@ def doc_tags(doc):
 def eval_int(expr, known):
     """Value of an integer #define expression, or None when it is not one."""
     expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", expr.strip())
+    expr = re.sub(r"\(\s*(?:u?int(?:8|16|32|64)_t|size_t|tensor_\w+_t)\s*\)", "", expr)  # casts
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
