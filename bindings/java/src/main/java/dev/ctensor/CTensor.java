@@ -36,6 +36,15 @@ public final class CTensor {
     }
 
     /**
+     * Gives the calling thread's cache of released tensors' and storages' control blocks
+     * (a few dozen small blocks) back to the heap; for threads that stay alive and idle.
+     * Thread-safe (acts on the calling thread only); never fails.
+     */
+    public static void releaseThreadCaches() {
+        Native.tensor_thread_release_caches();
+    }
+
+    /**
      * @param code a status value
      * @return the C library's name of a status code ("TENSOR_E_BOUNDS"), null if unknown to it
      */

@@ -10,7 +10,7 @@ import java.lang.invoke.MethodHandle;
 import static java.lang.foreign.ValueLayout.*;
 
 /**
- * The raw C API of {@code ctensor 0.1.0}, generated from api.json: one downcall per function,
+ * The raw C API of {@code ctensor 0.2.0}, generated from api.json: one downcall per function,
  * its {@link MethodHandle} made once and cached. Statuses are returned as they are;
  * the safe layer ({@link Tensor}, {@link Storage}, ...) turns them into exceptions.
  */
@@ -37,12 +37,12 @@ final class Native {
      */
     static final int DLPACK_FLAG_BITMASK_IS_COPIED = 2;
     static final int CTENSOR_VERSION_MAJOR = 0;
-    static final int CTENSOR_VERSION_MINOR = 1;
+    static final int CTENSOR_VERSION_MINOR = 2;
     static final int CTENSOR_VERSION_PATCH = 0;
     /**
      * MAJOR*10000 + MINOR*100 + PATCH, comparable with tensor_version_number().
      */
-    static final int CTENSOR_VERSION_NUMBER = 100;
+    static final int CTENSOR_VERSION_NUMBER = 200;
     /**
      * success
      */
@@ -92,11 +92,11 @@ final class Native {
      */
     static final int TENSOR_E_COPY = 11;
     /**
-     * operating-system I/O error (reserved: no function returns it yet)
+     * operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
      */
     static final int TENSOR_E_IO = 12;
     /**
-     * malformed file or foreign structure (reserved: no function returns it yet)
+     * malformed file: from the readers (tensor_load_npy, tensor_safetensors_open)
      */
     static final int TENSOR_E_FORMAT = 13;
     /**
@@ -309,10 +309,11 @@ final class Native {
      * The message of the last failed call on this thread, e.g. "as_strided: view needs storage
      * bytes [0, 4100) but storage has 4096 bytes". Returns "" if no call has failed on this
      * thread. The string is owned by the library and stays valid until the next failing call on
-     * the same thread. It is always the last failed call's own message; when memory runs out while
-     * that message is built or kept, it is the fixed text "out of memory while formatting the
-     * message" or "out of memory while storing the message" (the status is still the call's own).
-     * Never allocates. Thread-safe (thread-local).
+     * the same thread. It is always the last failed call's own message, and it always starts with
+     * the function's name without the prefix ("zeros: out of memory: cannot allocate 4096 bytes"):
+     * when memory runs out while that message is built, it is "&lt;name&gt;: out of memory while
+     * formatting the message"; while it is kept, its first 60 bytes followed by "..." (the status
+     * is still the call's own). Never allocates. Thread-safe (thread-local).
      * <p>Since 0.1.
      */
     static MemorySegment tensor_last_error() {
@@ -384,7 +385,7 @@ final class Native {
      * <p>
      * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype` is unknown
      * (so this also tells known dtypes apart).
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_dtype_kind(int dtype) {
         try {
@@ -402,7 +403,7 @@ final class Native {
      * <p>
      * torch.dtype.is_signed: 1 for the signed integers and every float and complex dtype; 0 for
      * bool, the unsigned integers and an unknown dtype.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_dtype_is_signed(int dtype) {
         try {
@@ -1408,6 +1409,30 @@ final class Native {
         }
     }
 
+    private static final MethodHandle tensor_thread_release_caches$MH =
+            NativeLibrary.downcall("tensor_thread_release_caches", FunctionDescriptor.ofVoid());
+
+    /**
+     * {@code void tensor_thread_release_caches()}
+     * <p>
+     * Gives the calling thread's cached blocks back to the heap. Released tensors and storages
+     * leave their small control blocks (up to 64 of each) in a cache of the thread that releases
+     * them, for the next view or wrap to reuse. A thread's cache is freed when the thread exits,
+     * and the cache of the thread that unloads the library (or calls exit()) when the library is
+     * unloaded, so a leak checker sees nothing at exit; a host runtime that keeps threads alive
+     * calls this to give the memory back sooner (e.g. before a heap snapshot, or when a thread
+     * goes idle). Tensors released later on this thread are cached again. See docs/conventions.md,
+     * "Runtime embedders". Thread-safe (acts on the calling thread only); never fails.
+     * <p>Since 0.2.
+     */
+    static void tensor_thread_release_caches() {
+        try {
+            tensor_thread_release_caches$MH.invokeExact();
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_thread_release_caches", e);
+        }
+    }
+
     private static final MethodHandle tensor_storage_map_file$MH =
             NativeLibrary.downcall("tensor_storage_map_file", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
@@ -1690,7 +1715,7 @@ final class Native {
      * complex128) that promotes as a Python number does in PyTorch (see above). Views of it are
      * ordinary 0-dim tensors.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_scalar_bool(MemorySegment out, int value) {
         try {
@@ -1708,7 +1733,7 @@ final class Native {
      * <p>
      * As tensor_scalar_bool, an int64 wrapped number.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_scalar_int64(MemorySegment out, long value) {
         try {
@@ -1726,7 +1751,7 @@ final class Native {
      * <p>
      * As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_scalar_float64(MemorySegment out, double value) {
         try {
@@ -1744,7 +1769,7 @@ final class Native {
      * <p>
      * As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_scalar_complex128(MemorySegment out, double re, double im) {
         try {
@@ -1763,7 +1788,7 @@ final class Native {
      * torch.result_type(a, b): the dtype binary ops compute in (before div's and comparisons' own
      * rules).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_DTYPE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_result_type(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1784,7 +1809,7 @@ final class Native {
      * inputs' memory order; contiguous when they are). Integers wrap on overflow (two's
      * complement); bool + bool is logical or.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_add(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1802,7 +1827,7 @@ final class Native {
      * <p>
      * a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_sub(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1820,7 +1845,7 @@ final class Native {
      * <p>
      * a * b, as tensor_add; bool * bool is logical and.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_mul(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1840,7 +1865,7 @@ final class Native {
      * float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an error.
      * float16/bfloat16/float32/float64/complex keep their dtype.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_div(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1862,7 +1887,7 @@ final class Native {
      * (tensor_scalar_int64) exponent of an integer tensor is TENSOR_E_INVALID, as PyTorch's
      * "Integers to negative integer powers are not allowed". A bool result type is TENSOR_E_DTYPE.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_pow(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1880,7 +1905,7 @@ final class Native {
      * <p>
      * torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_maximum(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1898,7 +1923,7 @@ final class Native {
      * <p>
      * torch.minimum, as tensor_maximum (bool: logical and).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_minimum(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1918,7 +1943,7 @@ final class Native {
      * holds 1, as in PyTorch: the number is converted first). NaN is unequal to everything.
      * Otherwise as tensor_add.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_eq(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1936,7 +1961,7 @@ final class Native {
      * <p>
      * a != b, as tensor_eq.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_ne(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1954,7 +1979,7 @@ final class Native {
      * <p>
      * a &lt; b, as tensor_eq; a complex result type is TENSOR_E_DTYPE.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_lt(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1972,7 +1997,7 @@ final class Native {
      * <p>
      * a &lt;= b, as tensor_lt.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_le(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -1990,7 +2015,7 @@ final class Native {
      * <p>
      * a &gt; b, as tensor_lt.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_gt(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -2008,7 +2033,7 @@ final class Native {
      * <p>
      * a &gt;= b, as tensor_lt.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_ge(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -2031,7 +2056,7 @@ final class Native {
      * itself (in-place a += b is tensor_binary_into(a, TENSOR_OP_ADD, a, b)); any other overlap
      * between dst and an input is handled by reading a snapshot of that input.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_binary_into(MemorySegment dst, int op, MemorySegment a, MemorySegment b) {
         try {
@@ -2050,7 +2075,7 @@ final class Native {
      * -a in a new tensor of a's dtype and shape (integers wrap: -INT_MIN is INT_MIN, unsigned
      * values wrap modulo 2^bits).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_neg(MemorySegment out, MemorySegment a) {
         try {
@@ -2069,7 +2094,7 @@ final class Native {
      * |a| in a new tensor: complex gives its real dtype (the modulus), other dtypes keep theirs
      * (abs(INT_MIN) is INT_MIN, as PyTorch).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_abs(MemorySegment out, MemorySegment a) {
         try {
@@ -2094,7 +2119,7 @@ final class Native {
      * float32/float16/bfloat16 accumulation, 2^-53 for float64; plus the final rounding to
      * float16/bfloat16), whatever the layout. An empty reduction gives 0.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_sum(MemorySegment out, MemorySegment t, long ndims, MemorySegment dims, int keepdim) {
         try {
@@ -2115,7 +2140,7 @@ final class Native {
      * float32 and round once (PyTorch rounds the sum first, so its results can differ by one unit
      * in the last place).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_mean(MemorySegment out, MemorySegment t, long ndims, MemorySegment dims, int keepdim) {
         try {
@@ -2133,7 +2158,7 @@ final class Native {
      * <p>
      * torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_prod(MemorySegment out, MemorySegment t, long ndims, MemorySegment dims, int keepdim) {
         try {
@@ -2153,7 +2178,7 @@ final class Native {
      * dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE; complex is TENSOR_E_DTYPE.
      * Otherwise as tensor_sum.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_amax(MemorySegment out, MemorySegment t, long ndims, MemorySegment dims, int keepdim) {
         try {
@@ -2171,7 +2196,7 @@ final class Native {
      * <p>
      * torch.amin, as tensor_amax (bool is all).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_amin(MemorySegment out, MemorySegment t, long ndims, MemorySegment dims, int keepdim) {
         try {
@@ -2190,7 +2215,7 @@ final class Native {
      * The single element of t (numel 1, any ndim) converted to float64 with the conversion rules
      * of tensor_copy (complex: the real part).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_item_float64(MemorySegment out, MemorySegment t) {
         try {
@@ -2209,7 +2234,7 @@ final class Native {
      * As tensor_item_float64, converted to int64 (floats truncate toward zero and saturate, NaN
      * gives 0; uint64 above INT64_MAX wraps).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_SHAPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_item_int64(MemorySegment out, MemorySegment t) {
         try {
@@ -2230,7 +2255,7 @@ final class Native {
      * needs the same ndim and equal sizes except along dim; 1-D tensors of size 0 are skipped
      * (PyTorch's legacy rule).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_cat(MemorySegment out, long n, MemorySegment tensors, long dim) {
         try {
@@ -2249,7 +2274,7 @@ final class Native {
      * torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a new dim `dim`
      * (range [-ndim-1, ndim]), promoted as tensor_cat.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_stack(MemorySegment out, long n, MemorySegment tensors, long dim) {
         try {
@@ -2268,7 +2293,7 @@ final class Native {
      * torch.equal: *out is 1 if a and b have the same sizes and every pair of elements compares
      * equal in their result type (NaN never does), else 0.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_equal(MemorySegment out, MemorySegment a, MemorySegment b) {
         try {
@@ -2291,7 +2316,7 @@ final class Native {
      * which can wrap); for float inputs the result differs from PyTorch's only when |a - b| lies
      * within rounding of the tolerance.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
-     * <p>Since 0.1.
+     * <p>Since 0.2.
      */
     static int tensor_allclose(MemorySegment out, MemorySegment a, MemorySegment b, double rtol, double atol, int equal_nan) {
         try {
@@ -2313,7 +2338,7 @@ final class Native {
      * the view addresses, so later views stay bounds-checked. `release(ctx)` runs once when the
      * last view is gone; never on failure. No alignment is required.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW.
-     * <p>Since 0.1; experimental: its signature may change in a 0.x release.
+     * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
     @Experimental
     static int tensor_from_blob(MemorySegment out, MemorySegment data, int dtype, long ndim, MemorySegment sizes, MemorySegment strides, int flags, MemorySegment release, MemorySegment ctx) {
@@ -2335,7 +2360,7 @@ final class Native {
      * needs alignment. For reading or writing single elements without making tensors (e.g. any
      * element as a float64).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW, TENSOR_E_OVERLAP.
-     * <p>Since 0.1; experimental: its signature may change in a 0.x release.
+     * <p>Since 0.2; experimental: its signature may change in a 0.x release.
      */
     @Experimental
     static int tensor_convert(MemorySegment dst, int dst_dtype, MemorySegment src, int src_dtype, long count) {

@@ -85,4 +85,14 @@ class LibraryTest {
         CTensor.setNumThreads(before);
         assertThrows(InvalidArgumentException.class, () -> CTensor.setNumThreads(0));
     }
+
+    @Test
+    void threadCachesCanBeGivenBackBetweenUses() throws CTensorException {
+        for (int round = 0; round < 3; round++) {
+            try (Tensor t = Tensor.of(new double[] {1, 2, 3}); Tensor v = t.view(3, 1); Tensor s = v.sum(false)) {
+                assertEquals(6.0, s.itemDouble());
+            }
+            CTensor.releaseThreadCaches();
+        }
+    }
 }
