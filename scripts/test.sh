@@ -30,6 +30,7 @@ steps=(
   "julia|julia_static|step_julia|Julia binding: ccalls checked against include/ctensor.h"
   "rust|rust|step_rust|Rust workspace: cargo test --workspace --all-features (bindings/rust)"
   "go|go go-cgocheck2 go-fuzz|step_go|Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
+  "java|java-*|bash scripts/test-java.sh|Java binding (bindings/java): mvn test (JUnit 5) and javadoc"
   "asan|asan asan-differential asan-python|step_asan|ASan+UBSan (build-asan): Check, internal and stress suites, differential and Python tests"
   "tsan|tsan|step_tsan|TSan (build-tsan): the eight-thread stress test"
   "fault|fault-loop|step_fault|allocation-failure loop (build-fault): each allocation of each call failing in turn"
