@@ -27,7 +27,7 @@ steps=(
   "differential|differential|step_differential|differential tests against PyTorch/NumPy (tests/differential)"
   "python|python|step_python|Python package: pip install . (libctensor built in) into BUILDDIR/venv-py, bindings/python/tests"
   "numpy2|numpy2|step_numpy2|NumPy 2 and typing tests: pip install ./bindings/python (libctensor through pkg-config) into BUILDDIR/venv-np2"
-  "julia|julia_static|step_julia|Julia binding: ccalls checked against include/ctensor.h"
+  "julia|julia_static|step_julia|Julia binding: ccalls checked against api.json"
   "rust|rust|step_rust|Rust workspace: cargo test --workspace --all-features (bindings/rust)"
   "go|go go-cgocheck2 go-fuzz|step_go|Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
   "java|java-*|bash scripts/test-java.sh|Java binding (bindings/java): mvn test (JUnit 5) and javadoc"
