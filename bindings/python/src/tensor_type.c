@@ -704,7 +704,7 @@ static PyMethodDef tensor_methods[] = {
     KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
     KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
     KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
-    NOARGS("ravel", ct_tensor_ravel, "reshape(-1): a view when possible."),
+    NOARGS("ravel", ct_tensor_ravel, "contiguous().view(-1): a view of a contiguous tensor, else a contiguous copy."),
     NOARGS("adjoint", ct_tensor_adjoint, "adjoint(): mH."),
     NOARGS("conj", ct_tensor_conj, "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)." CT_EXPERIMENTAL_NOTE),
     NOARGS("conj_physical", ct_tensor_conj_physical, "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor." CT_EXPERIMENTAL_NOTE),
