@@ -104,6 +104,19 @@ using input_compute_t = std::conditional_t<kToFloat<Op, T>, float, compute_t<T>>
 // dtype (strided runs, float16, bfloat16, integers into float).
 constexpr int64_t kBlock = 256;
 
+// Whether op's vector form can run on (Tin, Tout) through a buffer of the compute
+// type, and whether straight from the input into the output (no conversion).
+template <UnaryOp Op, class Tin, class Tout>
+constexpr bool kVector = UnaryVec<Op>::kHas && std::is_same_v<input_compute_t<Op, Tin>, compute_t<Tout>> &&
+                         std::is_floating_point_v<compute_t<Tout>>;
+template <UnaryOp Op, class Tin, class Tout>
+constexpr bool kDirect = kVector<Op, Tin, Tout> && std::is_same_v<Tin, Tout> && std::is_same_v<Tin, compute_t<Tin>>;
+
+// The op's vector forms for one compute type (null: none, or none on this CPU).
+struct VectorForms {
+  UnaryMap plain = nullptr, streamed = nullptr;
+};
+
 // n elements out[i] = op(in[i]) (byte strides so, si); `map` is the op's vector
 // form for this compute type, or null.
 template <UnaryOp Op, class Tin, class Tout>
@@ -111,9 +124,9 @@ void run(char* out, int64_t so, const char* in, int64_t si, int64_t n, UnaryMap 
   using Cin = input_compute_t<Op, Tin>;
   using Cout = compute_t<Tout>;
   constexpr int64_t ti = sizeof(Tin), to = sizeof(Tout);
-  if constexpr (UnaryVec<Op>::kHas && std::is_same_v<Cin, Cout> && std::is_floating_point_v<Cin>) {
+  if constexpr (kVector<Op, Tin, Tout>) {
     if (map) {
-      if constexpr (std::is_same_v<Tin, Cin> && std::is_same_v<Tout, Cin>)
+      if constexpr (kDirect<Op, Tin, Tout>)
         if (so == to && si == ti) return map(in, out, n);
       Cin buf[kBlock];
       for (int64_t j = 0; j < n; j += kBlock) {
@@ -141,10 +154,11 @@ constexpr int64_t kStreamRunBytes = 512;
 
 // Every element of `it`; outputs of kStreamBytes or more are stored with
 // streaming stores along their dense runs (so the output's lines are not read
-// in first), as the copy engine stores its copies.
+// in first), as the copy engine stores its copies: straight from the vector
+// form where it reads the input as it is, else staged through L1.
 template <UnaryOp Op, class Tin, class Tout>
-void execute(const TensorIterator& it, UnaryMap map) {
-  constexpr int64_t to = sizeof(Tout);
+void execute(const TensorIterator& it, VectorForms vec) {
+  constexpr int64_t ti = sizeof(Tin), to = sizeof(Tout);
   const bool stream = simd::can_stream() && it.numel() * to >= kStreamBytes;
   it.for_each([&](char** data, const int64_t* s, int64_t n0, int64_t n1) {
     const int64_t* s1 = s + 2;
@@ -153,12 +167,14 @@ void execute(const TensorIterator& it, UnaryMap map) {
       char* out = data[0] + j * s1[0];
       const char* in = data[1] + j * s1[1];
       if (!streamed) {
-        run<Op, Tin, Tout>(out, s[0], in, s[1], n0, map);
-        continue;
+        run<Op, Tin, Tout>(out, s[0], in, s[1], n0, vec.plain);
+      } else if (kDirect<Op, Tin, Tout> && vec.streamed && s[1] == ti) {
+        vec.streamed(in, out, n0);
+      } else {
+        store_staged(out, sizeof(Tout), n0, [&](char* stage, int64_t k, int64_t m) {
+          run<Op, Tin, Tout>(stage, to, in + k * s[1], s[1], m, vec.plain);
+        });
       }
-      store_staged(out, sizeof(Tout), n0, [&](char* stage, int64_t k, int64_t m) {
-        run<Op, Tin, Tout>(stage, to, in + k * s[1], s[1], m, map);
-      });
     }
     if (streamed) simd::fence();
   });
@@ -180,10 +196,10 @@ void run_op(UnaryOp op, const TensorIterator& it, std::index_sequence<I...>) {
     constexpr auto Op = static_cast<UnaryOp>(I);
     if constexpr (kAccepts<Op, Tin>) {
       using Cin = input_compute_t<Op, Tin>;
-      UnaryMap map = nullptr;
-      if (maps && std::is_same_v<Cin, float>) map = maps[I].f32;
-      if (maps && std::is_same_v<Cin, double>) map = maps[I].f64;
-      execute<Op, Tin, result_t<Op, Tin>>(it, map);
+      VectorForms vec;
+      if (maps && std::is_same_v<Cin, float>) vec = {maps[I].f32, maps[I].f32_streamed};
+      if (maps && std::is_same_v<Cin, double>) vec = {maps[I].f64, maps[I].f64_streamed};
+      execute<Op, Tin, result_t<Op, Tin>>(it, vec);
     }
   }() : void()), ...);
 }

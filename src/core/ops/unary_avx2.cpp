@@ -12,6 +12,8 @@ namespace {
 
 #define CTENSOR_SLEEF_F32(name) static V name(V x) { return Sleef_##name##f8_u10avx2(x); }
 #define CTENSOR_SLEEF_F64(name) static V name(V x) { return Sleef_##name##d4_u10avx2(x); }
+#define CTENSOR_SLEEF_F32_U35(name) static V name##_u35(V x) { return Sleef_##name##f8_u35avx2(x); }
+#define CTENSOR_SLEEF_F64_U35(name) static V name##_u35(V x) { return Sleef_##name##d4_u35avx2(x); }
 
 struct F32 {
   using T = float;
@@ -20,6 +22,7 @@ struct F32 {
   static constexpr int N = 8;
   static V load(const T* p) { return _mm256_loadu_ps(p); }
   static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
+  static void stream(T* p, V v) { _mm256_stream_ps(p, v); }
   static V set1(double c) { return _mm256_set1_ps(static_cast<T>(c)); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
@@ -38,6 +41,7 @@ struct F32 {
   static V trunc(V x) { return _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
   static V rint(V x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   CTENSOR_SLEEF_U10(CTENSOR_SLEEF_F32)
+  CTENSOR_SLEEF_U35(CTENSOR_SLEEF_F32_U35)
 };
 
 struct F64 {
@@ -47,6 +51,7 @@ struct F64 {
   static constexpr int N = 4;
   static V load(const T* p) { return _mm256_loadu_pd(p); }
   static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
+  static void stream(T* p, V v) { _mm256_stream_pd(p, v); }
   static V set1(double c) { return _mm256_set1_pd(c); }
   static V add(V a, V b) { return _mm256_add_pd(a, b); }
   static V sub(V a, V b) { return _mm256_sub_pd(a, b); }
@@ -65,6 +70,7 @@ struct F64 {
   static V trunc(V x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
   static V rint(V x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   CTENSOR_SLEEF_U10(CTENSOR_SLEEF_F64)
+  CTENSOR_SLEEF_U35(CTENSOR_SLEEF_F64_U35)
 };
 
 }  // namespace
