@@ -49,6 +49,7 @@ VALID = {
     "tensor_status_t": ("TENSOR_OK", "value"),
     "uint64_t": ("0", "value"),
     "tensor_op_t": ("0", "value"),
+    "tensor_unary_op_t": ("0", "value"),
     "tensor_dtype_t *": ("&out_dtype", "in"),
     "double *": ("&out_f64", "in"),
     "int64_t *": ("&out_i64", "in"),

@@ -12,7 +12,7 @@ from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_a
 
 OPS = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
 REDUCTIONS = ["sum", "mean", "prod", "amax", "amin"]
-# TENSOR_UOP_* order: the index is the op code.
+# TENSOR_UOP_* order: the index is the op code (ctensor_ctypes declares the functions).
 UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
          "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil",
          "round", "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
@@ -35,10 +35,8 @@ _proto("tensor_scalar_float64", i32, PP, ctypes.c_double)
 _proto("tensor_scalar_complex128", i32, PP, ctypes.c_double, ctypes.c_double)
 _proto("tensor_result_type", i32, ctypes.POINTER(i32), P, P)
 _proto("tensor_binary_into", i32, P, i32, P, P)
-for _op in UNARY:
-    _proto("tensor_" + _op, i32, PP, P)
-_proto("tensor_unary", i32, PP, i32, P)
-_proto("tensor_unary_into", i32, P, i32, P)
+_proto("tensor_neg", i32, PP, P)
+_proto("tensor_abs", i32, PP, P)
 _proto("tensor_item_float64", i32, ctypes.POINTER(ctypes.c_double), P)
 _proto("tensor_item_int64", i32, ctypes.POINTER(i64), P)
 _proto("tensor_cat", i32, PP, i64, PP, i64)
