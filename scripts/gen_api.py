@@ -114,6 +114,7 @@ def doc_tags(doc):
 def eval_int(expr, known):
     """Value of an integer #define expression, or None when it is not one."""
     expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", expr.strip())
+    expr = re.sub(r"\(\s*(?:u?int(?:8|16|32|64)_t|size_t|tensor_\w+_t)\s*\)", "", expr)  # casts
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
@@ -355,12 +356,10 @@ class Header:
             "experimental": bool(since_m.group(2)) or self.in_experimental_block()
                             or self.section_is_experimental(),
             "_return_text": tags.get("return", [None])[0],
-            "_description": desc,
         }
-        if param_docs:
-            for p in params:
-                if p["name"] in param_docs:
-                    p["doc"] = param_docs[p["name"]]
+        for p in params:
+            if p["name"] in param_docs:
+                p["doc"] = param_docs[p["name"]]
         safety = thread_safety(doc)
         if safety:
             entry["thread_safety"] = safety
@@ -606,7 +605,7 @@ def resolve_statuses(functions, status_constants):
             done[f["name"]] = ([], [])
             return done[f["name"]]
         ret = f["_return_text"]
-        own_text = ret if ret is not None else f["_description"]
+        own_text = ret if ret is not None else f["description"]
         named = STATUS_RE.findall(own_text)
         for s in named:
             if s not in order:
@@ -665,7 +664,7 @@ def build(include_dir):
     statuses = sorted((c for c in api["constants"] if c["group"] == "status"), key=lambda c: c["value"])
     resolve_statuses(api["functions"], statuses)
     for f in api["functions"]:
-        del f["_return_text"], f["_description"]
+        del f["_return_text"]
 
     dtypes = []
     for c in api["constants"]:

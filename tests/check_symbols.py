@@ -13,6 +13,7 @@ with INCLUDE_DIR (run scripts/gen_api.py after changing a header).
 """
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -33,6 +34,13 @@ def declared_functions(include_dir):
         stale = "; ".join(gen_api.differences(api, fresh))
         raise SystemExit(f"FAIL: {api_path} is stale ({stale}): run python3 scripts/gen_api.py")
     return {f["name"] for f in api["functions"]}
+
+
+def development_node(include_dir):
+    """CTENSOR_MAJOR.MINOR of api.json's version: the node of functions not yet released."""
+    api_path = pathlib.Path(include_dir).resolve().parent / "api.json"
+    major, minor = json.loads(api_path.read_text())["version"].split(".")[:2]
+    return f"CTENSOR_{major}.{minor}"
 
 
 def exported_symbols(library):
@@ -75,6 +83,14 @@ def main(argv):
             errors.append(f"exported symbol without the tensor_ prefix: {name}")
         elif not symbols[name].startswith("CTENSOR_"):
             errors.append(f"exported symbol {name} has no CTENSOR_* version node ({symbols[name]!r})")
+    development = development_node(include_dir)
+    baseline = pathlib.Path(__file__).resolve().parent / "abi" / "libctensor.abi"
+    released = set(re.findall(r"<elf-symbol name='(tensor_\w+)'", baseline.read_text()))
+    for name in sorted(symbols):
+        want = "CTENSOR_0.1" if name in released else development
+        if name.startswith("tensor_") and symbols[name] != want:
+            errors.append(f"{name} is bound to version node {symbols[name]!r}, expected {want} "
+                          f"({'in' if name in released else 'not in'} the 0.1.0 release)")
     for node in sorted(nodes):
         if not node.startswith("CTENSOR_"):
             errors.append(f"unexpected version node {node}")

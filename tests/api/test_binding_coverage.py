@@ -1,13 +1,15 @@
-"""Every api.json function is wrapped by the Go, Rust and Python bindings or listed
+"""Every api.json function is wrapped by the Go, Rust, Python and Java bindings or listed
 below as deliberately not wrapped, with the reason; a function added to the header
 fails here by name until each binding wraps it or lists it. (The Julia binding's
-list is in tests/check_julia_ccalls.py, next to its ccall check.)
+list is in tests/check_julia_ccalls.py, next to its ccall check; the Java binding's in
+bindings/java/not-wrapped.txt, which bindings/java/gen_native.py --check reads.)
 
 Run: python3 -m pytest -q tests/api/test_binding_coverage.py (meson: the abi suite's
 binding_coverage test).
 """
 import pathlib
 import re
+import sys
 
 import binding_coverage as coverage
 
@@ -28,6 +30,7 @@ UNARY_LATER = {name: "the unary family: wrapped in a later change (issue 25)"
 # The cgo binding calls C through the ct_* wrappers of bindings/go/shim.h (CT_OUT(name,
 # ...) and its sister macros wrap tensor_<name>), its .c files, and C.tensor_* in Go.
 GO_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Go runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_data": "Go reads data through tensor_data of a tensor, never of a bare storage",
     "tensor_from_buffer": "Go wraps caller memory with tensor_storage_wrap + tensor_from_storage",
     "tensor_from_blob": "experimental; Go wraps caller memory with tensor_storage_wrap + tensor_from_storage",
@@ -57,6 +60,7 @@ def test_go_binding_covers_api():
 # ctensor-sys declares everything (bindgen output, checked against the header by its
 # own test); the safe crate uses a function when its source names sys::tensor_*.
 RUST_SAFE_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Rust runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_version_number": "the safe crate gives version() (the string); the number is in ctensor-sys",
     "tensor_status_name": "the safe crate's Error enum names statuses itself",
     "tensor_from_buffer": "the safe crate wraps owned Rust memory with tensor_storage_wrap + tensor_from_storage",
@@ -87,6 +91,7 @@ def test_rust_safe_crate_covers_api():
 # --------------------------------------------------------------------------- Python
 # The extension's C sources (bindings/python/src) name every function they call.
 PYTHON_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Python runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_wrap": "Python wraps buffers with tensor_from_buffer / tensor_from_blob",
     "tensor_storage_refcount": "a debugging aid, not exposed in Python (Python objects hold the references)",
     "tensor_refcount": "a debugging aid, not exposed in Python (each Python object owns one reference)",
@@ -106,6 +111,17 @@ def test_python_extension_covers_api():
     src = ROOT / "bindings" / "python" / "src"
     used = coverage.identifiers_in(sorted(src.glob("*.c")) + sorted(src.glob("*.h")))
     coverage.assert_binding("Python", used, PYTHON_NOT_WRAPPED, HERE)
+
+
+# --------------------------------------------------------------------------- Java
+# bindings/java/gen_native.py --check applies the same rules to the Java safe layer and
+# its list, bindings/java/not-wrapped.txt; run here too, so that a machine without a JDK
+# still names a function the Java binding forgot.
+def test_java_binding_covers_api():
+    sys.path.insert(0, str(ROOT / "bindings" / "java"))
+    import gen_native
+    problems = gen_native.coverage_problems(coverage.load_api())
+    assert not problems, "\n" + "\n".join(problems)
 
 
 # --------------------------------------------------------------------------- the helper
