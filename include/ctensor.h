@@ -921,6 +921,21 @@ CTENSOR_API tensor_status_t tensor_safetensors_save(const char *path, int64_t n,
 /* number gives complex64 (PyTorch's complex32 is not a ctensor dtype).       */
 /* float16 and bfloat16 compute in float32 and round once, as PyTorch's CPU  */
 /* kernels.                                                                  */
+/*                                                                           */
+/* Output layout of the element-wise ops (binary ops, neg/abs, clamp,        */
+/* where): PyTorch's TensorIterator rule applied to the magnitudes of the    */
+/* inputs' strides. When every input has the result's shape and all are      */
+/* contiguous, the result is contiguous; when all are 4-d and contiguous in  */
+/* channels-last order, it is too; when all are non-overlapping and dense    */
+/* with the same stride magnitudes, it has those strides; otherwise          */
+/* its dims are ordered by the inputs' strides (the first input whose        */
+/* non-zero strides differ decides each pair of dims, equal strides put the  */
+/* smaller size inside, dims no input orders keep C order) and it is dense   */
+/* in that order. So a reversed input (negative strides) gives the layout    */
+/* of its forward twin: a[::-1] + b[::-1] is contiguous. Size-1 dims keep    */
+/* their strides in the comparison and size-0 dims enter the products as     */
+/* PyTorch's do (an empty result can have stride 0). Reductions, argmax/     */
+/* argmin, cumsum/cumprod and softmax give contiguous results, as PyTorch.   */
 /* ------------------------------------------------------------------------- */
 
 /** Binary operations, for tensor_binary_into. */
