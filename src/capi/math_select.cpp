@@ -5,15 +5,8 @@
 #include "ops/clamp_where.hpp"
 
 using namespace ctensor;
-using core::Status;
 
 namespace {
-
-// keepdim as the header gives it: 0 or 1.
-bool decode_keepdim(const char* op, int32_t keepdim) {
-  if (keepdim != 0 && keepdim != 1) core::fail(Status::Invalid, op, ": keepdim is ", keepdim, ", expected 0 or 1");
-  return keepdim == 1;
-}
 
 // An optional tensor argument: NULL stands for "absent".
 const core::Tensor* optional_arg(const tensor_t* t, const char* op, const char* name) {
@@ -31,7 +24,7 @@ core::Ref<core::Tensor> where(const char* op, const tensor_t* cond, const tensor
 core::Ref<core::Tensor> arg_extreme(const char* op, core::ArgOp which, const tensor_t* t, int64_t dim,
                                     int32_t keepdim) {
   const core::Tensor& input = capi::arg(t, op);
-  return core::arg_extreme(which, input, dim, decode_keepdim(op, keepdim));
+  return core::arg_extreme(which, input, dim, capi::keepdim_arg(keepdim, op));
 }
 
 // Runs `make` and stores its result into dst with assign_result's rules.
