@@ -28,26 +28,12 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import STATUS, Tensor, check, int64_array, lib
 from math_helpers import (FROM_TORCH, STORE, TORCH, from_array, new_ref, random_view, scalar, status_of,
                           storage_array, to_array, to_torch, torch_to_numpy)
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
-
-for _name, _args in {
-    "tensor_clamp": [PP, P, P, P], "tensor_clamp_into": [P, P, P, P],
-    "tensor_where": [PP, P, P, P], "tensor_where_into": [P, P, P, P],
-    "tensor_argmax": [PP, P, i64, i32], "tensor_argmin": [PP, P, i64, i32],
-    "tensor_argmax_into": [P, P, i64, i32], "tensor_argmin_into": [P, P, i64, i32],
-    "tensor_cumsum": [PP, P, i64], "tensor_cumprod": [PP, P, i64],
-    "tensor_cumsum_into": [P, P, i64], "tensor_cumprod_into": [P, P, i64],
-    "tensor_softmax": [PP, P, i64], "tensor_log_softmax": [PP, P, i64],
-    "tensor_softmax_into": [P, P, i64], "tensor_log_softmax_into": [P, P, i64],
-    "tensor_zeros": [PP, i64, I64P, i32],
-}.items():
-    getattr(lib, _name).argtypes = _args
-    getattr(lib, _name).restype = i32
 
 OK = STATUS["TENSOR_OK"]
 ALL_DIMS = -2 ** 63

@@ -22,9 +22,6 @@ from math_helpers import TORCH, new_ref, scalar
 DTYPES = [0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 15]
 SIZES = [0, 1, 1, 2, 3, 5]
 
-lib.tensor_zeros.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
-                             ctypes.c_int32]
-lib.tensor_zeros.restype = ctypes.c_int32
 
 
 class Operand:
@@ -123,8 +120,6 @@ def test_unary_output_layout(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_reduction_keepdim_layout(seed):
     rng = np.random.default_rng(31 + seed)
-    lib.tensor_sum.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_int64,
-                               ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
     for _ in range(150):
         shape = random_shape(rng)
         if not shape:
@@ -142,7 +137,6 @@ def test_the_issue_examples():
     check(lib.tensor_zeros(ctypes.byref(out), 1, int64_array([99]), 6))
     flat = Tensor(out.value)
     rev = new_ref(lib.tensor_as_strided, flat.handle, 3, int64_array([33, 1, 3]), int64_array([-3, -3, -1]), 98)
-    lib.tensor_sub.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_void_p]
     res = new_ref(lib.tensor_sub, rev.handle, rev.handle)
     assert res.strides == (3, 3, 1)
     # add(int16[0,4].t(), int8 0-dim): as PyTorch.

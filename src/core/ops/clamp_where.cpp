@@ -93,7 +93,6 @@ Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi) {
   const TensorIterator it = config.build(name);
   dispatch(common, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
     if constexpr (!is_complex<T>::value) {
       if (lo && hi) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
       else if (lo) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
