@@ -248,14 +248,5 @@ PyMethodDef ct_arrow_methods[] = {
 
 int ct_arrow_init(PyObject *module) {
   (void)module;
-  for (PyMethodDef *def = arrow_tensor_methods; def->ml_name; def++) {
-    PyObject *descr = PyDescr_NewMethod(&Ct_TensorType, def);
-    if (!descr || PyDict_SetItemString(Ct_TensorType.tp_dict, def->ml_name, descr) < 0) {
-      Py_XDECREF(descr);
-      return -1;
-    }
-    Py_DECREF(descr);
-  }
-  PyType_Modified(&Ct_TensorType);
-  return 0;
+  return ct_tensor_add_methods(arrow_tensor_methods);
 }

@@ -97,6 +97,8 @@ extern PyTypeObject Ct_TensorType;
 
 /* Wraps `t`, taking over its reference (released on failure too). */
 PyObject *ct_tensor_wrap(tensor_t *t);
+/* Adds methods defined outside tensor_type.c to the tensor type (after it is ready). */
+int ct_tensor_add_methods(PyMethodDef *defs);
 /* Whether the CPU reads memory of a DLPack device type: host, pinned and
    managed memory too (as the library rules). */
 static inline int ct_on_cpu(int32_t device_type) {
