@@ -66,8 +66,6 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_from_buffer": "the safe crate wraps owned Rust memory with tensor_storage_wrap + tensor_from_storage",
     "tensor_from_data": "the safe crate copies slices through tensor_empty and a typed write",
     "tensor_from_blob": "experimental; caller memory goes through tensor_storage_wrap + tensor_from_storage",
-    "tensor_convert": "experimental; elements are read through typed slices in Rust",
-    "tensor_broadcast_tensors": "experimental, not exposed in the safe crate yet",
     **UNARY_LATER,
 }
 

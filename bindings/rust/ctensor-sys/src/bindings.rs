@@ -110,9 +110,13 @@ pub const TENSOR_UOP_ISINF: i32 = 33;
 pub const TENSOR_UOP_ISFINITE: i32 = 34;
 pub const TENSOR_UOP_LOGICAL_NOT: i32 = 35;
 pub const TENSOR_UOP_BITWISE_NOT: i32 = 36;
+#[cfg(feature = "experimental")]
 pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
@@ -1891,6 +1895,7 @@ unsafe extern "C" {
         equal_nan: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
  `data` is the address of element [0,...,0] (so tensor_data() == data); strides
@@ -1920,6 +1925,7 @@ unsafe extern "C" {
         ctx: *mut ::std::os::raw::c_void,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
  (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
@@ -1939,6 +1945,7 @@ unsafe extern "C" {
         count: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
  dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
@@ -1955,6 +1962,7 @@ unsafe extern "C" {
         dim2: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
  count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
@@ -1971,6 +1979,7 @@ unsafe extern "C" {
         step: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.movedim(t, source, destination): dims source[i] move to destination[i]
  (n of each, distinct after wrapping); the other dims keep their order. Also
@@ -1986,6 +1995,7 @@ unsafe extern "C" {
         destination: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
  -1, inferred), as a view (tensor_view's rules for the strides).
@@ -2001,6 +2011,7 @@ unsafe extern "C" {
         sizes: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
  new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
@@ -2014,6 +2025,7 @@ unsafe extern "C" {
         min_dims: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
  several new references, snprintf-style: the number of pieces goes to *count,
@@ -2046,6 +2058,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_split_with_sizes(
@@ -2058,6 +2071,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_chunk(
@@ -2069,6 +2083,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_tensor_split(
@@ -2080,6 +2095,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental)
     pub fn tensor_tensor_split_indices(
@@ -2092,6 +2108,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
  to the shape they broadcast to together (dims aligned from the right, sizes equal
@@ -2108,6 +2125,7 @@ unsafe extern "C" {
         tensors: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj_physical: the complex conjugates of a's values in a new tensor
  (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
@@ -2122,6 +2140,7 @@ unsafe extern "C" {
         a: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
  but a complex result is read-only and laid out as tensor_empty_like's
@@ -2133,6 +2152,7 @@ unsafe extern "C" {
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
  t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
@@ -2157,6 +2177,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental)
     pub fn tensor_zeros_like(
@@ -2166,6 +2187,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
  elements converted to dst's dtype by `conversion`.
@@ -2180,6 +2202,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
  t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
@@ -2207,6 +2230,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Advanced indexing with integer index tensors, as a copy: NumPy's and
  PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
@@ -2252,6 +2276,7 @@ unsafe extern "C" {
         indices: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
  (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
@@ -2286,6 +2311,7 @@ unsafe extern "C" {
         values: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
  elements in C order, one row each, as a new contiguous int64 tensor of
