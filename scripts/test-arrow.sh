@@ -2,8 +2,9 @@
 # scripts/test-arrow.sh BUILDDIR REPORTSDIR: the Arrow exchange against the real
 # libraries. Makes (once) a venv BUILDDIR/venv-arrow that sees the system's
 # NumPy 1.24 and PyTorch (--system-site-packages) with pinned pyarrow, polars,
-# DuckDB, nanoarrow and Ray from PyPI, installs the ctensor package into it (`pip
-# install .`, libctensor built in, as scripts/test.sh does) and runs
+# DuckDB, nanoarrow and Ray from PyPI, installs the ctensor package into it
+# (against BUILDDIR/install's libctensor when scripts/test.sh made it, else `pip
+# install .` with libctensor built in) and runs
 # bindings/python/tests_arrow with a JUnit report REPORTSDIR/arrow.xml.
 # The C side (tests/test_arrow.c) runs with the Check suites.
 set -euo pipefail
@@ -29,6 +30,14 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install -q --disable-pip-version-check "${mesonpy_pins[@]}" "${arrow_pins[@]}"
 "$venv/bin/python" -c 'import numpy; assert numpy.__version__.startswith("1."), numpy.__version__'  # the system's
-"$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps .
+# The package: against the libctensor that scripts/test.sh installed into
+# BUILDDIR/install (only the extension is built), else with libctensor built in.
+pcfile=$(find "$builddir/install" -name ctensor.pc 2>/dev/null | head -n 1)
+if [ -n "$pcfile" ]; then
+  PKG_CONFIG_PATH=$(dirname "$pcfile") "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation \
+    --force-reinstall --no-deps ./bindings/python
+else
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps .
+fi
 
 "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$reports/arrow.xml" bindings/python/tests_arrow
