@@ -140,16 +140,6 @@ func (t *Tensor) BinaryInto(op BinaryOp, a, b *Tensor) error {
 	})
 }
 
-// Neg is -t (integers wrap; bool is StatusDType).
-func (t *Tensor) Neg() (*Tensor, error) {
-	return t.derive("neg", func(p *C.tensor_t) C.ct_result { return C.ct_neg(p) })
-}
-
-// Abs is |t| (complex gives its real dtype; bool is StatusDType).
-func (t *Tensor) Abs() (*Tensor, error) {
-	return t.derive("abs", func(p *C.tensor_t) C.ct_result { return C.ct_abs(p) })
-}
-
 func keep(keepdim bool) C.int32_t {
 	if keepdim {
 		return 1

@@ -24,6 +24,7 @@ import (
 var handleFuncs = map[string]any{
 	"Cat":             ctensor.Cat,
 	"Stack":           ctensor.Stack,
+	"Where":           ctensor.Where,
 	"FromStorage":     ctensor.FromStorage,
 	"SaveSafeTensors": ctensor.SaveSafeTensors,
 	"Data":            ctensor.Data[float32],

@@ -16,14 +16,12 @@ import binding_coverage as coverage
 ROOT = coverage.ROOT
 HERE = "tests/api/test_binding_coverage.py"
 
-# The unary family (issue 25): the C API and Python came first; the Go, Rust and
-# Julia wrappers follow from the header in a later change.
+# The unary family (issue 25) by name; Python and Go reach them through tensor_unary
+# and tensor_unary_into with the op's code.
 UNARY_NAMED = ["tensor_" + n for n in (
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos",
     "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil", "round", "trunc", "frac",
     "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not")]
-UNARY_LATER = {name: "the unary family: wrapped in a later change (issue 25)"
-               for name in ["tensor_unary", "tensor_unary_into"] + UNARY_NAMED}
 
 
 # --------------------------------------------------------------------------- Go
@@ -38,23 +36,8 @@ GO_NOT_WRAPPED = {
     "tensor_to_dlpack_legacy": "Go exchanges DLPack 1.x only (no pre-1.0 consumers in Go)",
     "tensor_from_dlpack_legacy": "Go exchanges DLPack 1.x only (no pre-1.0 producers in Go)",
     "tensor_broadcast_tensors": "experimental, not exposed in Go yet (Go has BroadcastTo per tensor)",
-    **UNARY_LATER,
-    "tensor_clamp": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_clamp_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_where": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_where_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_argmax": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_argmin": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_argmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_argmin_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_cumsum": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_cumprod": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_cumsum_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_cumprod_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_softmax": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
-    "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
+    **{name: "Go's named methods (Exp, ..., generated into unary_ops.go) call tensor_unary with their op code"
+       for name in ["tensor_neg", "tensor_abs"] + UNARY_NAMED},
     **dict.fromkeys(
         ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
          "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
@@ -86,23 +69,6 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_from_buffer": "the safe crate wraps owned Rust memory with tensor_storage_wrap + tensor_from_storage",
     "tensor_from_data": "the safe crate copies slices through tensor_empty and a typed write",
     "tensor_from_blob": "experimental; caller memory goes through tensor_storage_wrap + tensor_from_storage",
-    **UNARY_LATER,
-    "tensor_clamp": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_clamp_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_where": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_where_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_argmax": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_argmin": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_argmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_argmin_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_cumsum": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_cumprod": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_cumsum_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_cumprod_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_softmax": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
-    "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
     **dict.fromkeys(
         ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
          "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],

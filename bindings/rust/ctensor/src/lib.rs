@@ -75,6 +75,7 @@ mod files;
 mod math;
 mod storage;
 mod tensor;
+mod unary;
 
 #[cfg(feature = "ndarray")]
 mod array;
@@ -91,6 +92,7 @@ pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
+pub use unary::UnaryOp;
 pub use tensor::{CopyMode, Index, IndexInt, SliceRange, Tensor};
 #[cfg(feature = "experimental")]
 pub use tensor::{Conversion, MemoryFormat, ToOptions};

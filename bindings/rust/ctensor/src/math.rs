@@ -51,7 +51,7 @@ impl BinaryOp {
 }
 
 /// Borrows every tensor's elements for reading while the library reads them.
-fn reading(op: &str, tensors: &[&Tensor]) -> Result<Borrow> {
+pub(crate) fn reading(op: &str, tensors: &[&Tensor]) -> Result<Borrow> {
     let spans: Vec<_> = tensors.iter().map(|t| (t.span(), Access::Shared)).collect();
     borrow::acquire(op, &spans)
 }
@@ -82,7 +82,7 @@ macro_rules! reductions {
     )*};
 }
 
-/// The unary operations.
+/// The unary operations outside the unary family (crate::unary).
 macro_rules! unary_ops {
     ($($(#[$doc:meta])* $name:ident => $c:ident;)*) => {$(
         $(#[$doc])*
@@ -90,6 +90,44 @@ macro_rules! unary_ops {
             let _read = reading(stringify!($name), &[self])?;
             // SAFETY: live handle; the elements are borrowed for reading.
             Tensor::make(|out| unsafe { sys::$c(out, self.as_raw()) })
+        }
+    )*};
+}
+
+/// The ops along one dim (`dim` negative counts from the end), new tensor and `_into`.
+macro_rules! dim_ops {
+    ($($(#[$doc:meta])* $name:ident => $c:ident, $(#[$doc_into:meta])* $into:ident => $c_into:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(&self, dim: i64) -> Result<Tensor> {
+            let _read = reading(stringify!($name), &[self])?;
+            // SAFETY: live handle; the elements are borrowed for reading.
+            Tensor::make(|out| unsafe { sys::$c(out, self.as_raw(), dim) })
+        }
+
+        $(#[$doc_into])*
+        pub fn $into(&self, t: &Tensor, dim: i64) -> Result<()> {
+            let _borrow = writing(stringify!($into), self, &[t])?;
+            // SAFETY: live handles; dst is borrowed for writing, t for reading.
+            check(unsafe { sys::$c_into(self.as_raw(), t.as_raw(), dim) })
+        }
+    )*};
+}
+
+/// argmax and argmin: `dim` `None` searches the flattened tensor.
+macro_rules! arg_ops {
+    ($($(#[$doc:meta])* $name:ident => $c:ident, $(#[$doc_into:meta])* $into:ident => $c_into:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+            let _read = reading(stringify!($name), &[self])?;
+            // SAFETY: live handle; the elements are borrowed for reading.
+            Tensor::make(|out| unsafe { sys::$c(out, self.as_raw(), dim_or_all(dim), i32::from(keepdim)) })
+        }
+
+        $(#[$doc_into])*
+        pub fn $into(&self, t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<()> {
+            let _borrow = writing(stringify!($into), self, &[t])?;
+            // SAFETY: live handles; dst is borrowed for writing, t for reading.
+            check(unsafe { sys::$c_into(self.as_raw(), t.as_raw(), dim_or_all(dim), i32::from(keepdim)) })
         }
     )*};
 }
@@ -186,20 +224,13 @@ impl Tensor {
     /// # Ok::<(), ctensor::Error>(())
     /// ```
     pub fn binary_into(&self, op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<()> {
-        let _borrow = borrow::acquire(
-            "binary_into",
-            &[(self.span(), Access::Exclusive), (a.span(), Access::Shared), (b.span(), Access::Shared)],
-        )?;
+        let _borrow = writing("binary_into", self, &[a, b])?;
         // SAFETY: live handles; dst is borrowed for writing, a and b for reading
         // (the library handles their overlap with dst).
         check(unsafe { sys::tensor_binary_into(self.as_raw(), op.code(), a.as_raw(), b.as_raw()) })
     }
 
     unary_ops! {
-        /// `-self` (integers wrap; bool is `Err(DType)`).
-        neg => tensor_neg;
-        /// `|self|` (complex gives its real dtype; bool is `Err(DType)`).
-        abs => tensor_abs;
         /// `torch.conj_physical`: complex values conjugated into a new tensor; any
         /// other dtype gives the same tensor back (a new handle to it).
         #[cfg(feature = "experimental")]
@@ -243,6 +274,125 @@ impl Tensor {
         amax => tensor_amax;
         /// `torch.amin`, as [`Tensor::amax`].
         amin => tensor_amin;
+    }
+
+    /// `torch.clamp(self, min, max)` (also `torch.clip`): `min(max(self, min), max)`
+    /// element-wise; either bound may be `None`, not both (`Err(Invalid)`). Bounds
+    /// are tensors that broadcast with `self`, or wrapped numbers
+    /// ([`Tensor::scalar_int64`], [`Tensor::scalar_float64`]) that promote as
+    /// Python numbers do: an int8 tensor with an int bound stays int8.
+    ///
+    /// ```
+    /// use ctensor::{DType, Tensor};
+    /// let t = Tensor::from_slice(&[-5i8, 0, 7], &[3])?;
+    /// let lo = Tensor::scalar_int64(-1)?;
+    /// let c = t.clamp(Some(&lo), Some(&Tensor::scalar_int64(3)?))?;
+    /// assert_eq!((c.dtype(), c.to_vec::<i8>()?), (DType::Int8, vec![-1, 0, 3]));
+    /// let f = t.clamp(None, Some(&Tensor::scalar_float64(2.5)?))?; // a float bound: float32
+    /// assert_eq!(f.to_vec::<f32>()?, [-5.0, 0.0, 2.5]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn clamp(&self, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+        let inputs: Vec<&Tensor> = [Some(self), min, max].into_iter().flatten().collect();
+        let _read = reading("clamp", &inputs)?;
+        // SAFETY: live handles or NULL bounds; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_clamp(out, self.as_raw(), opt_raw(min), opt_raw(max)) })
+    }
+
+    /// `self = clamp(a, min, max)` with [`Tensor::binary_into`]'s `out=` rules;
+    /// `self` may be `a` (in place, as `a.clamp_()`).
+    pub fn clamp_into(&self, a: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<()> {
+        let inputs: Vec<&Tensor> = [Some(a), min, max].into_iter().flatten().collect();
+        let _borrow = writing("clamp_into", self, &inputs)?;
+        // SAFETY: live handles or NULL bounds; dst is borrowed for writing, the rest for reading.
+        check(unsafe { sys::tensor_clamp_into(self.as_raw(), a.as_raw(), opt_raw(min), opt_raw(max)) })
+    }
+
+    /// `torch.where(self, a, b)` with `self` the condition (`where` is a Rust
+    /// keyword): `a` where `self` is true, else `b`; the three broadcast, `a` and
+    /// `b` promote together (either may be a wrapped number). The condition must
+    /// be bool or uint8 (`Err(DType)`). `Tensor::where_cond(&cond, &a, &b)` reads
+    /// as `torch.where(cond, a, b)`.
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let x = Tensor::from_slice(&[-1.0f32, 2.0, -3.0], &[3])?;
+    /// let positive = x.gt(&Tensor::scalar_int64(0)?)?;
+    /// let r = Tensor::where_cond(&positive, &x, &Tensor::scalar_float64(0.0)?)?;
+    /// assert_eq!(r.to_vec::<f32>()?, [0.0, 2.0, 0.0]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn where_cond(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let _read = reading("where", &[self, a, b])?;
+        // SAFETY: live handles; the elements are borrowed for reading.
+        Tensor::make(|out| unsafe { sys::tensor_where(out, self.as_raw(), a.as_raw(), b.as_raw()) })
+    }
+
+    /// `self = where(cond, a, b)` with [`Tensor::binary_into`]'s `out=` rules.
+    pub fn where_into(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<()> {
+        let _borrow = writing("where_into", self, &[cond, a, b])?;
+        // SAFETY: live handles; dst is borrowed for writing, the rest for reading.
+        check(unsafe { sys::tensor_where_into(self.as_raw(), cond.as_raw(), a.as_raw(), b.as_raw()) })
+    }
+
+    arg_ops! {
+        /// `torch.argmax(self, dim, keepdim)`: the int64 index of the first largest
+        /// element along `dim`, or with `dim` `None` of the flattened tensor (a 0-dim
+        /// result, or every dim of size 1 with `keepdim`). NaN counts as the largest;
+        /// an empty search is `Err(Shape)`, bool and complex `Err(DType)`.
+        ///
+        /// ```
+        /// use ctensor::Tensor;
+        /// let t = Tensor::from_slice(&[3.0f32, 9.0, 1.0, 7.0, 2.0, 8.0], &[2, 3])?;
+        /// assert_eq!(t.argmax(Some(1), false)?.to_vec::<i64>()?, [1, 0]);
+        /// assert_eq!(t.argmax(None, false)?.item_i64()?, 1);
+        /// assert_eq!(t.argmin(Some(0), true)?.sizes(), [1, 3]);
+        /// # Ok::<(), ctensor::Error>(())
+        /// ```
+        argmax => tensor_argmax,
+        /// `self = argmax(t, dim, keepdim)`: `self` is int64 of the result's shape.
+        argmax_into => tensor_argmax_into;
+        /// `torch.argmin`, as [`Tensor::argmax`] (NaN counts as the smallest).
+        argmin => tensor_argmin,
+        /// `self = argmin(t, dim, keepdim)`, as [`Tensor::argmax_into`].
+        argmin_into => tensor_argmin_into;
+    }
+
+    dim_ops! {
+        /// `torch.cumsum(self, dim)`: the running sum along `dim`; bool and integers
+        /// give int64 (convert first for another dtype).
+        ///
+        /// ```
+        /// use ctensor::{DType, Tensor};
+        /// let t = Tensor::from_slice(&[1i32, 2, 3, 4], &[2, 2])?;
+        /// let c = t.cumsum(-1)?;
+        /// assert_eq!((c.dtype(), c.to_vec::<i64>()?), (DType::Int64, vec![1, 3, 3, 7]));
+        /// assert_eq!(t.cumprod(0)?.to_vec::<i64>()?, [1, 2, 3, 8]);
+        /// # Ok::<(), ctensor::Error>(())
+        /// ```
+        cumsum => tensor_cumsum,
+        /// `self = cumsum(t, dim)` (the result dtype must cast to `self`'s).
+        cumsum_into => tensor_cumsum_into;
+        /// `torch.cumprod(self, dim)`, as [`Tensor::cumsum`].
+        cumprod => tensor_cumprod,
+        /// `self = cumprod(t, dim)`, as [`Tensor::cumsum_into`].
+        cumprod_into => tensor_cumprod_into;
+        /// `torch.softmax(self, dim)` in `self`'s dtype (floating dtypes only, else
+        /// `Err(DType)`); the max is subtracted first, so large inputs do not overflow.
+        ///
+        /// ```
+        /// use ctensor::Tensor;
+        /// let t = Tensor::from_slice(&[1000.0f64, 1000.0], &[2])?;
+        /// assert_eq!(t.softmax(0)?.to_vec::<f64>()?, [0.5, 0.5]);
+        /// # Ok::<(), ctensor::Error>(())
+        /// ```
+        softmax => tensor_softmax,
+        /// `self = softmax(t, dim)`: `self` has `t`'s shape and dtype.
+        softmax_into => tensor_softmax_into;
+        /// `torch.log_softmax(self, dim)`, as [`Tensor::softmax`].
+        log_softmax => tensor_log_softmax,
+        /// `self = log_softmax(t, dim)`, as [`Tensor::softmax_into`].
+        log_softmax_into => tensor_log_softmax_into;
     }
 
     /// The single element (numel 1, else `Err(Shape)`) as a float64 (complex: the real part).
@@ -309,6 +459,23 @@ impl Tensor {
         })?;
         Ok(out != 0)
     }
+}
+
+/// Borrows `dst` for writing and the inputs for reading (the library handles their overlap).
+pub(crate) fn writing(op: &str, dst: &Tensor, inputs: &[&Tensor]) -> Result<Borrow> {
+    let mut spans = vec![(dst.span(), Access::Exclusive)];
+    spans.extend(inputs.iter().map(|t| (t.span(), Access::Shared)));
+    borrow::acquire(op, &spans)
+}
+
+/// An optional operand as C reads it: NULL for `None`.
+fn opt_raw(t: Option<&Tensor>) -> *const sys::tensor_t {
+    t.map_or(ptr::null(), |t| t.as_raw().cast_const())
+}
+
+/// `None` as `TENSOR_ALL_DIMS`.
+fn dim_or_all(dim: Option<i64>) -> i64 {
+    dim.unwrap_or(sys::TENSOR_ALL_DIMS)
 }
 
 /// The tensor array C reads: NULL for none, which the library reports as `Err(Invalid)`.
