@@ -59,42 +59,27 @@ JULIA_NOT_WRAPPED = {
          "tensor_safetensors_metadata", "tensor_safetensors_save"],
         "files and shared memory are not exposed in Julia yet"),
     **dict.fromkeys(
-        ["tensor_scalar_bool", "tensor_scalar_int64", "tensor_scalar_float64", "tensor_scalar_complex128",
+        ["tensor_scalar_complex128",
          "tensor_result_type", "tensor_add", "tensor_sub", "tensor_mul", "tensor_div", "tensor_pow",
          "tensor_maximum", "tensor_minimum", "tensor_eq", "tensor_ne", "tensor_lt", "tensor_le", "tensor_gt",
-         "tensor_ge", "tensor_binary_into", "tensor_neg", "tensor_abs", "tensor_sum", "tensor_mean",
+         "tensor_ge", "tensor_binary_into", "tensor_sum", "tensor_mean",
          "tensor_prod", "tensor_amax", "tensor_amin", "tensor_item_float64", "tensor_item_int64",
          "tensor_cat", "tensor_stack", "tensor_equal", "tensor_allclose", "tensor_conj_physical",
          "tensor_conj"],
-        "no math in the Julia binding: Julia computes on the wrapped arrays with Base"),
+        "binary math, reductions and joins are not in the Julia binding (Julia computes on the wrapped "
+        "arrays with Base); src/math.jl has the unary family, clamp, where, argmax, cumsum and softmax"),
     **dict.fromkeys(
         ["tensor_from_blob", "tensor_convert", "tensor_diagonal", "tensor_unfold", "tensor_movedim",
          "tensor_unflatten", "tensor_atleast", "tensor_split", "tensor_split_with_sizes", "tensor_chunk",
          "tensor_tensor_split", "tensor_tensor_split_indices", "tensor_broadcast_tensors"],
         "experimental view family and helpers, not exposed in Julia yet"),
     **dict.fromkeys(
-        ["tensor_unary", "tensor_unary_into"] + ["tensor_" + n for n in (
+        ["tensor_neg", "tensor_abs"] + ["tensor_" + n for n in (
             "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
             "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil", "round",
             "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
             "bitwise_not")],
-        "the unary family: wrapped in a later change (issue 25)"),
-    "tensor_clamp": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_clamp_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_where": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_where_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_argmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_argmin": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_argmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_argmin_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_cumsum": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_cumprod": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_cumsum_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_cumprod_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
-    "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+        "the unary family goes through tensor_unary/tensor_unary_into by op code (src/math.jl's UNARY_OPS)"),
 }
 
 # ---------------------------------------------------------------------------------
@@ -388,3 +373,11 @@ def test_checker_type_rules():
     assert not compatible(julia_type("UInt32"), c_type(api_type("tensor_set_num_threads", "n")))
     with pytest.raises(ValueError):
         julia_type("Culong")
+
+
+def test_unary_op_codes_match_header():
+    table = re.search(r"const UNARY_OPS = \((.*?)\)\n", (JULIA_SRC / "math.jl").read_text(), flags=re.S)
+    julia = {f"TENSOR_UOP_{m.group(1).upper()}": int(m.group(2))
+             for m in re.finditer(r"(\w+) = (\d+)", table.group(1))}
+    assert julia == header_defines(r"TENSOR_UOP_\w+")
+    assert len(julia) == 37

@@ -3,7 +3,8 @@
 
 Julia binding of libctensor (PyTorch's memory model in C): `Tensor` handles over
 refcounted storages, zero-copy import of Julia arrays, bounds-checked views, copies with
-dtype conversion, and `TensorArray`, an `AbstractArray` over a tensor's elements.
+dtype conversion, `TensorArray`, an `AbstractArray` over a tensor's elements, and math on
+tensors (`exp(t)`, `clamp`, `where_cond`, `argmax`, `cumsum`, `softmax`, ...).
 
 The library is found at load time: `ENV["CTENSOR_LIB"]` (a path), else `libctensor`
 through the system loader, else in `pkg-config --variable=libdir ctensor`.
@@ -15,7 +16,9 @@ using Libdl
 export Tensor, TensorArray, CTensorError, BFloat16,
        as_strided, permute, slice, select, narrow, expand, broadcast_to, squeeze, unsqueeze,
        flatten, view_dtype, contiguous, clone, to, zeros_like, storage_offset, is_contiguous, is_readonly,
-       index_gather, index_put!, nonzero
+       index_gather, index_put!, nonzero,
+       unary, unary!, rsqrt, sigmoid, relu, gelu, erf, frac, reciprocal, square, logical_not, bitwise_not,
+       where_cond, where_cond!, argmax!, argmin!, softmax, logsoftmax, softmax!, logsoftmax!
 
 # ctensor names that Base also has: CTensor.view(t, 2, 3) etc. are new functions, not
 # methods of Base's (their meaning differs), and are not exported.
@@ -29,6 +32,7 @@ include("errors.jl")
 include("dtypes.jl")
 include("tensor.jl")
 include("array.jl")
+include("math.jl")
 
 const CTENSOR_VERSION_NUMBER = 200  # the header version this package is written against (0.2.0)
 

@@ -118,6 +118,58 @@ tensor_index_put(t, n, dims, indices, values) =
 tensor_nonzero(out, t) =
     ccall((:tensor_nonzero, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
 
+# Math: wrapped numbers and the engine's element-wise and along-a-dim ops.
+tensor_scalar_bool(out, value) =
+    ccall((:tensor_scalar_bool, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Int32), out, value)
+tensor_scalar_int64(out, value) =
+    ccall((:tensor_scalar_int64, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Int64), out, value)
+tensor_scalar_float64(out, value) =
+    ccall((:tensor_scalar_float64, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Cdouble), out, value)
+tensor_unary(out, op, a) =
+    ccall((:tensor_unary, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Int32, Ptr{Cvoid}), out, op, a)
+tensor_unary_into(dst, op, a) =
+    ccall((:tensor_unary_into, libctensor()), Int32, (Ptr{Cvoid}, Int32, Ptr{Cvoid}), dst, op, a)
+tensor_clamp(out, a, min, max) =
+    ccall((:tensor_clamp, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+          out, a, min, max)
+tensor_clamp_into(dst, a, min, max) =
+    ccall((:tensor_clamp_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+          dst, a, min, max)
+tensor_where(out, cond, a, b) =
+    ccall((:tensor_where, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+          out, cond, a, b)
+tensor_where_into(dst, cond, a, b) =
+    ccall((:tensor_where_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+          dst, cond, a, b)
+tensor_argmax(out, t, dim, keepdim) =
+    ccall((:tensor_argmax, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int32),
+          out, t, dim, keepdim)
+tensor_argmin(out, t, dim, keepdim) =
+    ccall((:tensor_argmin, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64, Int32),
+          out, t, dim, keepdim)
+tensor_argmax_into(dst, t, dim, keepdim) =
+    ccall((:tensor_argmax_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int32),
+          dst, t, dim, keepdim)
+tensor_argmin_into(dst, t, dim, keepdim) =
+    ccall((:tensor_argmin_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64, Int32),
+          dst, t, dim, keepdim)
+tensor_cumsum(out, t, dim) =
+    ccall((:tensor_cumsum, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64), out, t, dim)
+tensor_cumprod(out, t, dim) =
+    ccall((:tensor_cumprod, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64), out, t, dim)
+tensor_cumsum_into(dst, t, dim) =
+    ccall((:tensor_cumsum_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64), dst, t, dim)
+tensor_cumprod_into(dst, t, dim) =
+    ccall((:tensor_cumprod_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64), dst, t, dim)
+tensor_softmax(out, t, dim) =
+    ccall((:tensor_softmax, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64), out, t, dim)
+tensor_log_softmax(out, t, dim) =
+    ccall((:tensor_log_softmax, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}, Int64), out, t, dim)
+tensor_softmax_into(dst, t, dim) =
+    ccall((:tensor_softmax_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64), dst, t, dim)
+tensor_log_softmax_into(dst, t, dim) =
+    ccall((:tensor_log_softmax_into, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Int64), dst, t, dim)
+
 tensor_set_num_threads(n) = ccall((:tensor_set_num_threads, libctensor()), Int32, (Int32,), n)
 tensor_get_num_threads() = ccall((:tensor_get_num_threads, libctensor()), Int32, ())
 

@@ -429,4 +429,117 @@ end
     expect_error(() -> CTensor.set_num_threads(0), TENSOR_E_INVALID)
 end
 
+@testset "math: the unary family" begin
+    xs = [-3.5, -1.0, -0.25, 0.0, 0.5, 0.75, 2.0, 10.0]
+    x = Tensor(xs)
+    near(got, want) = all(isequal.(got, want) .| (abs.(got .- want) .<= 4 .* eps(Float64) .* abs.(want)))
+    for (f, g) in ((exp, exp), (exp2, exp2), (expm1, expm1), (sqrt, v -> v < 0 ? NaN : sqrt(v)),
+                   (log, v -> v < 0 ? NaN : log(v)), (log2, v -> v < 0 ? NaN : log2(v)),
+                   (log10, v -> v < 0 ? NaN : log10(v)), (log1p, v -> v < -1 ? NaN : log1p(v)),
+                   (sin, sin), (cos, cos), (tan, tan), (atan, atan), (sinh, sinh), (cosh, cosh),
+                   (tanh, tanh), (abs, abs), (-, -), (floor, floor), (ceil, ceil), (round, round),
+                   (trunc, trunc), (sign, sign), (asin, v -> abs(v) > 1 ? NaN : asin(v)),
+                   (acos, v -> abs(v) > 1 ? NaN : acos(v)),
+                   (sigmoid, v -> 1 / (1 + exp(-v))), (relu, v -> max(v, 0.0)),
+                   (reciprocal, inv), (square, v -> v * v), (frac, v -> v - trunc(v)),
+                   (rsqrt, v -> v < 0 ? NaN : 1 / sqrt(v)))
+        r = f(x)
+        @test eltype(r) === Float64
+        @test near(Array(r), g.(xs))
+    end
+    @test Array(unary(x, :exp)) == Array(exp(x))
+    @test Array(erf(Tensor([0.0]))) == [0.0]
+    @test Array(gelu(Tensor([0.0, 10.0]))) ≈ [0.0, 10.0]
+    @test Array(round(Tensor([2.5, -2.5, 0.5]))) == [2.0, -2.0, 0.0]  # ties to even
+    edges = Tensor([-0.0, -1.0, Inf, NaN])
+    @test isequal(Array(sqrt(edges))[[1, 3]], [-0.0, Inf]) && isnan(Array(sqrt(edges))[2])
+    @test Array(isnan(edges)) == [false, false, false, true]
+    @test Array(isinf(edges)) == [false, false, true, false]
+    @test Array(isfinite(edges)) == [true, true, false, false]
+    @test Array(!edges) == [true, false, false, false]
+    @test Array(sign(Tensor([NaN]))) == [0.0]  # as PyTorch 1.13
+
+    ints = Tensor(Int32[0, 1, -4])
+    e = exp(ints)
+    @test eltype(e) === Float32 && Array(e)[1:2] == Float32[1, ℯ]
+    @test eltype(relu(ints)) === Int32 && Array(relu(ints)) == Int32[0, 1, 0]
+    @test Array(~ints) == Int32[-1, -2, 3]
+    @test Array(~Tensor([true, false])) == [false, true]
+    @test eltype(square(Tensor([true]))) === Int64
+    @test eltype(isnan(ints)) === Bool
+    expect_error(() -> ~Tensor([1.5]), TENSOR_E_DTYPE)
+    expect_error(() -> frac(ints), TENSOR_E_DTYPE)
+    expect_error(() -> -Tensor([true]), TENSOR_E_DTYPE)
+    expect_error(() -> unary(x, :nope), TENSOR_E_INVALID)
+
+    a = Float32[1, 4, 9]
+    t = Tensor(a)
+    @test unary!(t, :sqrt, t) === t
+    @test a == Float32[1, 2, 3]  # in place, through the shared memory
+    wide = CTensor.zeros(Float64, 3)
+    unary!(wide, :square, t)
+    @test Array(wide) == [1.0, 4.0, 9.0]
+    expect_error(() -> unary!(CTensor.zeros(Int32, 3), :exp, t), TENSOR_E_DTYPE)
+    expect_error(() -> unary!(CTensor.zeros(Float32, 2), :exp, t), TENSOR_E_SHAPE)
+end
+
+@testset "math: clamp, where_cond, argmax, cumsum, softmax" begin
+    t = Tensor(Float32[-2, 0.5, 3, NaN])
+    c = Array(clamp(t, -1, Tensor(Float32[1, 0, 5, 1])))
+    @test c[1:3] == Float32[-1, 0, 3] && isnan(c[4])
+    @test Array(clamp(t, nothing, -1.0))[1:3] == Float32[-2, -1, -1]
+    expect_error(() -> clamp(t, nothing, nothing), TENSOR_E_INVALID)
+    b = clamp(Tensor(UInt8[0, 200]), 10, nothing)
+    @test eltype(b) === UInt8 && Array(b) == UInt8[10, 200]
+    @test eltype(clamp(Tensor(Int8[1, 2]), 0, 1.5)) === Float32
+    @test clamp!(t, -1, nothing) === t
+    @test Array(t)[1:3] == Float32[-1, 0.5, 3]
+    expect_error(() -> clamp!(CTensor.zeros(Int32, 4), t, -1, 1), TENSOR_E_DTYPE)
+
+    cond = Tensor([true, false, true])
+    r = where_cond(cond, Tensor(Int32[1, 2, 3]), 10.5)
+    @test eltype(r) === Float32 && Array(r) == Float32[1, 10.5, 3]  # an Int32 tensor with a float number
+    dst = CTensor.zeros(Float64, 3)
+    where_cond!(dst, cond, Tensor([1.0, 2.0, 3.0]), Tensor([7.0]))
+    @test Array(dst) == [1.0, 7.0, 3.0]
+    expect_error(() -> where_cond(Tensor(Int32[1]), 1, 2), TENSOR_E_DTYPE)
+
+    m = [3.0 9.0 1.0; 9.0 -2.0 8.0]  # a Julia matrix: dims as Julia's
+    x = Tensor(m)
+    @test Array(argmax(x; dims=2)) == [2, 1]  # 1-based, the first largest
+    @test Array(argmax(x; dims=1)) == [2, 1, 2]
+    @test size(argmin(x; dims=2, keepdim=true)) == (2, 1)
+    @test Array(argmin(x; dims=2, keepdim=true)) == reshape([3, 2], 2, 1)
+    # dims=nothing searches ctensor's row-major order: 3, 9, 1, 9, -2, 8.
+    @test Array(argmax(x))[] == 2
+    @test Array(argmin(x))[] == 5
+    @test Array(argmax(Tensor([1.0, NaN, 5.0])))[] == 2  # NaN is the largest
+    expect_error(() -> argmax(CTensor.zeros(Float32, 0)), TENSOR_E_SHAPE)
+    expect_error(() -> argmax(x; dims=3), TENSOR_E_INVALID)
+    idx = CTensor.zeros(Int64, 3)
+    @test Array(argmax!(idx, x; dims=1)) == [2, 1, 2]
+    @test Array(argmin!(idx, x; dims=1)) == [1, 2, 1]
+    expect_error(() -> argmax!(CTensor.zeros(Int32, 3), x; dims=1), TENSOR_E_DTYPE)
+
+    n = Tensor(Int8[1 2 3; 4 5 6])
+    s = cumsum(n; dims=2)
+    @test eltype(s) === Int64 && Array(s) == cumsum(Int64[1 2 3; 4 5 6]; dims=2)
+    @test Array(cumprod(n; dims=1)) == cumprod(Int64[1 2 3; 4 5 6]; dims=1)
+    out = CTensor.zeros(Float64, 2, 3)
+    @test Array(cumsum!(out, n; dims=1)) == [1.0 2.0 3.0; 5.0 7.0 9.0]
+    @test Array(cumprod!(out, n; dims=2)) == [1.0 2.0 6.0; 4.0 20.0 120.0]
+
+    v = [1.0 2.0 3.0; -1.0 0.0 700.0]
+    p = Array(softmax(Tensor(v); dims=2))
+    @test all(abs.(sum(p; dims=2) .- 1) .< 1e-12)
+    @test p[1, 1] ≈ exp(1) / sum(exp.(v[1, :]))
+    @test p[2, 3] == 1.0  # the maximum is subtracted: no overflow
+    @test Array(logsoftmax(Tensor(v); dims=2))[1, :] ≈ log.(p[1, :])
+    sm = CTensor.zeros(Float64, 2, 3)
+    @test Array(softmax!(sm, Tensor(v); dims=1)) ≈ exp.(v) ./ sum(exp.(v); dims=1)
+    @test Array(logsoftmax!(sm, Tensor(v); dims=1)) ≈ v .- log.(sum(exp.(v); dims=1))
+    expect_error(() -> softmax(Tensor(Int32[1]); dims=1), TENSOR_E_DTYPE)
+    expect_error(() -> softmax!(CTensor.zeros(Float32, 2, 3), Tensor(v); dims=1), TENSOR_E_DTYPE)
+end
+
 end # @testset "CTensor"

@@ -344,7 +344,7 @@ impl Tensor {
         /// ```
         /// use ctensor::Tensor;
         /// let t = Tensor::from_slice(&[3.0f32, 9.0, 1.0, 7.0, 2.0, 8.0], &[2, 3])?;
-        /// assert_eq!(t.argmax(Some(1), false)?.to_vec::<i64>()?, [1, 0]);
+        /// assert_eq!(t.argmax(Some(1), false)?.to_vec::<i64>()?, [1, 2]);
         /// assert_eq!(t.argmax(None, false)?.item_i64()?, 1);
         /// assert_eq!(t.argmin(Some(0), true)?.sizes(), [1, 3]);
         /// # Ok::<(), ctensor::Error>(())
