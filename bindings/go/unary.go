@@ -103,6 +103,11 @@ func (t *Tensor) WhereInto(cond, a, b *Tensor) error {
 	})
 }
 
+// into runs a C function writing t from src (dst first), both held open.
+func (t *Tensor) into(op string, src *Tensor, call func(d, s *C.tensor_t) C.ct_result) error {
+	return withBoth(t, src, op, func(d, s *C.tensor_t) error { return statusError(call(d, s)) })
+}
+
 // Argmax is torch.argmax(t, dim, keepdim): the int64 index of the first
 // largest element along dim, or with dim AllDims of the flattened tensor (a
 // 0-dim result, or every dim of size 1 with keepdim). NaN counts as the
@@ -122,15 +127,15 @@ func (t *Tensor) Argmin(dim int64, keepdim bool) (*Tensor, error) {
 
 // ArgmaxInto is t = argmax(src, dim, keepdim): t is int64 of the result's shape.
 func (t *Tensor) ArgmaxInto(src *Tensor, dim int64, keepdim bool) error {
-	return withBoth(t, src, "argmax_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_argmax_into(d, s, C.int64_t(dim), keep(keepdim)))
+	return t.into("argmax_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_argmax_into(d, s, C.int64_t(dim), keep(keepdim))
 	})
 }
 
 // ArgminInto is t = argmin(src, dim, keepdim), as ArgmaxInto.
 func (t *Tensor) ArgminInto(src *Tensor, dim int64, keepdim bool) error {
-	return withBoth(t, src, "argmin_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_argmin_into(d, s, C.int64_t(dim), keep(keepdim)))
+	return t.into("argmin_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_argmin_into(d, s, C.int64_t(dim), keep(keepdim))
 	})
 }
 
@@ -158,28 +163,28 @@ func (t *Tensor) LogSoftmax(dim int64) (*Tensor, error) {
 
 // CumsumInto is t = cumsum(src, dim) (the result dtype must cast to t's).
 func (t *Tensor) CumsumInto(src *Tensor, dim int64) error {
-	return withBoth(t, src, "cumsum_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_cumsum_into(d, s, C.int64_t(dim)))
+	return t.into("cumsum_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_cumsum_into(d, s, C.int64_t(dim))
 	})
 }
 
 // CumprodInto is t = cumprod(src, dim), as CumsumInto.
 func (t *Tensor) CumprodInto(src *Tensor, dim int64) error {
-	return withBoth(t, src, "cumprod_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_cumprod_into(d, s, C.int64_t(dim)))
+	return t.into("cumprod_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_cumprod_into(d, s, C.int64_t(dim))
 	})
 }
 
 // SoftmaxInto is t = softmax(src, dim): t has src's shape and dtype.
 func (t *Tensor) SoftmaxInto(src *Tensor, dim int64) error {
-	return withBoth(t, src, "softmax_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_softmax_into(d, s, C.int64_t(dim)))
+	return t.into("softmax_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_softmax_into(d, s, C.int64_t(dim))
 	})
 }
 
 // LogSoftmaxInto is t = log_softmax(src, dim), as SoftmaxInto.
 func (t *Tensor) LogSoftmaxInto(src *Tensor, dim int64) error {
-	return withBoth(t, src, "log_softmax_into", func(d, s *C.tensor_t) error {
-		return statusError(C.ct_log_softmax_into(d, s, C.int64_t(dim)))
+	return t.into("log_softmax_into", src, func(d, s *C.tensor_t) C.ct_result {
+		return C.ct_log_softmax_into(d, s, C.int64_t(dim))
 	})
 }
