@@ -1,0 +1,314 @@
+// The Tensor class: lifetime, inspection and element data as ArrayBuffers over
+// ctensor memory.
+#include "common.h"
+
+namespace ctn {
+
+namespace {
+
+// Memory V8 is told about for a tensor that alone owns a fresh storage, so that
+// the collector runs as often as the real memory use asks.
+int64_t SoleStorageBytes(tensor_t *t) {
+  tensor_storage_t *s = tensor_storage(t);
+  if (tensor_refcount(t) != 1 || tensor_storage_refcount(s) != 1) return 0;
+  return static_cast<int64_t>(tensor_storage_nbytes(s));
+}
+
+void ReleaseStorage(napi_env, void *, void *hint) {
+  tensor_storage_release(static_cast<tensor_storage_t *>(hint));
+}
+
+// An ArrayBuffer over the whole storage of t. Zero-copy: an external ArrayBuffer
+// holding one storage reference, released by its finalizer. Where the runtime refuses
+// external buffers (napi_no_external_buffers_allowed), or for a read-only storage
+// (JS cannot make a TypedArray read-only, and a write into a read-only mapping would
+// crash the process), a copy. `copied` says which.
+Napi::ArrayBuffer StorageArrayBuffer(Napi::Env env, tensor_t *t, bool &copied) {
+  tensor_storage_t *s = tensor_storage(t);
+  size_t nbytes = tensor_storage_nbytes(s);
+  void *data = tensor_storage_data(s);
+  EnvData &ed = EnvOf(env);
+  copied = true;
+  if (nbytes > 0 && ed.external_buffers && tensor_storage_is_readonly(s) == 0) {
+    napi_value buf = nullptr;
+    tensor_storage_retain(s);
+    napi_status st = napi_create_external_arraybuffer(env, data, nbytes, ReleaseStorage, s, &buf);
+    if (st == napi_ok) {
+      copied = false;
+      return Napi::ArrayBuffer(env, buf);
+    }
+    tensor_storage_release(s);
+    if (st != napi_no_external_buffers_allowed) NAPI_THROW_IF_FAILED(env, st, Napi::ArrayBuffer());
+    ed.external_buffers = false;
+  }
+  Napi::ArrayBuffer copy = Napi::ArrayBuffer::New(env, nbytes);
+  if (nbytes > 0) std::memcpy(copy.Data(), data, nbytes);
+  return copy;
+}
+
+// The TypedArray type that shows `dtype`'s elements (complex: interleaved re, im;
+// float16/bfloat16: raw bits as uint16; bool: bytes 0/1).
+napi_typedarray_type ArrayType(tensor_dtype_t dtype, size_t &per_element) {
+  per_element = 1;
+  switch (dtype) {
+    case TENSOR_UINT8: case TENSOR_BOOL: return napi_uint8_array;
+    case TENSOR_INT8: return napi_int8_array;
+    case TENSOR_INT16: return napi_int16_array;
+    case TENSOR_UINT16: case TENSOR_FLOAT16: case TENSOR_BFLOAT16: return napi_uint16_array;
+    case TENSOR_INT32: return napi_int32_array;
+    case TENSOR_UINT32: return napi_uint32_array;
+    case TENSOR_INT64: return napi_bigint64_array;
+    case TENSOR_UINT64: return napi_biguint64_array;
+    case TENSOR_FLOAT32: return napi_float32_array;
+    case TENSOR_FLOAT64: return napi_float64_array;
+    case TENSOR_COMPLEX64: per_element = 2; return napi_float32_array;
+    case TENSOR_COMPLEX128: per_element = 2; return napi_float64_array;
+    default: return napi_uint8_array;
+  }
+}
+
+}  // namespace
+
+Napi::Function Tensor::Define(Napi::Env env) {
+  Napi::Function ctor = DefineClass(
+      env, "Tensor",
+      {
+          InstanceAccessor<&Tensor::Dtype>("dtype"),
+          InstanceAccessor<&Tensor::Shape>("shape"),
+          InstanceAccessor<&Tensor::Strides>("strides"),
+          InstanceAccessor<&Tensor::StorageOffset>("storageOffset"),
+          InstanceAccessor<&Tensor::Ndim>("ndim"),
+          InstanceAccessor<&Tensor::Numel>("numel"),
+          InstanceAccessor<&Tensor::IsContiguous>("isContiguous"),
+          InstanceAccessor<&Tensor::IsReadonly>("isReadonly"),
+          InstanceAccessor<&Tensor::Released>("released"),
+          InstanceAccessor<&Tensor::Refcount>("refcount"),
+          InstanceMethod<&Tensor::StorageInfo>("storageInfo"),
+          InstanceMethod<&Tensor::Device>("device"),
+          InstanceMethod<&Tensor::Release>("release"),
+          InstanceMethod<&Tensor::Data>("_data"),
+          InstanceMethod<&Tensor::StorageBuffer>("_storageBuffer"),
+          InstanceMethod<&Tensor::Item>("item"),
+          InstanceMethod<&Tensor::AsStrided>("asStrided"),
+          InstanceMethod<&Tensor::View>("view"),
+          InstanceMethod<&Tensor::Reshape>("reshape"),
+          InstanceMethod<&Tensor::Transpose>("transpose"),
+          InstanceMethod<&Tensor::Permute>("permute"),
+          InstanceMethod<&Tensor::Slice>("slice"),
+          InstanceMethod<&Tensor::Select>("select"),
+          InstanceMethod<&Tensor::Narrow>("narrow"),
+          InstanceMethod<&Tensor::Expand>("expand"),
+          InstanceMethod<&Tensor::BroadcastTo>("broadcastTo"),
+          InstanceMethod<&Tensor::Squeeze>("squeeze"),
+          InstanceMethod<&Tensor::Unsqueeze>("unsqueeze"),
+          InstanceMethod<&Tensor::Flatten>("flatten"),
+          InstanceMethod<&Tensor::ViewDtype>("viewDtype"),
+          InstanceMethod<&Tensor::Diagonal>("diagonal"),
+          InstanceMethod<&Tensor::Unfold>("unfold"),
+          InstanceMethod<&Tensor::Movedim>("movedim"),
+          InstanceMethod<&Tensor::Unflatten>("unflatten"),
+          InstanceMethod<&Tensor::Atleast>("atleast"),
+          InstanceMethod<&Tensor::Split>("split"),
+          InstanceMethod<&Tensor::Chunk>("chunk"),
+          InstanceMethod<&Tensor::Contiguous>("contiguous"),
+          InstanceMethod<&Tensor::Clone>("clone"),
+          InstanceMethod<&Tensor::Copy>("copy_"),
+          InstanceMethod<&Tensor::To>("to"),
+          InstanceMethod<&Tensor::Fill>("fill_"),
+          InstanceMethod<&Tensor::Binary>("_binary"),
+          InstanceMethod<&Tensor::Neg>("neg"),
+          InstanceMethod<&Tensor::Abs>("abs"),
+          InstanceMethod<&Tensor::Conj>("_conj"),
+          InstanceMethod<&Tensor::Reduce>("_reduce"),
+          InstanceMethod<&Tensor::Nonzero>("nonzero"),
+      });
+  EnvOf(env).tensor_ctor = Napi::Persistent(ctor);
+  return ctor;
+}
+
+Napi::Object Tensor::Wrap(Napi::Env env, tensor_t *t) {
+  Owned guard(t);
+  Napi::Object obj = EnvOf(env).tensor_ctor.New({Napi::External<tensor_t>::New(env, t)});
+  guard.take();
+  return obj;
+}
+
+Tensor::Tensor(const Napi::CallbackInfo &info) : Napi::ObjectWrap<Tensor>(info), env_(info.Env()) {
+  if (info.Length() != 1 || !info[0].IsExternal()) {
+    throw Napi::TypeError::New(info.Env(),
+                               "Tensor cannot be constructed directly; use ctensor.zeros, ctensor.fromTypedArray, ...");
+  }
+  t_ = info[0].As<Napi::External<tensor_t>>().Data();
+  accounted_ = SoleStorageBytes(t_);
+  if (accounted_ > 0) Napi::MemoryManagement::AdjustExternalMemory(info.Env(), accounted_);
+}
+
+Tensor::~Tensor() { Drop(); }
+
+void Tensor::Drop() {
+  if (t_ == nullptr) return;
+  tensor_release(t_);
+  t_ = nullptr;
+  if (accounted_ > 0) {
+    int64_t ignored = 0;
+    napi_adjust_external_memory(env_, -accounted_, &ignored);
+    accounted_ = 0;
+  }
+}
+
+Napi::Array WrapAll(Napi::Env env, std::vector<tensor_t *> &handles) {
+  Napi::Array out = Napi::Array::New(env, handles.size());
+  for (size_t i = 0; i < handles.size(); ++i) {
+    tensor_t *t = handles[i];
+    handles[i] = nullptr;
+    try {
+      out.Set(static_cast<uint32_t>(i), Tensor::Wrap(env, t));
+    } catch (...) {
+      for (tensor_t *rest : handles) tensor_release(rest);
+      throw;
+    }
+  }
+  return out;
+}
+
+tensor_t *Tensor::Live(Napi::Env env) const {
+  if (t_ == nullptr) ThrowMisuse(env, TENSOR_E_INVALID, "tensor used after release()");
+  return t_;
+}
+
+tensor_t *Tensor::Handle(Napi::Env env, const Napi::Value &v, const char *what) {
+  if (!v.IsObject() || !v.As<Napi::Object>().InstanceOf(EnvOf(env).tensor_ctor.Value())) {
+    throw Napi::TypeError::New(env, std::string(what) + ": expected a Tensor");
+  }
+  return Unwrap(v.As<Napi::Object>())->Live(env);
+}
+
+std::vector<const tensor_t *> Tensor::Handles(Napi::Env env, const Napi::Value &v, const char *what) {
+  if (!v.IsArray()) throw Napi::TypeError::New(env, std::string(what) + ": expected an array of Tensors");
+  Napi::Array a = v.As<Napi::Array>();
+  std::vector<const tensor_t *> out(a.Length());
+  for (uint32_t i = 0; i < a.Length(); ++i) out[i] = Handle(env, a.Get(i), what);
+  return out;
+}
+
+Napi::Value Tensor::Dtype(const Napi::CallbackInfo &info) {
+  return Napi::String::New(info.Env(), tensor_dtype_name(tensor_dtype(Live(info.Env()))));
+}
+
+Napi::Value Tensor::Shape(const Napi::CallbackInfo &info) {
+  tensor_t *t = Live(info.Env());
+  return FromInt64s(info.Env(), tensor_sizes(t), tensor_ndim(t));
+}
+
+Napi::Value Tensor::Strides(const Napi::CallbackInfo &info) {
+  tensor_t *t = Live(info.Env());
+  return FromInt64s(info.Env(), tensor_strides(t), tensor_ndim(t));
+}
+
+Napi::Value Tensor::StorageOffset(const Napi::CallbackInfo &info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(tensor_storage_offset(Live(info.Env()))));
+}
+
+Napi::Value Tensor::Ndim(const Napi::CallbackInfo &info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(tensor_ndim(Live(info.Env()))));
+}
+
+Napi::Value Tensor::Numel(const Napi::CallbackInfo &info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(tensor_numel(Live(info.Env()))));
+}
+
+Napi::Value Tensor::IsContiguous(const Napi::CallbackInfo &info) {
+  return Napi::Boolean::New(info.Env(), tensor_is_contiguous(Live(info.Env())) == 1);
+}
+
+Napi::Value Tensor::IsReadonly(const Napi::CallbackInfo &info) {
+  return Napi::Boolean::New(info.Env(), tensor_is_readonly(Live(info.Env())) == 1);
+}
+
+Napi::Value Tensor::Released(const Napi::CallbackInfo &info) { return Napi::Boolean::New(info.Env(), t_ == nullptr); }
+
+Napi::Value Tensor::Refcount(const Napi::CallbackInfo &info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(tensor_refcount(Live(info.Env()))));
+}
+
+// { nbytes, refcount, readonly, fd } of the tensor's storage.
+Napi::Value Tensor::StorageInfo(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  tensor_storage_t *s = tensor_storage(Live(env));
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("nbytes", static_cast<double>(tensor_storage_nbytes(s)));
+  o.Set("refcount", static_cast<double>(tensor_storage_refcount(s)));
+  o.Set("readonly", tensor_storage_is_readonly(s) == 1);
+  o.Set("fd", tensor_storage_fd(s));
+  return o;
+}
+
+// { type, id }: DLPack's device type (1 = CPU) and id.
+Napi::Value Tensor::Device(const Napi::CallbackInfo &info) {
+  int32_t type = 0;
+  int32_t id = 0;
+  tensor_device(Live(info.Env()), &type, &id);
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("type", type);
+  o.Set("id", id);
+  return o;
+}
+
+Napi::Value Tensor::Release(const Napi::CallbackInfo &info) {
+  Drop();
+  return info.Env().Undefined();
+}
+
+// The tensor's elements as a TypedArray over its storage (zero-copy where
+// StorageArrayBuffer allows). Needs a contiguous tensor: a strided one has no
+// TypedArray form (TENSOR_E_COPY: call contiguous() first, which copies).
+Napi::Value Tensor::Data(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  tensor_t *t = Live(env);
+  if (tensor_is_contiguous(t) != 1) {
+    ThrowMisuse(env, TENSOR_E_COPY, "data: the tensor is not contiguous (strides " +
+                                        FromInt64s(env, tensor_strides(t), tensor_ndim(t)).ToString().Utf8Value() +
+                                        "); call contiguous() for a copy");
+  }
+  size_t per_element = 1;
+  napi_typedarray_type type = ArrayType(tensor_dtype(t), per_element);
+  size_t itemsize = tensor_dtype_size(tensor_dtype(t));
+  bool copied = false;
+  Napi::ArrayBuffer buf = StorageArrayBuffer(env, t, copied);
+  size_t length = static_cast<size_t>(tensor_numel(t)) * per_element;
+  size_t offset = length == 0 ? 0 : static_cast<size_t>(tensor_storage_offset(t)) * itemsize;
+  napi_value arr = nullptr;
+  NAPI_THROW_IF_FAILED(env, napi_create_typedarray(env, type, length, buf, offset, &arr), Napi::Value());
+  return Napi::Value(env, arr);
+}
+
+// The whole storage as an ArrayBuffer (zero-copy as data()); { buffer, copied }.
+Napi::Value Tensor::StorageBuffer(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  bool copied = false;
+  Napi::ArrayBuffer buf = StorageArrayBuffer(env, Live(env), copied);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("buffer", buf);
+  o.Set("copied", copied);
+  return o;
+}
+
+// The single element: a boolean for bool, a BigInt for int64/uint64, else a number
+// (complex: the real part, as tensor_item_float64).
+Napi::Value Tensor::Item(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  tensor_t *t = Live(env);
+  tensor_dtype_t dtype = tensor_dtype(t);
+  if (dtype == TENSOR_INT64 || dtype == TENSOR_UINT64) {
+    int64_t v = 0;
+    Check(env, tensor_item_int64(&v, t));
+    if (dtype == TENSOR_UINT64) return Napi::BigInt::New(env, static_cast<uint64_t>(v));
+    return Napi::BigInt::New(env, v);
+  }
+  double v = 0;
+  Check(env, tensor_item_float64(&v, t));
+  if (dtype == TENSOR_BOOL) return Napi::Boolean::New(env, v != 0);
+  return Napi::Number::New(env, v);
+}
+
+}  // namespace ctn
