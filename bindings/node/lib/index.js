@@ -230,6 +230,23 @@ function saveSafetensors(file, tensors, metadata = {}) {
     meta.map((e) => e[0]), meta.map((e) => String(e[1])));
 }
 
+/** A tensor over a file mapped into memory: `mode` 'read' (read-only), 'write' (writes
+ *  reach the file) or 'private' (copy-on-write); `nbytes` 0 maps to the end. */
+function mapFile(file, { offset = 0, nbytes = 0, mode = 'read', dtype = 'uint8', shape = null } = {}) {
+  return native.mapFile(file, offset, nbytes, mode, dtype, shape);
+}
+
+/** A zero-filled tensor in shared memory (an anonymous file; `storageInfo().fd`). */
+function sharedTensor(shape, dtype = 'float32') {
+  const size = DTYPES.find((d) => d.name === dtype)?.size ?? 0;
+  return native.sharedTensor(shape.reduce((a, b) => a * b, size), dtype, shape);
+}
+
+/** A tensor over `nbytes` of the file descriptor `fd` (duplicated). */
+function fromFd(fd, nbytes, { mode = 'read', dtype = 'uint8', shape = null } = {}) {
+  return native.fromFd(fd, nbytes, mode, dtype, shape);
+}
+
 module.exports = {
   Tensor,
   SafeTensors,
@@ -263,6 +280,9 @@ module.exports = {
   saveNpy: native.saveNpy,
   openSafetensors,
   saveSafetensors,
+  mapFile,
+  sharedTensor,
+  fromFd,
   _setExternalBuffers: native.setExternalBuffers,
   ...errors,
 };

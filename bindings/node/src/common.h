@@ -123,6 +123,7 @@ class Tensor : public Napi::ObjectWrap<Tensor> {
   Napi::Value Movedim(const Napi::CallbackInfo &info);
   Napi::Value Unflatten(const Napi::CallbackInfo &info);
   Napi::Value Atleast(const Napi::CallbackInfo &info);
+  Napi::Value Index(const Napi::CallbackInfo &info);
   Napi::Value Split(const Napi::CallbackInfo &info);
   Napi::Value Chunk(const Napi::CallbackInfo &info);
 

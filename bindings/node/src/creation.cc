@@ -91,17 +91,21 @@ Napi::Value FromData(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   ArrayInfo a = ReadArray(env, info[0], info[2]);
   std::vector<int64_t> sizes = ToInt64s(env, info[1], "fromData shape");
-  tensor_t *out = nullptr;
-  Check(env, tensor_empty(&out, static_cast<int64_t>(sizes.size()), sizes.data(), a.dtype));
-  Owned guard(out);
-  size_t need = static_cast<size_t>(tensor_numel(out)) * tensor_dtype_size(a.dtype);
-  if (need != a.nbytes) {
+  // The bytes the shape needs must be what the array holds; shapes the library refuses
+  // (a negative size, an overflowing count) go to it unread, for its status and message.
+  uint64_t need = tensor_dtype_size(a.dtype);
+  bool refused = need == 0;
+  for (int64_t size : sizes) refused = refused || size < 0;
+  for (int64_t size : sizes) {
+    if (!refused && __builtin_mul_overflow(need, static_cast<uint64_t>(size), &need)) refused = true;
+  }
+  if (!refused && need != a.nbytes) {
     ThrowMisuse(env, TENSOR_E_SHAPE, "fromData: shape needs " + std::to_string(need) + " bytes of " +
                                          tensor_dtype_name(a.dtype) + " but the array has " +
                                          std::to_string(a.nbytes));
   }
-  if (need > 0) std::memcpy(tensor_data(out), a.data, need);
-  return Tensor::Wrap(env, guard.take());
+  tensor_t *out = nullptr;
+  return Give(env, tensor_from_data(&out, a.data, static_cast<int64_t>(sizes.size()), sizes.data(), a.dtype), out);
 }
 
 // fromTypedArray(typedArray, dtype?, readonly?): a 1-d tensor over the array's own

@@ -27,6 +27,71 @@ Napi::Value SaveNpy(const Napi::CallbackInfo &info) {
   return env.Undefined();
 }
 
+// A tensor over the storage reference `s` (taken over): `shape` (null: 1-d over all the
+// bytes) of `dtype`, contiguous from offset 0, bounds-checked by tensor_from_storage.
+Napi::Value OverStorage(Napi::Env env, tensor_storage_t *s, const Napi::Value &dtype_v, const Napi::Value &shape_v) {
+  struct Hold {
+    tensor_storage_t *s;
+    ~Hold() { tensor_storage_release(s); }
+  } hold{s};
+  tensor_dtype_t dtype = dtype_v.IsUndefined() || dtype_v.IsNull() ? TENSOR_UINT8 : ToDtype(env, dtype_v);
+  std::vector<int64_t> sizes;
+  if (shape_v.IsUndefined() || shape_v.IsNull()) {
+    size_t itemsize = tensor_dtype_size(dtype);
+    sizes.push_back(itemsize == 0 ? 0 : static_cast<int64_t>(tensor_storage_nbytes(s) / itemsize));
+  } else {
+    sizes = ToInt64s(env, shape_v, "shape");
+  }
+  tensor_t *out = nullptr;
+  return Give(env, tensor_from_storage(&out, s, dtype, static_cast<int64_t>(sizes.size()), sizes.data(), nullptr, 0),
+              out);
+}
+
+uint32_t MapFlags(Napi::Env env, const Napi::Value &mode_v) {
+  std::string mode = mode_v.IsString() ? mode_v.As<Napi::String>().Utf8Value() : "read";
+  if (mode == "read") return TENSOR_MAP_READ;
+  if (mode == "write") return TENSOR_MAP_WRITE;
+  if (mode == "private") return TENSOR_MAP_PRIVATE;
+  ThrowMisuse(env, TENSOR_E_INVALID, "map mode '" + mode + "' is not 'read', 'write' or 'private'");
+}
+
+// mapFile(path, offset, nbytes, mode, dtype, shape)
+Napi::Value MapFile(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  std::string path = ToPath(env, info[0]);
+  int64_t offset = ToInt64(env, info[1], "offset");
+  int64_t nbytes = ToInt64(env, info[2], "nbytes");
+  if (offset < 0 || nbytes < 0) ThrowMisuse(env, TENSOR_E_INVALID, "mapFile: offset and nbytes must be >= 0");
+  tensor_storage_t *s = nullptr;
+  Check(env, tensor_storage_map_file(&s, path.c_str(), static_cast<uint64_t>(offset), static_cast<uint64_t>(nbytes),
+                                     MapFlags(env, info[3])));
+  return OverStorage(env, s, info[4], info[5]);
+}
+
+// sharedTensor(nbytes, dtype, shape): zero-filled memory in an anonymous file.
+Napi::Value SharedTensor(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  int64_t nbytes = ToInt64(env, info[0], "nbytes");
+  if (nbytes < 0) ThrowMisuse(env, TENSOR_E_INVALID, "sharedTensor: nbytes must be >= 0");
+  tensor_storage_t *s = nullptr;
+  Check(env, tensor_storage_new_shared(&s, static_cast<size_t>(nbytes)));
+  return OverStorage(env, s, info[1], info[2]);
+}
+
+// fromFd(fd, nbytes, mode, dtype, shape): maps a descriptor (duplicated; the caller
+// keeps its own).
+Napi::Value FromFd(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  int64_t fd = ToInt64(env, info[0], "fd");
+  int64_t nbytes = ToInt64(env, info[1], "nbytes");
+  if (nbytes < 0 || fd < INT32_MIN || fd > INT32_MAX) {
+    ThrowMisuse(env, TENSOR_E_INVALID, "fromFd: fd out of range or nbytes < 0");
+  }
+  tensor_storage_t *s = nullptr;
+  Check(env, tensor_storage_from_fd(&s, static_cast<int32_t>(fd), static_cast<size_t>(nbytes), MapFlags(env, info[2])));
+  return OverStorage(env, s, info[3], info[4]);
+}
+
 // saveSafetensors(path, names[], tensors[], metaKeys[], metaValues[])
 Napi::Value SaveSafetensors(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
@@ -129,6 +194,9 @@ void InitFiles(Napi::Env env, Napi::Object exports) {
   exports.Set("saveNpy", Napi::Function::New(env, SaveNpy));
   exports.Set("saveSafetensors", Napi::Function::New(env, SaveSafetensors));
   exports.Set("SafeTensors", SafeTensors::Define(env));
+  exports.Set("mapFile", Napi::Function::New(env, MapFile));
+  exports.Set("sharedTensor", Napi::Function::New(env, SharedTensor));
+  exports.Set("fromFd", Napi::Function::New(env, FromFd));
 }
 
 }  // namespace ctn

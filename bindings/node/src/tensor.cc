@@ -108,6 +108,7 @@ Napi::Function Tensor::Define(Napi::Env env) {
           InstanceMethod<&Tensor::Movedim>("movedim"),
           InstanceMethod<&Tensor::Unflatten>("unflatten"),
           InstanceMethod<&Tensor::Atleast>("atleast"),
+          InstanceMethod<&Tensor::Index>("index"),
           InstanceMethod<&Tensor::Split>("split"),
           InstanceMethod<&Tensor::Chunk>("chunk"),
           InstanceMethod<&Tensor::Contiguous>("contiguous"),

@@ -165,6 +165,44 @@ Napi::Value Tensor::Atleast(const Napi::CallbackInfo &info) {
   return Give(info.Env(), tensor_atleast(&out, Live(info.Env()), IntArg(info, 0, "atleast minDims")), out);
 }
 
+// index(items): NumPy basic indexing in one view. An item is an integer, null (a new
+// axis), '...' (an ellipsis), a boolean, or { start, stop, step } (a slice; missing
+// ends are open).
+Napi::Value Tensor::Index(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "index: expected an array of index items");
+  Napi::Array items = info[0].As<Napi::Array>();
+  std::vector<int32_t> kinds(items.Length());
+  std::vector<int64_t> values(3 * static_cast<size_t>(items.Length()), 0);
+  for (uint32_t i = 0; i < items.Length(); ++i) {
+    Napi::Value item = items.Get(i);
+    int64_t *v = &values[3 * i];
+    if (item.IsNull() || item.IsUndefined()) {
+      kinds[i] = TENSOR_INDEX_NEWAXIS;
+    } else if (item.IsString() && item.As<Napi::String>().Utf8Value() == "...") {
+      kinds[i] = TENSOR_INDEX_ELLIPSIS;
+    } else if (item.IsBoolean()) {
+      kinds[i] = TENSOR_INDEX_BOOL;
+      v[0] = item.As<Napi::Boolean>().Value() ? 1 : 0;
+    } else if (item.IsObject()) {
+      Napi::Object slice = item.As<Napi::Object>();
+      auto field = [&](const char *key, int64_t fallback) {
+        Napi::Value f = slice.Get(key);
+        return f.IsUndefined() || f.IsNull() ? fallback : ToInt64(env, f, key);
+      };
+      kinds[i] = TENSOR_INDEX_SLICE;
+      v[2] = field("step", 1);
+      v[0] = field("start", v[2] < 0 ? TENSOR_SLICE_END : 0);
+      v[1] = field("stop", v[2] < 0 ? INT64_MIN : TENSOR_SLICE_END);
+    } else {
+      kinds[i] = TENSOR_INDEX_INT;
+      v[0] = ToInt64(env, item, "index");
+    }
+  }
+  tensor_t *out = nullptr;
+  return Give(env, tensor_index(&out, Live(env), static_cast<int64_t>(kinds.size()), kinds.data(), values.data()), out);
+}
+
 // split(size, dim) pieces of `size` (the last may be smaller); split([sizes], dim).
 Napi::Value Tensor::Split(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
