@@ -83,6 +83,13 @@ class Tensor : public Napi::ObjectWrap<Tensor> {
 
  private:
   tensor_t *Live(Napi::Env env) const;
+  // Every method but release() goes through this: a released tensor throws before
+  // any argument is looked at.
+  template <Napi::Value (Tensor::*Method)(const Napi::CallbackInfo &)>
+  Napi::Value LiveCall(const Napi::CallbackInfo &info) {
+    Live(info.Env());
+    return (this->*Method)(info);
+  }
   void Drop();
 
   // Inspection and lifetime (tensor.cc).
