@@ -1,3 +1,5 @@
+# The addon: node-gyp against the installed Node headers (scripts/build.js passes
+# --nodedir), libctensor found through pkg-config (scripts/pkgconfig.js), with an rpath.
 {
   "targets": [
     {
@@ -7,7 +9,14 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
       "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "<!@(node scripts/pkgconfig.js cflags)"],
-      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      # Errors are C++ exceptions turned into JS ones at the boundary; one that cannot be
+      # thrown because a worker is being terminated is dropped instead of aborting.
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED",
+                  "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
+      # Never unloaded: Node dlcloses a worker's addons when the worker's environment
+      # goes, and libctensor's per-thread caches (pthread keys with destructors) must
+      # still be there when that thread exits.
+      "ldflags": ["-Wl,-z,nodelete"],
       "libraries": ["<!@(node scripts/pkgconfig.js libs)", "<!@(node scripts/pkgconfig.js rpath)"]
     }
   ]

@@ -6,14 +6,16 @@ const path = require('node:path');
 const { markAsUntransferable } = require('node:worker_threads');
 const errors = require('./errors');
 
+// build/Release (npm install / npm run build), else build/Debug (CTENSOR_NODE_DEBUG=1).
 function loadAddon() {
-  const root = path.join(__dirname, '..', 'build');
-  try {
-    return require(path.join(root, 'Release', 'ctensor_node.node'));
-  } catch (err) {
-    if (err.code !== 'MODULE_NOT_FOUND') throw err;
-    return require(path.join(root, 'Debug', 'ctensor_node.node'));
+  const fs = require('node:fs');
+  const candidates = ['Release', 'Debug'].map((kind) => path.join(__dirname, '..', 'build', kind, 'ctensor_node.node'));
+  const found = candidates.find((file) => fs.existsSync(file));
+  if (!found) {
+    throw new Error(`ctensor: the addon is not built (no ${candidates.join(' or ')}); run \`npm run build\` ` +
+      'with PKG_CONFIG_PATH pointing at libctensor\'s pkg-config file');
   }
+  return require(found);
 }
 
 const native = loadAddon();
