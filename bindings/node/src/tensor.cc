@@ -267,9 +267,10 @@ Napi::Value Tensor::Data(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   tensor_t *t = Live(env);
   if (tensor_is_contiguous(t) != 1) {
-    ThrowMisuse(env, TENSOR_E_COPY, "data: the tensor is not contiguous (strides " +
-                                        FromInt64s(env, tensor_strides(t), tensor_ndim(t)).ToString().Utf8Value() +
-                                        "); call contiguous() for a copy");
+    std::string strides;
+    for (int64_t d = 0; d < tensor_ndim(t); ++d) strides += (d ? ", " : "") + std::to_string(tensor_strides(t)[d]);
+    ThrowMisuse(env, TENSOR_E_COPY, "data: the tensor is not contiguous (strides [" + strides +
+                                        "]); call contiguous() for a copy");
   }
   size_t per_element = 1;
   napi_typedarray_type type = ArrayType(tensor_dtype(t), per_element);
