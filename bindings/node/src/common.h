@@ -64,6 +64,8 @@ int64_t IntArg(const Napi::CallbackInfo &info, size_t i, const char *what);
 bool OptBool(const Napi::Object &opts, const char *key);
 Napi::Array FromInt64s(Napi::Env env, const int64_t *values, int64_t n);
 
+inline Napi::Value Give(Napi::Env env, tensor_status_t status, tensor_t *&out);
+
 // A JS object around one tensor_t reference. `release()` drops the reference at once;
 // otherwise the garbage collector's finalizer does. Every method on a released
 // tensor throws.
@@ -134,20 +136,23 @@ class Tensor : public Napi::ObjectWrap<Tensor> {
   Napi::Value Split(const Napi::CallbackInfo &info);
   Napi::Value Chunk(const Napi::CallbackInfo &info);
 
-  // Copies (copies.cc).
+  // A function of one tensor giving a new one (clone, neg, abs, nonzero).
+  template <tensor_status_t (*Fn)(tensor_t **, const tensor_t *)>
+  Napi::Value Unary(const Napi::CallbackInfo &info) {
+    tensor_t *out = nullptr;
+    return Give(info.Env(), Fn(&out, Live(info.Env())), out);
+  }
+
+  // Copies (math.cc).
   Napi::Value Contiguous(const Napi::CallbackInfo &info);
-  Napi::Value Clone(const Napi::CallbackInfo &info);
   Napi::Value Copy(const Napi::CallbackInfo &info);
   Napi::Value To(const Napi::CallbackInfo &info);
   Napi::Value Fill(const Napi::CallbackInfo &info);
 
   // Math (math.cc).
   Napi::Value Binary(const Napi::CallbackInfo &info);
-  Napi::Value Neg(const Napi::CallbackInfo &info);
-  Napi::Value Abs(const Napi::CallbackInfo &info);
   Napi::Value Conj(const Napi::CallbackInfo &info);
   Napi::Value Reduce(const Napi::CallbackInfo &info);
-  Napi::Value Nonzero(const Napi::CallbackInfo &info);
 
   tensor_t *t_ = nullptr;
   napi_env env_ = nullptr;

@@ -119,11 +119,6 @@ Napi::Value Tensor::Contiguous(const Napi::CallbackInfo &info) {
   return Give(info.Env(), tensor_contiguous(&out, Live(info.Env())), out);
 }
 
-Napi::Value Tensor::Clone(const Napi::CallbackInfo &info) {
-  tensor_t *out = nullptr;
-  return Give(info.Env(), tensor_clone(&out, Live(info.Env())), out);
-}
-
 // copy_(src): this[...] = src, broadcast and converted. Returns this.
 Napi::Value Tensor::Copy(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
@@ -168,16 +163,6 @@ Napi::Value Tensor::Binary(const Napi::CallbackInfo &info) {
   return Give(env, reflected ? kBinary[op](&out, other, self) : kBinary[op](&out, self, other), out);
 }
 
-Napi::Value Tensor::Neg(const Napi::CallbackInfo &info) {
-  tensor_t *out = nullptr;
-  return Give(info.Env(), tensor_neg(&out, Live(info.Env())), out);
-}
-
-Napi::Value Tensor::Abs(const Napi::CallbackInfo &info) {
-  tensor_t *out = nullptr;
-  return Give(info.Env(), tensor_abs(&out, Live(info.Env())), out);
-}
-
 // _conj(physical)
 Napi::Value Tensor::Conj(const Napi::CallbackInfo &info) {
   tensor_t *out = nullptr;
@@ -204,11 +189,6 @@ Napi::Value Tensor::Reduce(const Napi::CallbackInfo &info) {
   int32_t keepdim = info[2].ToBoolean().Value() ? 1 : 0;
   tensor_t *out = nullptr;
   return Give(env, fn(&out, Live(env), static_cast<int64_t>(dims.size()), all ? nullptr : dims.data(), keepdim), out);
-}
-
-Napi::Value Tensor::Nonzero(const Napi::CallbackInfo &info) {
-  tensor_t *out = nullptr;
-  return Give(info.Env(), tensor_nonzero(&out, Live(info.Env())), out);
 }
 
 void InitMath(Napi::Env env, Napi::Object exports) {

@@ -112,16 +112,16 @@ Napi::Function Tensor::Define(Napi::Env env) {
           InstanceMethod<&Tensor::LiveCall<&Tensor::Split>>("split"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Chunk>>("chunk"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Contiguous>>("contiguous"),
-          InstanceMethod<&Tensor::LiveCall<&Tensor::Clone>>("clone"),
+          InstanceMethod<&Tensor::LiveCall<&Tensor::Unary<tensor_clone>>>("clone"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Copy>>("copy_"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::To>>("to"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Fill>>("fill_"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Binary>>("_binary"),
-          InstanceMethod<&Tensor::LiveCall<&Tensor::Neg>>("neg"),
-          InstanceMethod<&Tensor::LiveCall<&Tensor::Abs>>("abs"),
+          InstanceMethod<&Tensor::LiveCall<&Tensor::Unary<tensor_neg>>>("neg"),
+          InstanceMethod<&Tensor::LiveCall<&Tensor::Unary<tensor_abs>>>("abs"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Conj>>("_conj"),
           InstanceMethod<&Tensor::LiveCall<&Tensor::Reduce>>("_reduce"),
-          InstanceMethod<&Tensor::LiveCall<&Tensor::Nonzero>>("nonzero"),
+          InstanceMethod<&Tensor::LiveCall<&Tensor::Unary<tensor_nonzero>>>("nonzero"),
       });
   EnvOf(env).tensor_ctor = Napi::Persistent(ctor);
   return ctor;

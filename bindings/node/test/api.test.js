@@ -68,3 +68,18 @@ test('api.json statuses and dtypes match what the addon reports', () => {
   }
   assert.equal(ct.dtypes.length, api.dtypes.length);
 });
+
+test('index.d.ts declares every export and every Tensor member, and nothing else', () => {
+  const ct = require('..');
+  const dts = fs.readFileSync(path.join(root, 'index.d.ts'), 'utf8');
+  const declared = new Set([...dts.matchAll(/^export (?:function|const|class) (\w+)/gm)].map((m) => m[1]));
+  const exported = Object.keys(ct).filter((k) => !k.startsWith('_') && k !== 'errorFactory');
+  assert.deepEqual(exported.filter((k) => !declared.has(k)), [], 'exports missing from index.d.ts');
+  assert.deepEqual([...declared].filter((k) => !exported.includes(k)), [], 'declared but not exported');
+  const body = dts.slice(dts.indexOf('export class Tensor {'), dts.indexOf('export class SafeTensors'));
+  const members = new Set([...body.matchAll(/^ {2}(?:readonly )?(\w+)[(:?]/gm)].map((m) => m[1]));
+  const runtime = Object.getOwnPropertyNames(ct.Tensor.prototype)
+    .filter((n) => n !== 'constructor' && !n.startsWith('_'));
+  assert.deepEqual(runtime.filter((n) => !members.has(n)), [], 'Tensor members missing from index.d.ts');
+  assert.deepEqual([...members].filter((n) => !runtime.includes(n)), [], 'declared Tensor members missing at run time');
+});
