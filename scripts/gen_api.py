@@ -20,19 +20,22 @@ How the header's style is read:
 - Every CTENSOR_API declaration needs the `/** ... */` comment directly above it, with
   `@since`; a function returning tensor_status_t needs its statuses, either a `@return`
   naming them (`TENSOR_OK; TENSOR_E_INVALID (...); ...`) or a reference: a `@return`
-  or doc that says "as tensor_x" / "See tensor_x" / "likewise" (the function above)
-  inherits tensor_x's statuses ("statuses_from"), minus those after "without", plus
-  every other status the text names.
-- Ownership: a handle (a pointer to an opaque typedef or a struct) given out through a
-  `T **` out-parameter, or returned, is "new" (the caller releases it) unless the doc
-  says "borrowed"; other returned pointers (getters) are "borrowed"; a `const char *`
-  return is "static" when the doc says "static string", else "borrowed"; a handle
-  parameter is "borrowed" unless its @param says "taken over"/"takes over"
-  ("consumed"); plain values are "none".
-- Direction: a parameter called `out`, a non-const `T **`, and a non-const pointer to a
-  number or to memory whose @param says "receives"/"where to write" is "out"; every
-  other parameter is "in". Nullable: the @param or the doc says "may be NULL", "or
-  NULL" (not "NULL on failure"), "accepts NULL", "for NULL", "NULL-safe".
+  or doc that says "as tensor_x" (or "as tensor_x and tensor_y") / "See tensor_x" /
+  "likewise" (the function above) inherits their statuses ("statuses_from"), minus
+  those after "without", plus every other status the text names.
+- Ownership: handles (pointers to an opaque typedef or a struct) given out through an
+  out-parameter (`T **`, `T ***`), or returned, are "new" (the caller releases them)
+  unless the doc says "borrowed"; other returned pointers (getters) are "borrowed"; a
+  `const char *` return is "static" when the doc says "static string", else
+  "borrowed"; a handle parameter is "borrowed" unless its @param says "taken over",
+  "takes over" or "moved" ("consumed"), as is the handle a `*_release` function
+  drops; plain values are "none".
+- Direction: a parameter called `out`, `out_*` or `*_out`, and a non-const pointer to
+  a number, or to memory or a struct whose @param says "receives", "filled" or "where
+  to write", is "out"; every other parameter is "in". An out struct (e.g. an Arrow
+  struct the call fills) is "new": the caller calls its release.
+- Nullable (pointers passed in): the @param or the doc says "may be NULL", "or NULL"
+  (not "NULL on failure"), "accepts NULL", "for NULL", "NULL-safe".
 """
 import argparse
 import ast
@@ -52,7 +55,8 @@ C_LIMITS = {"INT64_MAX": 2**63 - 1, "INT64_MIN": -2**63, "INT32_MAX": 2**31 - 1,
             "SIZE_MAX": 2**64 - 1}
 STATUS_RE = re.compile(r"\bTENSOR_(?:OK|E_[A-Z_]+)\b")
 DTYPE_RE = re.compile(r"^TENSOR_(U?INT(8|16|32|64)|B?FLOAT(16|32|64)|COMPLEX(64|128)|BOOL)$")
-# Constant groups by name (first match wins); others get their prefix, lowercased.
+# Constant groups by name (first match wins); others get their prefix, lowercased:
+# TENSOR_UOP_LOGICAL_NOT gives "uop", FOO_BAR_BAZ "foo_bar".
 CONSTANT_GROUPS = [
     (r"^TENSOR_(OK|E_[A-Z_]+)$", "status"),
     (r"^CTENSOR_VERSION_", "version"),
@@ -68,6 +72,9 @@ CONSTANT_GROUPS = [
     (r"^TENSOR_READONLY$", "storage_flag"),
     (r"^DLPACK_FLAG_", "dlpack_flag"),
     (r"^DLPACK_", "dlpack_version"),
+    (r"^ARROW_FLAG_", "arrow_schema_flag"),
+    (r"^ARROW_DEVICE_", "arrow_device"),
+    (r"^TENSOR_ARROW_", "arrow_export_flag"),
 ]
 
 
@@ -90,6 +97,11 @@ def clean_doc(comment):
     return "\n".join(lines)
 
 
+def strip_comments(line):
+    """One line without its /* ... */ and // comments."""
+    return re.sub(r"//.*", " ", re.sub(r"/\*.*?\*/", " ", line))
+
+
 def doc_tags(doc):
     """(description, {tag: [texts]}) of a cleaned doc comment."""
     parts = re.split(r"(?:^|(?<=\s))@(\w+)\b", doc)
@@ -102,6 +114,7 @@ def doc_tags(doc):
 def eval_int(expr, known):
     """Value of an integer #define expression, or None when it is not one."""
     expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", expr.strip())
+    expr = re.sub(r"\(\s*(?:u?int(?:8|16|32|64)_t|size_t|tensor_\w+_t)\s*\)", "", expr)  # casts
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
@@ -183,6 +196,9 @@ class Header:
             if not self.active():
                 i += 1
                 continue
+            if stripped.startswith("//"):
+                i += 1
+                continue
             if stripped.startswith("/**"):
                 end = i
                 while "*/" not in lines[end]:
@@ -204,18 +220,23 @@ class Header:
             if stripped.startswith("typedef") or re.match(r"^struct\s+\w+\s*\{", stripped):
                 i = self.typedef(i)
                 continue
+            if stripped:
+                # e.g. a declaration made by a macro: it would be missing from api.json
+                raise ApiError(f"{self.name}:{i + 1}: cannot read {stripped[:80]!r} (not a comment, "
+                               f"directive, CTENSOR_API declaration, typedef or struct)")
             i += 1
 
     def preprocessor(self, i):
-        text = self.lines[i].strip()
-        while text.endswith("\\"):
+        first, raw = i, self.lines[i].strip()
+        # continuation lines, and a comment that goes on below the directive
+        while raw.endswith("\\") or raw.count("/*") > raw.count("*/"):
             i += 1
-            text = text[:-1] + " " + self.lines[i].strip()
-        text = re.sub(r"/\*.*?\*/", "", text).strip()
+            raw = (raw[:-1] if raw.endswith("\\") else raw) + " " + self.lines[i].strip()
+        text = re.sub(r"/\*.*?\*/", "", raw).strip()
         m = re.match(r"#\s*(\w+)\s*(.*)", text)
         directive, rest = m.group(1), m.group(2).strip()
         cplusplus = rest in ("__cplusplus", "defined(__cplusplus)")
-        experimental = rest in ("CTENSOR_EXPERIMENTAL", "defined(CTENSOR_EXPERIMENTAL)")
+        experimental = "CTENSOR_EXPERIMENTAL" in rest and "!" not in rest
         if directive in ("if", "ifdef"):
             self.conditions.append((not cplusplus, experimental))
         elif directive == "ifndef":
@@ -226,17 +247,17 @@ class Header:
         elif directive == "endif":
             self.conditions.pop()
         elif directive == "define" and self.active():
-            self.define(rest, i)
+            self.define(rest, raw, first)
         return i + 1
 
-    def define(self, rest, i):
+    def define(self, rest, raw, i):
+        """A constant from `#define NAME value` (rest: after the directive, comments
+        removed; raw: the whole directive with its comments; i: its first line)."""
         m = re.match(r"(\w+)\s+(.*)", rest)
         if not m:
             return
-        name, body = m.group(1), m.group(2)
-        raw = self.lines[i]
+        name, body = m.group(1), m.group(2).strip()
         trailing = re.search(r"/\*\*<(.*?)\*/", raw)
-        body = re.sub(r"/\*.*?\*/", "", body).strip()
         known = dict(C_LIMITS)
         known.update({c["name"]: c["value"] for c in self.api["constants"]})
         value = eval_int(body, known)
@@ -277,7 +298,7 @@ class Header:
         """The declaration starting at line i up to its ';' (comments removed)."""
         text, j = "", i
         while True:
-            text += " " + re.sub(r"/\*.*?\*/", " ", self.lines[j])
+            text += " " + strip_comments(self.lines[j])
             j += 1
             if ";" in text or j >= len(self.lines):
                 break
@@ -319,13 +340,15 @@ class Header:
         for pname in param_docs:
             if pname not in names:
                 raise ApiError(f"{name}: @param {pname} names no parameter (it has {names})")
-        for p in params:
-            describe_param(p, param_docs.get(p["name"], ""), doc, name, self.section)
+        for index, p in enumerate(params):
+            releases = index == 0 and name.endswith("_release") and p["pointer_depth"] > 0
+            describe_param(p, param_docs.get(p["name"], ""), doc, self.section, releases)
         entry = {
             "name": name,
             "header": self.name,
             "section": self.current_section(),
             "doc": doc,
+            "description": desc,
             "returns": returns,
             "returns_ownership": return_ownership(returns, doc),
             "params": params,
@@ -333,12 +356,10 @@ class Header:
             "experimental": bool(since_m.group(2)) or self.in_experimental_block()
                             or self.section_is_experimental(),
             "_return_text": tags.get("return", [None])[0],
-            "_description": desc,
         }
-        if param_docs:
-            for p in params:
-                if p["name"] in param_docs:
-                    p["doc"] = param_docs[p["name"]]
+        for p in params:
+            if p["name"] in param_docs:
+                p["doc"] = param_docs[p["name"]]
         safety = thread_safety(doc)
         if safety:
             entry["thread_safety"] = safety
@@ -354,7 +375,7 @@ class Header:
                 if self.lines[j].strip().startswith("#"):
                     j = self.preprocessor(j)
                     continue
-                line = re.sub(r"/\*.*?\*/", " ", self.lines[j])
+                line = strip_comments(self.lines[j])
                 body += " " + line
                 depth += line.count("{") - line.count("}")
                 j += 1
@@ -365,7 +386,7 @@ class Header:
         m = re.fullmatch(r"typedef (\w+(?: \*)?) \(\*(\w+)\)\((.*)\);", text)
         if m:
             params = [] if m.group(3) in ("", "void") else [
-                dict(zip(("c", "name"), split_param(p))) for p in m.group(3).split(",")]
+                dict(zip(("c", "name"), split_param(p, m.group(2)))) for p in m.group(3).split(",")]
             self.add_typedef({"name": m.group(2), "kind": "function_pointer",
                               "returns": m.group(1), "params": params}, doc)
             return end
@@ -403,7 +424,7 @@ class Header:
                     fields.append({"name": fm.group(2), "c": f"{fm.group(1).strip()} (*)({fm.group(3)})",
                                    "kind": "function_pointer"})
                     continue
-                c, fname = split_param(ftext)
+                c, fname = split_param(ftext, f"struct {name}")
                 fields.append({"name": fname, "c": c})
             entry = {"name": name, "header": self.name, "fields": fields}
             if m.lastindex == 3:
@@ -480,11 +501,13 @@ class Header:
         return None
 
 
-def split_param(text):
-    """(type text, name) of `const int64_t *sizes`."""
-    m = re.fullmatch(r"(.*?)(\w+)", " ".join(text.split()))
-    c = m.group(1).strip()
-    return re.sub(r"\s*\*\s*", " *", c).replace("* *", "**").strip(), m.group(2)
+def split_param(text, where):
+    """(type text, name) of `const int64_t *sizes` (`int64_t reserved[3]`: "int64_t[3]")."""
+    m = re.fullmatch(r"(.*?)(\w+)\s*(\[\s*\d+\s*\])?", " ".join(text.split()))
+    if not m or not m.group(1).strip():
+        raise ApiError(f"{where}: cannot read {text.strip()!r}")
+    c = re.sub(r"\s*\*\s*", " *", m.group(1).strip()).replace("* *", "**").strip()
+    return c + (m.group(3) or "").replace(" ", ""), m.group(2)
 
 
 def constant_group(name, section):
@@ -494,28 +517,33 @@ def constant_group(name, section):
         if re.search(pattern, name):
             return group
     parts = name.lower().split("_")
-    return "_".join(parts[1:-1] or parts[:1]) if parts[0] in ("tensor", "ctensor") else parts[0]
+    if parts[0] in ("tensor", "ctensor"):
+        return parts[1]
+    return "_".join(parts[:2])
 
 
-def describe_param(p, pdoc, doc, fname, section):
-    """Adds direction, ownership and nullable to a parameter (see the module doc)."""
+def describe_param(p, pdoc, doc, section, releases):
+    """Adds direction, ownership and nullable to a parameter (see the module doc);
+    `releases`: p is the handle a *_release function drops."""
     low = pdoc.lower()
-    writes = re.search(r"\breceives\b|where to write", low)
-    if p["name"] == "out" or (not p["const"] and p["pointer_depth"] == 2 and p["base_kind"] == "handle"):
-        direction = "out"
-    elif (not p["const"] and p["pointer_depth"] == 1 and
-          (p["base_kind"] in ("integer", "float") or (p["base_kind"] == "void" and writes))):
+    writes = re.search(r"\breceives\b|where to write|\bfilled\b", low)
+    pointee_out = not p["const"] and p["pointer_depth"] == 1 and (
+        p["base_kind"] in ("integer", "float") or (p["base_kind"] in ("void", "struct") and writes))
+    if re.fullmatch(r"out|out_\w+|\w+_out", p["name"]) or pointee_out:
         direction = "out"
     else:
         direction = "in"
     p["direction"] = direction
     if p["pointer_depth"] == 0 or p["base_kind"] == "function_pointer":
         ownership = "none"
-    elif direction == "out" and p["base_kind"] in ("handle", "struct") and p["pointer_depth"] == 2:
-        ownership = "new"
-    elif p["base_kind"] in ("handle", "struct") and re.search(r"\btak(?:en|es) over\b|\bconsumed\b", low):
+    elif direction == "out" and (p["base_kind"] == "struct" or
+                                 (p["base_kind"] == "handle" and p["pointer_depth"] >= 2)):
+        ownership = "new"  # new references, or a struct whose release the caller calls
+    elif releases:
         ownership = "consumed"
-    elif direction == "out" and p["pointer_depth"] == 1 and p["base_kind"] in ("integer", "float"):
+    elif p["base_kind"] in ("handle", "struct") and re.search(r"\btak(?:en|es) over\b|\bconsumed\b|\bmoved\b", low):
+        ownership = "consumed"
+    elif direction == "out" and p["base_kind"] in ("integer", "float"):
         ownership = "none"
     else:
         ownership = "borrowed"
@@ -557,11 +585,13 @@ def resolve_statuses(functions, status_constants):
     by_name = {f["name"]: f for f in functions}
     order = [c["name"] for c in status_constants]
 
-    def reference(text, index):
+    def references(text, index):
+        """The functions whose statuses `text` points to ("as tensor_a and tensor_b")."""
         if re.search(r"\blikewise\b", text, re.I) and index > 0:
-            return functions[index - 1]["name"]
-        m = re.search(r"\b(?:[Aa]s|[Ss]ee|like|identical to)\s+(tensor_\w+)", text)
-        return m.group(1) if m else None
+            return [functions[index - 1]["name"]]
+        m = re.search(r"\b(?:[Aa]s|[Ss]ee|like|identical to)\s+(tensor_\w+)((?:(?:\s*,\s*|\s+and\s+)tensor_\w+)*)",
+                      text)
+        return [m.group(1)] + re.findall(r"tensor_\w+", m.group(2)) if m else []
 
     done = {}
 
@@ -572,42 +602,38 @@ def resolve_statuses(functions, status_constants):
         if f["name"] in chain:
             raise ApiError(f"{f['name']}: its statuses refer back to itself through {list(chain)}")
         if f["returns"]["kind"] != "status":
-            done[f["name"]] = ([], None)
+            done[f["name"]] = ([], [])
             return done[f["name"]]
         ret = f["_return_text"]
-        own_text = ret if ret is not None else f["_description"]
+        own_text = ret if ret is not None else f["description"]
         named = STATUS_RE.findall(own_text)
         for s in named:
             if s not in order:
                 raise ApiError(f"{f['name']}: its doc names {s}, which is not a status code")
-        source = None
+        sources = []
         if ret is None or not re.match(r"\s*TENSOR_OK\b", ret):
-            source = reference(ret if ret is not None else f["_description"], index)
-            if source is None and ret is None:
+            sources = references(own_text, index)
+            if not sources and ret is None:
                 raise ApiError(f"{f['name']}: returns tensor_status_t but its doc has no @return and "
                                f"refers to no function (\"As tensor_x\") to take the statuses from")
-        if source is not None:
+        inherited = []
+        for source in sources:
             if source not in by_name:
                 raise ApiError(f"{f['name']}: takes its statuses from {source}, which is not declared")
-            inherited, _ = statuses(functions.index(by_name[source]), chain + (f["name"],))
-            without = set()
-            wm = re.search(r"\bwithout\b(.*)", own_text)
-            if wm:
-                without = set(STATUS_RE.findall(wm.group(1)))
-                named = [s for s in named if s not in without]
-            result = [s for s in inherited if s not in without] + named
-        else:
-            result = named
+            inherited += statuses(functions.index(by_name[source]), chain + (f["name"],))[0]
+        wm = re.search(r"\bwithout\b(.*)", own_text) if sources else None
+        without = set(STATUS_RE.findall(wm.group(1))) if wm else set()
+        result = [s for s in inherited + named if s not in without]
         if "TENSOR_OK" not in result:
             raise ApiError(f"{f['name']}: cannot read which statuses it returns from {own_text!r}")
-        done[f["name"]] = (sorted(set(result), key=order.index), source)
+        done[f["name"]] = (sorted(set(result), key=order.index), sources)
         return done[f["name"]]
 
     for index, f in enumerate(functions):
-        result, source = statuses(index)
+        result, sources = statuses(index)
         f["statuses"] = result
-        if source:
-            f["statuses_from"] = source
+        if sources:
+            f["statuses_from"] = sources
 
 
 # --------------------------------------------------------------------------- the whole API
@@ -638,7 +664,7 @@ def build(include_dir):
     statuses = sorted((c for c in api["constants"] if c["group"] == "status"), key=lambda c: c["value"])
     resolve_statuses(api["functions"], statuses)
     for f in api["functions"]:
-        del f["_return_text"], f["_description"]
+        del f["_return_text"]
 
     dtypes = []
     for c in api["constants"]:

@@ -32,6 +32,8 @@ import binding_coverage  # noqa: E402
 # The functions the Julia binding leaves out on purpose: the package is the array
 # bridge (storages, tensors, views, copies, casts, indexing) over Julia arrays.
 JULIA_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; Julia's threads free their caches as they "
+                                    "exit and the library frees the rest at unload",
     **dict.fromkeys(
         ["tensor_dtype_size", "tensor_dtype_kind", "tensor_dtype_is_signed"],
         "the dtype table lives in src/dtypes.jl (checked against api.json below)"),

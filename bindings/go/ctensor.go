@@ -19,6 +19,7 @@ package ctensor
 
 /*
 #cgo pkg-config: ctensor
+#cgo CFLAGS: -DCTENSOR_EXPERIMENTAL
 #include "shim.h"
 */
 import "C"

@@ -4,9 +4,9 @@ added to the header fails CI by name until each binding wraps it or says why not
 
 A new binding's check is three lines (see tests/api/test_binding_coverage.py):
 
-    used = coverage.identifiers_in(pathlib.Path("bindings/java").rglob("*.java"))
+    used = binding_coverage.identifiers_in(pathlib.Path("bindings/java").rglob("*.java"))
     NOT_WRAPPED = {"tensor_foo": "why the Java binding leaves it out"}
-    coverage.assert_binding("Java", used, NOT_WRAPPED, "tests/api/test_binding_coverage.py")
+    binding_coverage.assert_binding("Java", used, NOT_WRAPPED, "tests/api/test_binding_coverage.py")
 """
 import json
 import pathlib

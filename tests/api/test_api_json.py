@@ -120,6 +120,14 @@ def test_an_incomplete_doc_comment_fails_by_name(copy, doc, complaint):
     assert "tensor_doc_test" in result.stderr and complaint in result.stderr
 
 
+def test_a_declaration_it_cannot_see_fails(copy):
+    # a declaration made by a macro would be missing from api.json: refused, with its line
+    add_before_closing(copy / "include" / "ctensor.h", "/** Unary ops. @since 0.2 */\nCTENSOR_UNARY(sqrt);\n")
+    result = check(copy)
+    assert result.returncode == 1
+    assert "ctensor.h:" in result.stderr and "CTENSOR_UNARY(sqrt);" in result.stderr
+
+
 def test_an_undocumented_declaration_fails_by_name(copy):
     add_before_closing(copy / "include" / "ctensor.h",
                        "\nCTENSOR_API int64_t tensor_undocumented(const tensor_t *t);\n")
@@ -136,13 +144,23 @@ def test_a_new_header_with_arrow_structs_and_an_experimental_block(copy):
 
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
-#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_NULLABLE 2 /**< a doc comment that goes on
+                                   on the next line */
+// the Arrow C data interface, as its specification spells it
 struct ArrowSchema {
+  // Array type description
   const char* format;
   int64_t n_children;
   struct ArrowSchema** children;
   void (*release)(struct ArrowSchema*);
   void* private_data;
+};
+
+struct ArrowArray {
+  int64_t length;
+  const void** buffers;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
 };
 #endif
 
@@ -161,6 +179,13 @@ CTENSOR_API tensor_status_t tensor_extra_export(struct ArrowSchema *out, const t
 #ifdef CTENSOR_EXPERIMENTAL
 /** As tensor_extra_export, likewise, but faster. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_extra_fast(struct ArrowSchema *out, const tensor_t *t);
+
+/**
+ * Both.
+ * @return as tensor_extra_export and tensor_extra_fast; also TENSOR_E_READONLY.
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API tensor_status_t tensor_extra_both(struct ArrowSchema *out, tensor_t *t);
 #endif /* CTENSOR_EXPERIMENTAL */
 
 #endif
@@ -175,20 +200,27 @@ CTENSOR_API tensor_status_t tensor_extra_fast(struct ArrowSchema *out, const ten
                                                      "private_data"]
     assert schema["fields"][2]["c"] == "struct ArrowSchema **"
     assert schema["fields"][3]["kind"] == "function_pointer"
+    array = next(s for s in api["structs"] if s["name"] == "ArrowArray")
+    assert [(f["name"], f["c"]) for f in array["fields"]] == [
+        ("length", "int64_t"), ("buffers", "const void **"), ("dictionary", "struct ArrowArray *"),
+        ("release", "void (*)(struct ArrowArray*)")]
     functions = {f["name"]: f for f in api["functions"]}
     export, fast = functions["tensor_extra_export"], functions["tensor_extra_fast"]
     assert export["section"] == "Arrow exchange" and not export["experimental"]
     assert export["params"][0]["c"] == "struct ArrowSchema *"
-    assert export["params"][0]["direction"] == "out"
-    assert fast["experimental"] and fast["statuses_from"] == "tensor_extra_export"
+    assert (export["params"][0]["direction"], export["params"][0]["ownership"]) == ("out", "new")
+    assert fast["experimental"] and fast["statuses_from"] == ["tensor_extra_export"]
+    both = functions["tensor_extra_both"]
+    assert both["statuses_from"] == ["tensor_extra_export", "tensor_extra_fast"]
+    assert both["statuses"] == export["statuses"][:1] + ["TENSOR_E_INVALID", "TENSOR_E_NOMEM", "TENSOR_E_READONLY"]
     assert fast["statuses"] == export["statuses"]
-    assert {"name": "ARROW_FLAG_NULLABLE", "value": 2} .items() <= next(
-        c for c in api["constants"] if c["name"] == "ARROW_FLAG_NULLABLE").items()
+    nullable = next(c for c in api["constants"] if c["name"] == "ARROW_FLAG_NULLABLE")
+    assert (nullable["value"], nullable["doc"]) == (2, "a doc comment that goes on on the next line")
 
 
 def test_statuses_inherit_through_references():
     functions = {f["name"]: f for f in API["functions"]}
-    assert functions["tensor_sub"]["statuses_from"] == "tensor_add"
+    assert functions["tensor_sub"]["statuses_from"] == ["tensor_add"]
     assert functions["tensor_sub"]["statuses"] == functions["tensor_add"]["statuses"]
     # "as tensor_view, without TENSOR_E_STRIDE"
     reshape, view = functions["tensor_reshape"], functions["tensor_view"]

@@ -19,6 +19,7 @@ HERE = "tests/api/test_binding_coverage.py"
 # The cgo binding calls C through the ct_* wrappers of bindings/go/shim.h (CT_OUT(name,
 # ...) and its sister macros wrap tensor_<name>), its .c files, and C.tensor_* in Go.
 GO_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Go runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_data": "Go reads data through tensor_data of a tensor, never of a bare storage",
     "tensor_from_buffer": "Go wraps caller memory with tensor_storage_wrap + tensor_from_storage",
     "tensor_from_blob": "experimental; Go wraps caller memory with tensor_storage_wrap + tensor_from_storage",
@@ -47,6 +48,7 @@ def test_go_binding_covers_api():
 # ctensor-sys declares everything (bindgen output, checked against the header by its
 # own test); the safe crate uses a function when its source names sys::tensor_*.
 RUST_SAFE_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Rust runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_version_number": "the safe crate gives version() (the string); the number is in ctensor-sys",
     "tensor_status_name": "the safe crate's Error enum names statuses itself",
     "tensor_from_buffer": "the safe crate wraps owned Rust memory with tensor_storage_wrap + tensor_from_storage",
@@ -76,6 +78,7 @@ def test_rust_safe_crate_covers_api():
 # --------------------------------------------------------------------------- Python
 # The extension's C sources (bindings/python/src) name every function they call.
 PYTHON_NOT_WRAPPED = {
+    "tensor_thread_release_caches": "for C hosts that own their threads; the Python runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_wrap": "Python wraps buffers with tensor_from_buffer / tensor_from_blob",
     "tensor_storage_refcount": "a debugging aid, not exposed in Python (Python objects hold the references)",
     "tensor_refcount": "a debugging aid, not exposed in Python (each Python object owns one reference)",

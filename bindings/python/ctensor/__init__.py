@@ -11,6 +11,7 @@ from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the
 from ctensor._C import __version__, _rebuild_shared, _rebuild_storage, _rebuild_tensor, _reduce_shared, _release_in_native_thread  # noqa: F401
 from ctensor._device import channels_last, channels_last_3d, contiguous_format, device, preserve_format  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
+from ctensor._functions import FUNCTIONS as _COMPOSED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ctensor._legacy import TYPES as _LEGACY
 from ctensor._size import Size
@@ -21,5 +22,6 @@ _C._set_device_type(device)
 _C._set_repr(_tensor_repr)
 
 globals().update(_FORWARDED)
+globals().update(_COMPOSED)
 globals().update(_LEGACY)
-del _FORWARDED, _LEGACY
+del _FORWARDED, _COMPOSED, _LEGACY

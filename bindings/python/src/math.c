@@ -268,6 +268,7 @@ static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, Reduce
                                    &keepdims, &out_arg))
     return NULL;
   if (out_arg != Py_None || (axis && dim)) {
+    /* as torch's methods (out= is the module functions', in ctensor/_functions.py) */
     PyErr_Format(PyExc_TypeError, "%s(): %s", name, out_arg != Py_None ? "out= is not supported" : "dim and axis both given");
     return NULL;
   }
@@ -468,35 +469,61 @@ static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   return st == TENSOR_OK ? Py_NewRef(ct_dtype_object(d)) : ct_raise(st);
 }
 
-static PyObject *forward_binary(PyObject *args, BinaryFn fn, const char *name) {
-  PyObject *a, *b;
-  if (!PyArg_UnpackTuple(args, name, 2, 2, &a, &b)) return NULL;
-  PyObject *r = binary(a, b, fn);
-  if (r == Py_NotImplemented) {
-    Py_DECREF(r);
-    return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+/* torch.add(a, b, out=None) & co.: with out=, computed into out by PyTorch's out=
+   rules (tensor_binary_into: the result's shape, a dtype the result casts to). */
+static PyObject *forward_binary(PyObject *args, PyObject *kwargs, BinaryFn fn, tensor_op_t op, const char *name) {
+  static char *kwlist[] = {"input", "other", "out", NULL};
+  PyObject *a, *b, *out = Py_None;
+  char format[32];
+  PyOS_snprintf(format, sizeof format, "OO|$O:%s", name);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &a, &b, &out)) return NULL;
+  if (out == Py_None) {
+    PyObject *r = binary(a, b, fn);
+    if (r == Py_NotImplemented) {
+      Py_DECREF(r);
+      return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+    }
+    return r;
   }
-  return r;
+  if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "%s(): out must be a Tensor", name);
+  tensor_t *ta, *tb = NULL;
+  int r = operand(a, &ta);
+  if (r > 0) r = operand(b, &tb);
+  if (r <= 0) {
+    tensor_release(ta);
+    return r < 0 ? NULL : PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+  }
+  tensor_status_t st;
+  if (large(ta, tb)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = tensor_binary_into(SELF(out), op, ta, tb);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = tensor_binary_into(SELF(out), op, ta, tb);
+  }
+  tensor_release(ta);
+  tensor_release(tb);
+  return st == TENSOR_OK ? Py_NewRef(out) : ct_raise(st);
 }
 
-#define FN_BINARY(name, fn)                                                          \
-  static PyObject *fn_##name(PyObject *m, PyObject *args) {                          \
+#define FN_BINARY(name, fn, op)                                                      \
+  static PyObject *fn_##name(PyObject *m, PyObject *args, PyObject *kwargs) {        \
     (void)m;                                                                         \
-    return forward_binary(args, fn, #name);                                          \
+    return forward_binary(args, kwargs, fn, op, #name);                              \
   }
-FN_BINARY(add, tensor_add)
-FN_BINARY(sub, tensor_sub)
-FN_BINARY(mul, tensor_mul)
-FN_BINARY(div, tensor_div)
-FN_BINARY(pow, tensor_pow)
-FN_BINARY(maximum, tensor_maximum)
-FN_BINARY(minimum, tensor_minimum)
-FN_BINARY(eq, tensor_eq)
-FN_BINARY(ne, tensor_ne)
-FN_BINARY(lt, tensor_lt)
-FN_BINARY(le, tensor_le)
-FN_BINARY(gt, tensor_gt)
-FN_BINARY(ge, tensor_ge)
+FN_BINARY(add, tensor_add, TENSOR_OP_ADD)
+FN_BINARY(sub, tensor_sub, TENSOR_OP_SUB)
+FN_BINARY(mul, tensor_mul, TENSOR_OP_MUL)
+FN_BINARY(div, tensor_div, TENSOR_OP_DIV)
+FN_BINARY(pow, tensor_pow, TENSOR_OP_POW)
+FN_BINARY(maximum, tensor_maximum, TENSOR_OP_MAXIMUM)
+FN_BINARY(minimum, tensor_minimum, TENSOR_OP_MINIMUM)
+FN_BINARY(eq, tensor_eq, TENSOR_OP_EQ)
+FN_BINARY(ne, tensor_ne, TENSOR_OP_NE)
+FN_BINARY(lt, tensor_lt, TENSOR_OP_LT)
+FN_BINARY(le, tensor_le, TENSOR_OP_LE)
+FN_BINARY(gt, tensor_gt, TENSOR_OP_GT)
+FN_BINARY(ge, tensor_ge, TENSOR_OP_GE)
 
 PyMethodDef ct_math_functions[] = {
     M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
@@ -505,19 +532,19 @@ PyMethodDef ct_math_functions[] = {
     {"equal", fn_equal, METH_VARARGS, "equal(a, b): same sizes and equal elements."},
     M_KW("allclose", fn_allclose, "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."),
     {"result_type", fn_result_type, METH_VARARGS, "result_type(a, b): torch's promotion of tensors and numbers."},
-    {"add", fn_add, METH_VARARGS, "add(a, b)."},
-    {"sub", fn_sub, METH_VARARGS, "sub(a, b)."},
-    {"mul", fn_mul, METH_VARARGS, "mul(a, b)."},
-    {"div", fn_div, METH_VARARGS, "div(a, b): true division."},
-    {"true_divide", fn_div, METH_VARARGS, "true_divide(a, b)."},
-    {"pow", fn_pow, METH_VARARGS, "pow(a, b)."},
-    {"maximum", fn_maximum, METH_VARARGS, "maximum(a, b)."},
-    {"minimum", fn_minimum, METH_VARARGS, "minimum(a, b)."},
-    {"eq", fn_eq, METH_VARARGS, "eq(a, b)."},
-    {"ne", fn_ne, METH_VARARGS, "ne(a, b)."},
-    {"lt", fn_lt, METH_VARARGS, "lt(a, b)."},
-    {"le", fn_le, METH_VARARGS, "le(a, b)."},
-    {"gt", fn_gt, METH_VARARGS, "gt(a, b)."},
-    {"ge", fn_ge, METH_VARARGS, "ge(a, b)."},
+    M_KW("add", fn_add, "add(input, other, *, out=None)."),
+    M_KW("sub", fn_sub, "sub(input, other, *, out=None)."),
+    M_KW("mul", fn_mul, "mul(input, other, *, out=None)."),
+    M_KW("div", fn_div, "div(input, other, *, out=None): true division."),
+    M_KW("true_divide", fn_div, "true_divide(input, other, *, out=None)."),
+    M_KW("pow", fn_pow, "pow(input, other, *, out=None)."),
+    M_KW("maximum", fn_maximum, "maximum(input, other, *, out=None)."),
+    M_KW("minimum", fn_minimum, "minimum(input, other, *, out=None)."),
+    M_KW("eq", fn_eq, "eq(input, other, *, out=None)."),
+    M_KW("ne", fn_ne, "ne(input, other, *, out=None)."),
+    M_KW("lt", fn_lt, "lt(input, other, *, out=None)."),
+    M_KW("le", fn_le, "le(input, other, *, out=None)."),
+    M_KW("gt", fn_gt, "gt(input, other, *, out=None)."),
+    M_KW("ge", fn_ge, "ge(input, other, *, out=None)."),
     {NULL, NULL, 0, NULL},
 };

@@ -5,9 +5,9 @@ pub const DLPACK_MINOR_VERSION: u32 = 0;
 pub const DLPACK_FLAG_BITMASK_READ_ONLY: u64 = 1;
 pub const DLPACK_FLAG_BITMASK_IS_COPIED: u64 = 2;
 pub const CTENSOR_VERSION_MAJOR: i32 = 0;
-pub const CTENSOR_VERSION_MINOR: i32 = 1;
+pub const CTENSOR_VERSION_MINOR: i32 = 2;
 pub const CTENSOR_VERSION_PATCH: i32 = 0;
-pub const CTENSOR_VERSION_NUMBER: i32 = 100;
+pub const CTENSOR_VERSION_NUMBER: i32 = 200;
 pub const TENSOR_OK: i32 = 0;
 pub const TENSOR_E_INVALID: i32 = 1;
 pub const TENSOR_E_NOMEM: i32 = 2;
@@ -282,10 +282,12 @@ unsafe extern "C" {
  "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
  Returns "" if no call has failed on this thread. The string is owned by the
  library and stays valid until the next failing call on the same thread.
- It is always the last failed call's own message; when memory runs out while
- that message is built or kept, it is the fixed text "out of memory while
- formatting the message" or "out of memory while storing the message" (the
- status is still the call's own). Never allocates. Thread-safe (thread-local).
+ It is always the last failed call's own message, and it always starts with
+ the function's name without the prefix ("zeros: out of memory: cannot
+ allocate 4096 bytes"): when memory runs out while that message is built, it
+ is "<name>: out of memory while formatting the message"; while it is kept,
+ its first 60 bytes followed by "..." (the status is still the call's own).
+ Never allocates. Thread-safe (thread-local).
  @since 0.1*/
     pub fn tensor_last_error() -> *const ::std::os::raw::c_char;
 }
@@ -307,12 +309,12 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
- is unknown (so this also tells known dtypes apart). @since 0.1*/
+ is unknown (so this also tells known dtypes apart). @since 0.2*/
     pub fn tensor_dtype_kind(dtype: tensor_dtype_t) -> i32;
 }
 unsafe extern "C" {
     /** torch.dtype.is_signed: 1 for the signed integers and every float and complex
- dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1*/
+ dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.2*/
     pub fn tensor_dtype_is_signed(dtype: tensor_dtype_t) -> i32;
 }
 #[repr(C)]
@@ -939,6 +941,19 @@ unsafe extern "C" {
     pub fn tensor_get_num_threads() -> i32;
 }
 unsafe extern "C" {
+    /** Gives the calling thread's cached blocks back to the heap. Released tensors
+ and storages leave their small control blocks (up to 64 of each) in a cache
+ of the thread that releases them, for the next view or wrap to reuse. A
+ thread's cache is freed when the thread exits, and the cache of the thread
+ that unloads the library (or calls exit()) when the library is unloaded, so
+ a leak checker sees nothing at exit; a host runtime that keeps threads alive
+ calls this to give the memory back sooner (e.g. before a heap snapshot, or
+ when a thread goes idle). Tensors released later on this thread are cached
+ again. See docs/conventions.md, "Runtime embedders".
+ Thread-safe (acts on the calling thread only); never fails. @since 0.2*/
+    pub fn tensor_thread_release_caches();
+}
+unsafe extern "C" {
     /** Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end
  of the file) as a storage, without reading it. `offset` need not be page-aligned.
  The range is checked against the file's size now, so no page past its end is
@@ -1141,19 +1156,19 @@ unsafe extern "C" {
  float64, complex128) that promotes as a Python number does in PyTorch (see
  above). Views of it are ordinary 0-dim tensors.
  @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_scalar_bool(out: *mut *mut tensor_t, value: i32) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, an int64 wrapped number. @since 0.1
+    /// As tensor_scalar_bool, an int64 wrapped number. @since 0.2
     pub fn tensor_scalar_int64(out: *mut *mut tensor_t, value: i64) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.1
+    /// As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.2
     pub fn tensor_scalar_float64(out: *mut *mut tensor_t, value: f64) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.1
+    /// As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.2
     pub fn tensor_scalar_complex128(
         out: *mut *mut tensor_t,
         re: f64,
@@ -1165,7 +1180,7 @@ unsafe extern "C" {
  comparisons' own rules).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (uint64 with a
          signed integer).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_result_type(
         out: *mut tensor_dtype_t,
         a: *const tensor_t,
@@ -1180,7 +1195,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
          TENSOR_E_DTYPE (no result type, or one the op refuses: see each);
          TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_add(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1188,7 +1203,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.1
+    /// a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.2
     pub fn tensor_sub(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1196,7 +1211,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a * b, as tensor_add; bool * bool is logical and. @since 0.1
+    /// a * b, as tensor_add; bool * bool is logical and. @since 0.2
     pub fn tensor_mul(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1207,7 +1222,7 @@ unsafe extern "C" {
     /** True division a / b, as tensor_add, except that bool and integer result types
  compute in float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an
  error. float16/bfloat16/float32/float64/complex keep their dtype.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_div(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1221,7 +1236,7 @@ unsafe extern "C" {
  A negative wrapped-number (tensor_scalar_int64) exponent of an integer tensor
  is TENSOR_E_INVALID, as PyTorch's "Integers to negative integer powers are not
  allowed". A bool result type is TENSOR_E_DTYPE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_pow(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1229,7 +1244,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.1
+    /// torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.2
     pub fn tensor_maximum(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1237,7 +1252,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.minimum, as tensor_maximum (bool: logical and). @since 0.1
+    /// torch.minimum, as tensor_maximum (bool: logical and). @since 0.2
     pub fn tensor_minimum(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1248,7 +1263,7 @@ unsafe extern "C" {
     /** a == b: a bool tensor, compared in the result type (so a uint8 tensor equals
  257 where it holds 1, as in PyTorch: the number is converted first). NaN is
  unequal to everything. Otherwise as tensor_add.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_eq(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1256,7 +1271,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a != b, as tensor_eq. @since 0.1
+    /// a != b, as tensor_eq. @since 0.2
     pub fn tensor_ne(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1264,7 +1279,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.1
+    /// a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.2
     pub fn tensor_lt(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1272,7 +1287,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a <= b, as tensor_lt. @since 0.1
+    /// a <= b, as tensor_lt. @since 0.2
     pub fn tensor_le(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1280,7 +1295,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a > b, as tensor_lt. @since 0.1
+    /// a > b, as tensor_lt. @since 0.2
     pub fn tensor_gt(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1288,7 +1303,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a >= b, as tensor_lt. @since 0.1
+    /// a >= b, as tensor_lt. @since 0.2
     pub fn tensor_ge(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1307,7 +1322,7 @@ unsafe extern "C" {
          TENSOR_E_DTYPE; TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP
          (dst has internal overlap, as tensor_copy); TENSOR_E_DEVICE;
          TENSOR_E_NOMEM. An empty dst with valid operands does nothing.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_binary_into(
         dst: *mut tensor_t,
         op: tensor_op_t,
@@ -1320,14 +1335,14 @@ unsafe extern "C" {
  INT_MIN, unsigned values wrap modulo 2^bits).
  @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DTYPE (bool, as PyTorch);
          TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_neg(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** |a| in a new tensor: complex gives its real dtype (the modulus), other
  dtypes keep theirs (abs(INT_MIN) is INT_MIN, as PyTorch).
  @return as tensor_neg (bool is TENSOR_E_DTYPE, as PyTorch).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_abs(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
@@ -1344,7 +1359,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dims NULL with ndims > 0,
          ndims < 0, dim out of range or repeated, keepdim not 0/1);
          TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_sum(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1358,7 +1373,7 @@ unsafe extern "C" {
  must be float or complex (else TENSOR_E_DTYPE); an empty reduction gives NaN.
  float16/bfloat16 divide in float32 and round once (PyTorch rounds the sum
  first, so its results can differ by one unit in the last place).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_mean(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1368,7 +1383,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.1
+    /// torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.2
     pub fn tensor_prod(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1381,7 +1396,7 @@ unsafe extern "C" {
     /** torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is
  any). A reduced dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE;
  complex is TENSOR_E_DTYPE. Otherwise as tensor_sum.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_amax(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1391,7 +1406,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.amin, as tensor_amax (bool is all). @since 0.1
+    /// torch.amin, as tensor_amax (bool is all). @since 0.2
     pub fn tensor_amin(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1405,13 +1420,13 @@ unsafe extern "C" {
  conversion rules of tensor_copy (complex: the real part).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (numel != 1);
          TENSOR_E_DEVICE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_item_float64(out: *mut f64, t: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** As tensor_item_float64, converted to int64 (floats truncate toward zero and
  saturate, NaN gives 0; uint64 above INT64_MAX wraps).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_item_int64(out: *mut i64, t: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
@@ -1423,7 +1438,7 @@ unsafe extern "C" {
          out of range, a 0-dim tensor); TENSOR_E_SHAPE (ndim or sizes differ);
          TENSOR_E_DTYPE (no common dtype); TENSOR_E_OVERFLOW; TENSOR_E_DEVICE;
          TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_cat(
         out: *mut *mut tensor_t,
         n: i64,
@@ -1435,7 +1450,7 @@ unsafe extern "C" {
     /** torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a
  new dim `dim` (range [-ndim-1, ndim]), promoted as tensor_cat.
  @return as tensor_cat (TENSOR_E_SHAPE when shapes differ).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_stack(
         out: *mut *mut tensor_t,
         n: i64,
@@ -1448,7 +1463,7 @@ unsafe extern "C" {
  elements compares equal in their result type (NaN never does), else 0.
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (no result type);
          TENSOR_E_DEVICE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_equal(
         out: *mut i32,
         a: *const tensor_t,
@@ -1466,7 +1481,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL, rtol or atol negative or NaN,
          equal_nan not 0/1); TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE
          (dtypes differ); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_allclose(
         out: *mut i32,
         a: *const tensor_t,
@@ -1492,7 +1507,7 @@ unsafe extern "C" {
          outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
          elements); TENSOR_E_OVERFLOW (element count, extents or addresses
          overflow); TENSOR_E_NOMEM.
- @since 0.1 (experimental)*/
+ @since 0.2 (experimental)*/
     pub fn tensor_from_blob(
         out: *mut *mut tensor_t,
         data: *mut ::std::os::raw::c_void,
@@ -1515,7 +1530,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
          with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
          TENSOR_E_OVERLAP (the two byte ranges overlap).
- @since 0.1 (experimental)*/
+ @since 0.2 (experimental)*/
     pub fn tensor_convert(
         dst: *mut ::std::os::raw::c_void,
         dst_dtype: tensor_dtype_t,

@@ -80,7 +80,7 @@ pub use tensor::{Conversion, CopyMode, Index, MemoryFormat, SliceRange, Tensor, 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};
 
-/// The library's version string, e.g. `"0.1.0"`.
+/// The library's version string, e.g. `"0.2.0"`.
 pub fn version() -> &'static str {
     // SAFETY: a static NUL-terminated string.
     unsafe { std::ffi::CStr::from_ptr(sys::tensor_version_string()) }.to_str().expect("ASCII version")

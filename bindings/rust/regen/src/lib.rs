@@ -54,6 +54,8 @@ pub fn generate() -> String {
     bindgen::Builder::default()
         .header(header.to_str().expect("UTF-8 path"))
         .clang_arg(format!("-I{}", include.display()))
+        // The experimental section too (an includer's opt-in, see ctensor.h).
+        .clang_arg("-DCTENSOR_EXPERIMENTAL")
         // Everything the two headers declare, nothing from the system headers.
         .allowlist_file(r".*[/\\]ctensor(_dlpack)?\.h")
         // INT64_MAX / INT64_MIN macros need clang to evaluate them.
