@@ -11,12 +11,10 @@
       "cflags_cc": ["-std=c++17", "-Wall", "-Wextra", "<!@(node scripts/pkgconfig.js cflags)"],
       # Errors are C++ exceptions turned into JS ones at the boundary; one that cannot be
       # thrown because a worker is being terminated is dropped instead of aborting.
+      # CTENSOR_EXPERIMENTAL: the binding also wraps the header's experimental section
+      # (splits, diagonal, advanced indexing, memory formats); README.md says which.
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED",
-                  "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
-      # Never unloaded: Node dlcloses a worker's addons when the worker's environment
-      # goes, and libctensor's per-thread caches (pthread keys with destructors) must
-      # still be there when that thread exits.
-      "ldflags": ["-Wl,-z,nodelete"],
+                  "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "CTENSOR_EXPERIMENTAL"],
       "libraries": ["<!@(node scripts/pkgconfig.js libs)", "<!@(node scripts/pkgconfig.js rpath)"]
     }
   ]

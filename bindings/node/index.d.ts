@@ -177,6 +177,8 @@ export const externalBuffers: boolean;
 export function statusName(status: number): string | null;
 export function setNumThreads(n: number): void;
 export function getNumThreads(): number;
+/** Gives this thread's cached control blocks of released tensors back to the heap. */
+export function releaseThreadCaches(): void;
 
 export function empty(shape: Int[], dtype?: DType): Tensor;
 export function zeros(shape: Int[], dtype?: DType): Tensor;

@@ -259,6 +259,7 @@ module.exports = {
   statusName: native.statusName,
   setNumThreads: native.setNumThreads,
   getNumThreads: native.getNumThreads,
+  releaseThreadCaches: native.releaseThreadCaches,
   empty,
   zeros,
   ones,

@@ -118,7 +118,11 @@ void DeleteRefOnJsThread(napi_env env, napi_value, void *, void *data) {
   if (env != nullptr) napi_delete_reference(env, ref);
 }
 
+// Runs when the environment (the main thread's or a worker's) shuts down.
 void ShutDownHome(void *arg) {
+  // A worker's thread may be kept by Node for a while after its environment: give the
+  // library's per-thread caches back now.
+  tensor_thread_release_caches();
   auto *home = static_cast<std::shared_ptr<RefHome> *>(arg);
   {
     std::lock_guard<std::mutex> lock((*home)->mu);
@@ -197,6 +201,13 @@ Napi::Value SetNumThreads(const Napi::CallbackInfo &info) {
   return info.Env().Undefined();
 }
 
+// Gives this thread's cached control blocks back to the heap (before a heap snapshot,
+// when a worker goes idle).
+Napi::Value ReleaseThreadCaches(const Napi::CallbackInfo &info) {
+  tensor_thread_release_caches();
+  return info.Env().Undefined();
+}
+
 Napi::Value GetNumThreads(const Napi::CallbackInfo &info) {
   return Napi::Number::New(info.Env(), tensor_get_num_threads());
 }
@@ -218,6 +229,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("version", Napi::Function::New(env, Version));
   exports.Set("setNumThreads", Napi::Function::New(env, SetNumThreads));
   exports.Set("getNumThreads", Napi::Function::New(env, GetNumThreads));
+  exports.Set("releaseThreadCaches", Napi::Function::New(env, ReleaseThreadCaches));
   InitCreation(env, exports);
   InitMath(env, exports);
   InitFiles(env, exports);

@@ -141,7 +141,10 @@ Tensor::Tensor(const Napi::CallbackInfo &info) : Napi::ObjectWrap<Tensor>(info),
   }
   t_ = info[0].As<Napi::External<tensor_t>>().Data();
   accounted_ = SoleStorageBytes(t_);
-  if (accounted_ > 0) Napi::MemoryManagement::AdjustExternalMemory(info.Env(), accounted_);
+  // The plain C call: a constructor that threw here would leave the reference
+  // owned twice (this object's destructor and Wrap's guard).
+  int64_t ignored = 0;
+  if (accounted_ > 0) napi_adjust_external_memory(env_, accounted_, &ignored);
 }
 
 Tensor::~Tensor() { Drop(); }

@@ -229,3 +229,9 @@ test('setNumThreads changes the worker count; results do not depend on it', () =
   assert.equal(one, two);
   assert.throws(() => ct.setNumThreads(-1), ct.InvalidArgumentError);
 });
+
+test('releaseThreadCaches gives cached blocks back; tensors work as before', () => {
+  for (let i = 0; i < 100; ++i) ct.zeros([2]).transpose(0, 0).release();
+  ct.releaseThreadCaches();
+  assert.deepEqual(ct.ones([2], 'int8').toArray(), [1, 1]);
+});
