@@ -89,26 +89,36 @@ Napi::Value CopyWith(const Napi::CallbackInfo &info) {
   return info[0];
 }
 
-// indexGather(t, dims, indices) and indexPut(t, dims, indices, values).
-Napi::Value IndexGather(const Napi::CallbackInfo &info) {
+// The arguments (t, dims, indices) that indexGather and indexPut share.
+struct IndexArgs {
+  tensor_t *t;
+  std::vector<int64_t> dims;
+  std::vector<const tensor_t *> indices;
+};
+
+IndexArgs ReadIndexArgs(const Napi::CallbackInfo &info, const std::string &what) {
   Napi::Env env = info.Env();
-  tensor_t *t = Tensor::Handle(env, info[0], "indexGather");
-  std::vector<int64_t> dims = ToInt64s(env, info[1], "indexGather dims");
-  std::vector<const tensor_t *> indices = Tensor::Handles(env, info[2], "indexGather indices");
-  if (dims.size() != indices.size()) ThrowMisuse(env, TENSOR_E_INVALID, "indexGather: one dim per index tensor");
-  tensor_t *out = nullptr;
-  return Give(env, tensor_index_gather(&out, t, static_cast<int64_t>(dims.size()), dims.data(), indices.data()), out);
+  IndexArgs args{Tensor::Handle(env, info[0], what.c_str()), ToInt64s(env, info[1], (what + " dims").c_str()),
+                 Tensor::Handles(env, info[2], (what + " indices").c_str())};
+  if (args.dims.size() != args.indices.size()) ThrowMisuse(env, TENSOR_E_INVALID, what + ": one dim per index tensor");
+  return args;
 }
 
+// indexGather(t, dims, indices)
+Napi::Value IndexGather(const Napi::CallbackInfo &info) {
+  IndexArgs a = ReadIndexArgs(info, "indexGather");
+  tensor_t *out = nullptr;
+  return Give(info.Env(),
+              tensor_index_gather(&out, a.t, static_cast<int64_t>(a.dims.size()), a.dims.data(), a.indices.data()), out);
+}
+
+// indexPut(t, dims, indices, values): returns t.
 Napi::Value IndexPut(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
-  tensor_t *t = Tensor::Handle(env, info[0], "indexPut");
-  std::vector<int64_t> dims = ToInt64s(env, info[1], "indexPut dims");
-  std::vector<const tensor_t *> indices = Tensor::Handles(env, info[2], "indexPut indices");
-  if (dims.size() != indices.size()) ThrowMisuse(env, TENSOR_E_INVALID, "indexPut: one dim per index tensor");
+  IndexArgs a = ReadIndexArgs(info, "indexPut");
   Owned hv;
   const tensor_t *values = TensorOrScalar(env, info[3], hv, "indexPut values");
-  Check(env, tensor_index_put(t, static_cast<int64_t>(dims.size()), dims.data(), indices.data(), values));
+  Check(env, tensor_index_put(a.t, static_cast<int64_t>(a.dims.size()), a.dims.data(), a.indices.data(), values));
   return info[0];
 }
 
