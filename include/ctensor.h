@@ -941,6 +941,21 @@ CTENSOR_API tensor_status_t tensor_safetensors_save(const char *path, int64_t n,
 /* number gives complex64 (PyTorch's complex32 is not a ctensor dtype).       */
 /* float16 and bfloat16 compute in float32 and round once, as PyTorch's CPU  */
 /* kernels.                                                                  */
+/*                                                                           */
+/* Output layout of the element-wise ops (binary ops, neg/abs, clamp,        */
+/* where): PyTorch's TensorIterator rule applied to the magnitudes of the    */
+/* inputs' strides. When every input has the result's shape and all are      */
+/* contiguous, the result is contiguous; when all are 4-d and contiguous in  */
+/* channels-last order, it is too; when all are non-overlapping and dense    */
+/* with the same stride magnitudes, it has those strides; otherwise          */
+/* its dims are ordered by the inputs' strides (the first input whose        */
+/* non-zero strides differ decides each pair of dims, equal strides put the  */
+/* smaller size inside, dims no input orders keep C order) and it is dense   */
+/* in that order. So a reversed input (negative strides) gives the layout    */
+/* of its forward twin: a[::-1] + b[::-1] is contiguous. Size-1 dims keep    */
+/* their strides in the comparison and size-0 dims enter the products as     */
+/* PyTorch's do (an empty result can have stride 0). Reductions, argmax/     */
+/* argmin, cumsum/cumprod and softmax give contiguous results, as PyTorch.   */
 /* ------------------------------------------------------------------------- */
 
 /** Binary operations, for tensor_binary_into. */
@@ -1586,6 +1601,144 @@ CTENSOR_API tensor_status_t tensor_equal(int32_t *out, const tensor_t *a, const 
  */
 CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, const tensor_t *b, double rtol,
                                             double atol, int32_t equal_nan);
+
+/**
+ * torch.clamp(a, min, max) in a new tensor: min(max(a, min), max) element-wise.
+ * `min` may be NULL (no lower bound) and `max` may be NULL (no upper bound),
+ * but not both. The bounds are tensors or
+ * wrapped numbers (tensor_scalar_*); a, min and max broadcast together and
+ * compute in their result type (torch.result_type over the three: int8 with
+ * a scalar int bound stays int8, with a scalar float bound gives float32).
+ * A NaN element of a stays NaN; a NaN bound gives NaN, except a NaN wrapped
+ * number as the only bound, which PyTorch's clamp_min/clamp_max pass over
+ * (a is returned converted); min > max gives max.
+ * The result is laid out as the binary ops' (see above). clip is the same op.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param a the input (borrowed); min, max the bounds (borrowed).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/a, min and max both NULL);
+ *         TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE (complex input or
+ *         bound, a bool result type with both bounds as in PyTorch, or no
+ *         result type; with one bound bool is logical or/and);
+ *         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_clamp(tensor_t **out, const tensor_t *a, const tensor_t *min,
+                                         const tensor_t *max);
+/**
+ * dst = clamp(a, min, max) with tensor_binary_into's out= rules: dst has the
+ * broadcast shape, the result type can be cast to dst's dtype; dst may be a
+ * itself (in-place clamp_) or overlap any input. As for tensor_clamp,
+ * `min` may be NULL and `max` may be NULL, but not both.
+ * @return as tensor_clamp; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (no cast), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_clamp_into(tensor_t *dst, const tensor_t *a, const tensor_t *min,
+                                              const tensor_t *max);
+/**
+ * torch.where(cond, a, b) in a new tensor: a where cond is true, else b;
+ * cond, a and b broadcast together, a and b are converted to their result
+ * type (torch.result_type(a, b); either may be a wrapped number). cond must
+ * be bool or uint8 (non-zero is true; PyTorch 1.13 still takes uint8). The
+ * result is laid out as the binary ops' over cond, a and b.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
+ *         TENSOR_E_DTYPE (cond of another dtype, no result type);
+ *         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_where(tensor_t **out, const tensor_t *cond, const tensor_t *a,
+                                         const tensor_t *b);
+/**
+ * dst = where(cond, a, b) with the out= rules of tensor_clamp_into.
+ * @return as tensor_where and tensor_clamp_into.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_where_into(tensor_t *dst, const tensor_t *cond, const tensor_t *a,
+                                              const tensor_t *b);
+/**
+ * torch.argmax(t, dim, keepdim): a new contiguous int64 tensor of the index of
+ * the first largest element along `dim` (negative counts from the end; a 0-dim
+ * t takes 0 or -1 and gives 0). dim TENSOR_ALL_DIMS searches the flattened
+ * tensor (C order) and gives a 0-dim result, or with keepdim 1 one of t's ndim
+ * with every size 1. NaN is larger than every number (the first NaN wins).
+ * @param keepdim 1 keeps the reduced dim as size 1, 0 drops it.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dim out of range, keepdim
+ *         not 0/1); TENSOR_E_SHAPE (the reduced dim has size 0, or
+ *         TENSOR_ALL_DIMS over no elements, as PyTorch's error);
+ *         TENSOR_E_DTYPE (bool or complex, as PyTorch, which does not check
+ *         when the result is empty or `dim` has size 1: zeros then);
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_argmax(tensor_t **out, const tensor_t *t, int64_t dim, int32_t keepdim);
+/** torch.argmin, as tensor_argmax (NaN is smaller than every number). @since 0.2 */
+CTENSOR_API tensor_status_t tensor_argmin(tensor_t **out, const tensor_t *t, int64_t dim, int32_t keepdim);
+/**
+ * dst = argmax(t, dim, keepdim): dst must have the result's shape and, as
+ * PyTorch's out=, dtype int64.
+ * @return as tensor_argmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (dst not int64), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_argmax_into(tensor_t *dst, const tensor_t *t, int64_t dim,
+                                               int32_t keepdim);
+/** dst = argmin(t, dim, keepdim), as tensor_argmax_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_argmin_into(tensor_t *dst, const tensor_t *t, int64_t dim,
+                                               int32_t keepdim);
+/**
+ * torch.cumsum(t, dim): a new contiguous tensor of t's shape whose element k
+ * along `dim` is the sum of elements 0..k. bool and integer inputs give int64
+ * (wrapping on overflow), other dtypes keep theirs. The running sum is kept
+ * as PyTorch's CPU kernel keeps it: in float64 for float32 and float64, in
+ * complex128 for complex, in float32 for float16 and bfloat16 (PyTorch 1.13
+ * refuses float16 here; ctensor computes it as bfloat16), and each element is
+ * rounded once. There is no dtype argument: convert first (tensor_to).
+ * @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cumsum(tensor_t **out, const tensor_t *t, int64_t dim);
+/** torch.cumprod, as tensor_cumsum (the running product). @since 0.2 */
+CTENSOR_API tensor_status_t tensor_cumprod(tensor_t **out, const tensor_t *t, int64_t dim);
+/**
+ * dst = cumsum(t, dim) with the out= rules of tensor_clamp_into (the result
+ * dtype must be castable to dst's).
+ * @return as tensor_cumsum and tensor_clamp_into.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cumsum_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/** dst = cumprod(t, dim), as tensor_cumsum_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_cumprod_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/**
+ * torch.softmax(t, dim): a new contiguous tensor of t's dtype and shape,
+ * exp(x - max) / sum(exp(x - max)) along `dim` (the max subtracted, so large
+ * inputs do not overflow). A lane holding NaN or +inf, or only -inf, gives NaN,
+ * as PyTorch. float16 and bfloat16 compute in float32 and round once (PyTorch
+ * 1.13 refuses float16 here); float32 in float32, float64 in float64.
+ * @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+ *         TENSOR_E_DTYPE (not a floating dtype, as PyTorch); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_softmax(tensor_t **out, const tensor_t *t, int64_t dim);
+/** torch.log_softmax: x - max - log(sum(exp(x - max))), as tensor_softmax. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_log_softmax(tensor_t **out, const tensor_t *t, int64_t dim);
+/**
+ * dst = softmax(t, dim): dst must have t's shape and, as PyTorch's out=, t's
+ * dtype.
+ * @return as tensor_softmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (dst's dtype), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_softmax_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/** dst = log_softmax(t, dim), as tensor_softmax_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_log_softmax_into(tensor_t *dst, const tensor_t *t, int64_t dim);
 
 /* ------------------------------------------------------------------------- */
 /* Experimental (as zstd's experimental section): exported, documented and   */

@@ -75,6 +75,22 @@ JULIA_NOT_WRAPPED = {
             "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
             "bitwise_not")],
         "the unary family: wrapped in a later change (issue 25)"),
+    "tensor_clamp": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_clamp_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_where": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_where_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmin": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmin_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumsum": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumprod": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumsum_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumprod_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
 }
 
 # ---------------------------------------------------------------------------------

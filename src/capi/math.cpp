@@ -2,7 +2,7 @@
 // item, cat/stack, equal/allclose.
 #include <complex>
 
-#include "dtype/convert.hpp"
+#include "engine/copies.hpp"
 #include "guard.hpp"
 #include "ops/binary.hpp"
 #include "ops/compare.hpp"
@@ -26,8 +26,7 @@ tensor_status_t reduce(tensor_t** out, core::ReduceOp op, const tensor_t* t, int
   const char* name = core::reduce_op_name(op);
   return capi::produce(out, name, [&](const char*) {
     const core::Tensor& input = capi::arg(t, name);
-    if (keepdim != 0 && keepdim != 1) core::fail(Status::Invalid, name, ": keepdim is ", keepdim, ", expected 0 or 1");
-    return core::reduce(op, input, ndims, dims, keepdim == 1);
+    return core::reduce(op, input, ndims, dims, capi::keepdim_arg(keepdim, name));
   });
 }
 
@@ -44,15 +43,6 @@ core::UnaryOp unary_op(const char* fn, tensor_unary_op_t op) {
                 "TENSOR_UOP_" #NAME " differs from the core's op table");
 CTENSOR_UNARY_OPS(CTENSOR_UNARY_VALUE)
 #undef CTENSOR_UNARY_VALUE
-
-// The single element of t as `dtype` (converted as a copy converts).
-void item(const char* name, const tensor_t* t, core::DType dtype, void* out) {
-  const core::Tensor& input = capi::arg(t, name);
-  if (input.numel() != 1)
-    core::fail(Status::Shape, name, ": a tensor with ", input.numel(), " elements cannot be converted to a scalar");
-  input.require_readable(name);
-  core::cast_kernel(input.dtype(), dtype)(input.data(), 0, static_cast<char*>(out), 0, 1);
-}
 
 }  // namespace
 
@@ -185,12 +175,12 @@ tensor_status_t tensor_amin(tensor_t** out, const tensor_t* t, int64_t ndims, co
 
 tensor_status_t tensor_item_float64(double* out, const tensor_t* t) {
   if (!out) return capi::record_error(Status::Invalid, "item_float64: out is NULL");
-  return capi::guarded("item_float64", [&](const char*) { item("item_float64", t, core::dtype::Float64, out); });
+  return capi::guarded("item_float64", [&](const char* op) { core::item(op, capi::arg(t, op), core::dtype::Float64, out); });
 }
 
 tensor_status_t tensor_item_int64(int64_t* out, const tensor_t* t) {
   if (!out) return capi::record_error(Status::Invalid, "item_int64: out is NULL");
-  return capi::guarded("item_int64", [&](const char*) { item("item_int64", t, core::dtype::Int64, out); });
+  return capi::guarded("item_int64", [&](const char* op) { core::item(op, capi::arg(t, op), core::dtype::Int64, out); });
 }
 
 tensor_status_t tensor_cat(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {

@@ -9,10 +9,7 @@ typedef tensor_status_t (*ReduceFn)(tensor_t **, const tensor_t *, int64_t, cons
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or
-   a Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is
-   neither (the operator then returns NotImplemented), -1 on error. */
-static int operand(PyObject *obj, tensor_t **out) {
+int ct_operand(PyObject *obj, tensor_t **out) {
   *out = NULL;
   if (Ct_Tensor_Check(obj)) {
     *out = tensor_retain(SELF(obj));
@@ -66,8 +63,8 @@ static int large(const tensor_t *a, const tensor_t *b) {
 
 static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
   tensor_t *ta, *tb = NULL, *out = NULL;
-  int r = operand(a, &ta);
-  if (r > 0) r = operand(b, &tb);
+  int r = ct_operand(a, &ta);
+  if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
     if (r < 0) return NULL;
@@ -90,7 +87,7 @@ static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
 static PyObject *in_place(PyObject *self, PyObject *other, tensor_op_t op) {
   if (!Ct_Tensor_Check(self)) Py_RETURN_NOTIMPLEMENTED;
   tensor_t *t;
-  const int r = operand(other, &t);
+  const int r = ct_operand(other, &t);
   if (r <= 0) {
     if (r < 0) return NULL;
     Py_RETURN_NOTIMPLEMENTED;
@@ -455,8 +452,8 @@ static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   PyObject *a, *b;
   if (!PyArg_ParseTuple(args, "OO:result_type", &a, &b)) return NULL;
   tensor_t *ta, *tb = NULL;
-  int r = operand(a, &ta);
-  if (r > 0) r = operand(b, &tb);
+  int r = ct_operand(a, &ta);
+  if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
     if (r == 0) PyErr_SetString(PyExc_TypeError, "result_type(): arguments must be Tensors or Numbers");

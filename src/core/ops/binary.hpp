@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "engine/output_layout.hpp"  // empty_like_inputs, which the ops here allocate with
 #include "layout/tensor.hpp"
 
 namespace ctensor::core {
@@ -29,14 +30,5 @@ Ref<Tensor> conj_physical(const Tensor& a);
 // torch.conj without a conjugate bit: as conj_physical, but a complex result is
 // read-only (writes through PyTorch's conjugate view would reach `a`).
 Ref<Tensor> conj(const Tensor& a);
-
-// Output strides as PyTorch's TensorIterator allocates them for a result of
-// `shape` computed from `inputs` (same-shaped dense inputs give their strides,
-// otherwise the inputs' stride order decides the dims' order).
-void output_strides(int64_t ndim, const int64_t* shape, int n, const Tensor* const* inputs, int64_t* strides);
-
-// A new tensor of `shape` with output_strides(...).
-Ref<Tensor> empty_like_inputs(const char* op, DType dtype, int64_t ndim, const int64_t* shape, int n,
-                              const Tensor* const* inputs);
 
 }  // namespace ctensor::core

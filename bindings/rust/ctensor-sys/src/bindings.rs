@@ -1895,6 +1895,221 @@ unsafe extern "C" {
         equal_nan: i32,
     ) -> tensor_status_t;
 }
+unsafe extern "C" {
+    /** torch.clamp(a, min, max) in a new tensor: min(max(a, min), max) element-wise.
+ `min` may be NULL (no lower bound) and `max` may be NULL (no upper bound),
+ but not both. The bounds are tensors or
+ wrapped numbers (tensor_scalar_*); a, min and max broadcast together and
+ compute in their result type (torch.result_type over the three: int8 with
+ a scalar int bound stays int8, with a scalar float bound gives float32).
+ A NaN element of a stays NaN; a NaN bound gives NaN, except a NaN wrapped
+ number as the only bound, which PyTorch's clamp_min/clamp_max pass over
+ (a is returned converted); min > max gives max.
+ The result is laid out as the binary ops' (see above). clip is the same op.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param a the input (borrowed); min, max the bounds (borrowed).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/a, min and max both NULL);
+         TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE (complex input or
+         bound, a bool result type with both bounds as in PyTorch, or no
+         result type; with one bound bool is logical or/and);
+         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_clamp(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        min: *const tensor_t,
+        max: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = clamp(a, min, max) with tensor_binary_into's out= rules: dst has the
+ broadcast shape, the result type can be cast to dst's dtype; dst may be a
+ itself (in-place clamp_) or overlap any input. As for tensor_clamp,
+ `min` may be NULL and `max` may be NULL, but not both.
+ @return as tensor_clamp; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (no cast), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_clamp_into(
+        dst: *mut tensor_t,
+        a: *const tensor_t,
+        min: *const tensor_t,
+        max: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.where(cond, a, b) in a new tensor: a where cond is true, else b;
+ cond, a and b broadcast together, a and b are converted to their result
+ type (torch.result_type(a, b); either may be a wrapped number). cond must
+ be bool or uint8 (non-zero is true; PyTorch 1.13 still takes uint8). The
+ result is laid out as the binary ops' over cond, a and b.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
+         TENSOR_E_DTYPE (cond of another dtype, no result type);
+         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_where(
+        out: *mut *mut tensor_t,
+        cond: *const tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = where(cond, a, b) with the out= rules of tensor_clamp_into.
+ @return as tensor_where and tensor_clamp_into.
+ @since 0.2*/
+    pub fn tensor_where_into(
+        dst: *mut tensor_t,
+        cond: *const tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.argmax(t, dim, keepdim): a new contiguous int64 tensor of the index of
+ the first largest element along `dim` (negative counts from the end; a 0-dim
+ t takes 0 or -1 and gives 0). dim TENSOR_ALL_DIMS searches the flattened
+ tensor (C order) and gives a 0-dim result, or with keepdim 1 one of t's ndim
+ with every size 1. NaN is larger than every number (the first NaN wins).
+ @param keepdim 1 keeps the reduced dim as size 1, 0 drops it.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dim out of range, keepdim
+         not 0/1); TENSOR_E_SHAPE (the reduced dim has size 0, or
+         TENSOR_ALL_DIMS over no elements, as PyTorch's error);
+         TENSOR_E_DTYPE (bool or complex, as PyTorch, which does not check
+         when the result is empty or `dim` has size 1: zeros then);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_argmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.argmin, as tensor_argmax (NaN is smaller than every number). @since 0.2
+    pub fn tensor_argmin(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = argmax(t, dim, keepdim): dst must have the result's shape and, as
+ PyTorch's out=, dtype int64.
+ @return as tensor_argmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (dst not int64), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_argmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = argmin(t, dim, keepdim), as tensor_argmax_into. @since 0.2
+    pub fn tensor_argmin_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.cumsum(t, dim): a new contiguous tensor of t's shape whose element k
+ along `dim` is the sum of elements 0..k. bool and integer inputs give int64
+ (wrapping on overflow), other dtypes keep theirs. The running sum is kept
+ as PyTorch's CPU kernel keeps it: in float64 for float32 and float64, in
+ complex128 for complex, in float32 for float16 and bfloat16 (PyTorch 1.13
+ refuses float16 here; ctensor computes it as bfloat16), and each element is
+ rounded once. There is no dtype argument: convert first (tensor_to).
+ @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cumsum(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.cumprod, as tensor_cumsum (the running product). @since 0.2
+    pub fn tensor_cumprod(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = cumsum(t, dim) with the out= rules of tensor_clamp_into (the result
+ dtype must be castable to dst's).
+ @return as tensor_cumsum and tensor_clamp_into.
+ @since 0.2*/
+    pub fn tensor_cumsum_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = cumprod(t, dim), as tensor_cumsum_into. @since 0.2
+    pub fn tensor_cumprod_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.softmax(t, dim): a new contiguous tensor of t's dtype and shape,
+ exp(x - max) / sum(exp(x - max)) along `dim` (the max subtracted, so large
+ inputs do not overflow). A lane holding NaN or +inf, or only -inf, gives NaN,
+ as PyTorch. float16 and bfloat16 compute in float32 and round once (PyTorch
+ 1.13 refuses float16 here); float32 in float32, float64 in float64.
+ @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+         TENSOR_E_DTYPE (not a floating dtype, as PyTorch); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_softmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.log_softmax: x - max - log(sum(exp(x - max))), as tensor_softmax. @since 0.2
+    pub fn tensor_log_softmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = softmax(t, dim): dst must have t's shape and, as PyTorch's out=, t's
+ dtype.
+ @return as tensor_softmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (dst's dtype), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_softmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = log_softmax(t, dim), as tensor_softmax_into. @since 0.2
+    pub fn tensor_log_softmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
 #[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.

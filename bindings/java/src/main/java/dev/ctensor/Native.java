@@ -3091,6 +3091,321 @@ final class Native {
         }
     }
 
+    private static final MethodHandle tensor_clamp$MH =
+            NativeLibrary.downcall("tensor_clamp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_clamp(tensor_t ** out, const tensor_t * a, const tensor_t * min, const tensor_t * max)}
+     * <p>
+     * torch.clamp(a, min, max) in a new tensor: min(max(a, min), max) element-wise. `min` may be
+     * NULL (no lower bound) and `max` may be NULL (no upper bound), but not both. The bounds are
+     * tensors or wrapped numbers (tensor_scalar_*); a, min and max broadcast together and compute
+     * in their result type (torch.result_type over the three: int8 with a scalar int bound stays
+     * int8, with a scalar float bound gives float32). A NaN element of a stays NaN; a NaN bound
+     * gives NaN, except a NaN wrapped number as the only bound, which PyTorch's
+     * clamp_min/clamp_max pass over (a is returned converted); min &gt; max gives max. The result is
+     * laid out as the binary ops' (see above). clip is the same op.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_clamp(MemorySegment out, MemorySegment a, MemorySegment min, MemorySegment max) {
+        try {
+            return (int) tensor_clamp$MH.invokeExact(out, a, min, max);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_clamp", e);
+        }
+    }
+
+    private static final MethodHandle tensor_clamp_into$MH =
+            NativeLibrary.downcall("tensor_clamp_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_clamp_into(tensor_t * dst, const tensor_t * a, const tensor_t * min, const tensor_t * max)}
+     * <p>
+     * dst = clamp(a, min, max) with tensor_binary_into's out= rules: dst has the broadcast shape,
+     * the result type can be cast to dst's dtype; dst may be a itself (in-place clamp_) or overlap
+     * any input. As for tensor_clamp, `min` may be NULL and `max` may be NULL, but not both.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_clamp_into(MemorySegment dst, MemorySegment a, MemorySegment min, MemorySegment max) {
+        try {
+            return (int) tensor_clamp_into$MH.invokeExact(dst, a, min, max);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_clamp_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_where$MH =
+            NativeLibrary.downcall("tensor_where", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_where(tensor_t ** out, const tensor_t * cond, const tensor_t * a, const tensor_t * b)}
+     * <p>
+     * torch.where(cond, a, b) in a new tensor: a where cond is true, else b; cond, a and b
+     * broadcast together, a and b are converted to their result type (torch.result_type(a, b);
+     * either may be a wrapped number). cond must be bool or uint8 (non-zero is true; PyTorch 1.13
+     * still takes uint8). The result is laid out as the binary ops' over cond, a and b.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_where(MemorySegment out, MemorySegment cond, MemorySegment a, MemorySegment b) {
+        try {
+            return (int) tensor_where$MH.invokeExact(out, cond, a, b);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_where", e);
+        }
+    }
+
+    private static final MethodHandle tensor_where_into$MH =
+            NativeLibrary.downcall("tensor_where_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_where_into(tensor_t * dst, const tensor_t * cond, const tensor_t * a, const tensor_t * b)}
+     * <p>
+     * dst = where(cond, a, b) with the out= rules of tensor_clamp_into.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_where_into(MemorySegment dst, MemorySegment cond, MemorySegment a, MemorySegment b) {
+        try {
+            return (int) tensor_where_into$MH.invokeExact(dst, cond, a, b);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_where_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_argmax$MH =
+            NativeLibrary.downcall("tensor_argmax", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_argmax(tensor_t ** out, const tensor_t * t, int64_t dim, int32_t keepdim)}
+     * <p>
+     * torch.argmax(t, dim, keepdim): a new contiguous int64 tensor of the index of the first
+     * largest element along `dim` (negative counts from the end; a 0-dim t takes 0 or -1 and gives
+     * 0). dim TENSOR_ALL_DIMS searches the flattened tensor (C order) and gives a 0-dim result, or
+     * with keepdim 1 one of t's ndim with every size 1. NaN is larger than every number (the first
+     * NaN wins).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_argmax(MemorySegment out, MemorySegment t, long dim, int keepdim) {
+        try {
+            return (int) tensor_argmax$MH.invokeExact(out, t, dim, keepdim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_argmax", e);
+        }
+    }
+
+    private static final MethodHandle tensor_argmin$MH =
+            NativeLibrary.downcall("tensor_argmin", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_argmin(tensor_t ** out, const tensor_t * t, int64_t dim, int32_t keepdim)}
+     * <p>
+     * torch.argmin, as tensor_argmax (NaN is smaller than every number).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_argmin(MemorySegment out, MemorySegment t, long dim, int keepdim) {
+        try {
+            return (int) tensor_argmin$MH.invokeExact(out, t, dim, keepdim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_argmin", e);
+        }
+    }
+
+    private static final MethodHandle tensor_argmax_into$MH =
+            NativeLibrary.downcall("tensor_argmax_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_argmax_into(tensor_t * dst, const tensor_t * t, int64_t dim, int32_t keepdim)}
+     * <p>
+     * dst = argmax(t, dim, keepdim): dst must have the result's shape and, as PyTorch's out=,
+     * dtype int64.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_argmax_into(MemorySegment dst, MemorySegment t, long dim, int keepdim) {
+        try {
+            return (int) tensor_argmax_into$MH.invokeExact(dst, t, dim, keepdim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_argmax_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_argmin_into$MH =
+            NativeLibrary.downcall("tensor_argmin_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_argmin_into(tensor_t * dst, const tensor_t * t, int64_t dim, int32_t keepdim)}
+     * <p>
+     * dst = argmin(t, dim, keepdim), as tensor_argmax_into.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_argmin_into(MemorySegment dst, MemorySegment t, long dim, int keepdim) {
+        try {
+            return (int) tensor_argmin_into$MH.invokeExact(dst, t, dim, keepdim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_argmin_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cumsum$MH =
+            NativeLibrary.downcall("tensor_cumsum", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_cumsum(tensor_t ** out, const tensor_t * t, int64_t dim)}
+     * <p>
+     * torch.cumsum(t, dim): a new contiguous tensor of t's shape whose element k along `dim` is
+     * the sum of elements 0..k. bool and integer inputs give int64 (wrapping on overflow), other
+     * dtypes keep theirs. The running sum is kept as PyTorch's CPU kernel keeps it: in float64 for
+     * float32 and float64, in complex128 for complex, in float32 for float16 and bfloat16 (PyTorch
+     * 1.13 refuses float16 here; ctensor computes it as bfloat16), and each element is rounded
+     * once. There is no dtype argument: convert first (tensor_to).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cumsum(MemorySegment out, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_cumsum$MH.invokeExact(out, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cumsum", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cumprod$MH =
+            NativeLibrary.downcall("tensor_cumprod", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_cumprod(tensor_t ** out, const tensor_t * t, int64_t dim)}
+     * <p>
+     * torch.cumprod, as tensor_cumsum (the running product).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cumprod(MemorySegment out, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_cumprod$MH.invokeExact(out, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cumprod", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cumsum_into$MH =
+            NativeLibrary.downcall("tensor_cumsum_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_cumsum_into(tensor_t * dst, const tensor_t * t, int64_t dim)}
+     * <p>
+     * dst = cumsum(t, dim) with the out= rules of tensor_clamp_into (the result dtype must be
+     * castable to dst's).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cumsum_into(MemorySegment dst, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_cumsum_into$MH.invokeExact(dst, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cumsum_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cumprod_into$MH =
+            NativeLibrary.downcall("tensor_cumprod_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_cumprod_into(tensor_t * dst, const tensor_t * t, int64_t dim)}
+     * <p>
+     * dst = cumprod(t, dim), as tensor_cumsum_into.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cumprod_into(MemorySegment dst, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_cumprod_into$MH.invokeExact(dst, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cumprod_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_softmax$MH =
+            NativeLibrary.downcall("tensor_softmax", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_softmax(tensor_t ** out, const tensor_t * t, int64_t dim)}
+     * <p>
+     * torch.softmax(t, dim): a new contiguous tensor of t's dtype and shape, exp(x - max) /
+     * sum(exp(x - max)) along `dim` (the max subtracted, so large inputs do not overflow). A lane
+     * holding NaN or +inf, or only -inf, gives NaN, as PyTorch. float16 and bfloat16 compute in
+     * float32 and round once (PyTorch 1.13 refuses float16 here); float32 in float32, float64 in
+     * float64.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_softmax(MemorySegment out, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_softmax$MH.invokeExact(out, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_softmax", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log_softmax$MH =
+            NativeLibrary.downcall("tensor_log_softmax", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_log_softmax(tensor_t ** out, const tensor_t * t, int64_t dim)}
+     * <p>
+     * torch.log_softmax: x - max - log(sum(exp(x - max))), as tensor_softmax.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log_softmax(MemorySegment out, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_log_softmax$MH.invokeExact(out, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log_softmax", e);
+        }
+    }
+
+    private static final MethodHandle tensor_softmax_into$MH =
+            NativeLibrary.downcall("tensor_softmax_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_softmax_into(tensor_t * dst, const tensor_t * t, int64_t dim)}
+     * <p>
+     * dst = softmax(t, dim): dst must have t's shape and, as PyTorch's out=, t's dtype.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_softmax_into(MemorySegment dst, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_softmax_into$MH.invokeExact(dst, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_softmax_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log_softmax_into$MH =
+            NativeLibrary.downcall("tensor_log_softmax_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_log_softmax_into(tensor_t * dst, const tensor_t * t, int64_t dim)}
+     * <p>
+     * dst = log_softmax(t, dim), as tensor_softmax_into.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log_softmax_into(MemorySegment dst, MemorySegment t, long dim) {
+        try {
+            return (int) tensor_log_softmax_into$MH.invokeExact(dst, t, dim);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log_softmax_into", e);
+        }
+    }
+
     private static final MethodHandle tensor_from_blob$MH =
             NativeLibrary.downcall("tensor_from_blob", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
 
