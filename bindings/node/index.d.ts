@@ -31,6 +31,13 @@ export type BinaryOp =
   | 'add' | 'sub' | 'mul' | 'div' | 'pow' | 'maximum' | 'minimum'
   | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 
+export type UnaryOp =
+  | 'neg' | 'abs' | 'exp' | 'exp2' | 'expm1' | 'log' | 'log2' | 'log10'
+  | 'log1p' | 'sqrt' | 'rsqrt' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos'
+  | 'atan' | 'sinh' | 'cosh' | 'tanh' | 'sigmoid' | 'relu' | 'gelu' | 'erf'
+  | 'floor' | 'ceil' | 'round' | 'trunc' | 'frac' | 'sign' | 'reciprocal' | 'square'
+  | 'isnan' | 'isinf' | 'isfinite' | 'logicalNot' | 'bitwiseNot';
+
 export type CopyMode = 'ifNeeded' | 'always' | 'never';
 
 /** Nested arrays of a tensor's elements (see Tensor.toArray). */
@@ -138,6 +145,42 @@ export class Tensor {
   neg(): Tensor;
   abs(): Tensor;
   conj(): Tensor;
+  /** Element-wise functions (tensor_unary's ops), PyTorch 1.13's dtype rules. */
+  exp(): Tensor;
+  exp2(): Tensor;
+  expm1(): Tensor;
+  log(): Tensor;
+  log2(): Tensor;
+  log10(): Tensor;
+  log1p(): Tensor;
+  sqrt(): Tensor;
+  rsqrt(): Tensor;
+  sin(): Tensor;
+  cos(): Tensor;
+  tan(): Tensor;
+  asin(): Tensor;
+  acos(): Tensor;
+  atan(): Tensor;
+  sinh(): Tensor;
+  cosh(): Tensor;
+  tanh(): Tensor;
+  sigmoid(): Tensor;
+  relu(): Tensor;
+  gelu(): Tensor;
+  erf(): Tensor;
+  floor(): Tensor;
+  ceil(): Tensor;
+  round(): Tensor;
+  trunc(): Tensor;
+  frac(): Tensor;
+  sign(): Tensor;
+  reciprocal(): Tensor;
+  square(): Tensor;
+  isnan(): Tensor;
+  isinf(): Tensor;
+  isfinite(): Tensor;
+  logicalNot(): Tensor;
+  bitwiseNot(): Tensor;
   conjPhysical(): Tensor;
   /** Reductions over `dims` (null: all); keepdim keeps them as size 1. */
   sum(dims?: Int | Int[] | null, keepdim?: boolean): Tensor;
@@ -146,6 +189,17 @@ export class Tensor {
   amax(dims?: Int | Int[] | null, keepdim?: boolean): Tensor;
   amin(dims?: Int | Int[] | null, keepdim?: boolean): Tensor;
   nonzero(): Tensor;
+  cumsum(dim: Int): Tensor;
+  cumprod(dim: Int): Tensor;
+  softmax(dim: Int): Tensor;
+  logSoftmax(dim: Int): Tensor;
+  /** Index of the largest (smallest) element along dim; all dims (flattened) by default. */
+  argmax(dim?: Int | null, keepdim?: boolean): Tensor;
+  argmin(dim?: Int | null, keepdim?: boolean): Tensor;
+  /** Bounds are Tensors or scalars; one may be null. */
+  clamp(min?: Tensor | ScalarLike | null, max?: Tensor | ScalarLike | null): Tensor;
+  /** this (a bool condition) picks a where true, else b. */
+  where(a: Tensor | ScalarLike, b: Tensor | ScalarLike): Tensor;
 }
 
 /** An open safetensors file; close() (or the collector) releases it. Tensors got
@@ -201,6 +255,9 @@ export function stack(tensors: Tensor[], dim?: Int): Tensor;
 export function broadcastTensors(tensors: Tensor[]): Tensor[];
 /** dst = a op b under PyTorch's out= rules; returns dst. */
 export function binaryInto(dst: Tensor, op: BinaryOp, a: Tensor | ScalarLike, b: Tensor | ScalarLike): Tensor;
+export function unary(op: UnaryOp, a: Tensor): Tensor;
+/** dst = op(a) under PyTorch's out= rules (dst may be a: in place); returns dst. */
+export function unaryInto(dst: Tensor, op: UnaryOp, a: Tensor): Tensor;
 export function resultType(a: Tensor | ScalarLike, b: Tensor | ScalarLike): DType;
 export function equal(a: Tensor, b: Tensor): boolean;
 export function allclose(a: Tensor, b: Tensor, options?: { rtol?: number; atol?: number; equalNan?: boolean }): boolean;

@@ -273,6 +273,8 @@ module.exports = {
   stack: (tensors, dim = 0) => native.stack(tensors, dim),
   broadcastTensors: native.broadcastTensors,
   binaryInto: native.binaryInto,
+  unary: native.unary,
+  unaryInto: native.unaryInto,
   resultType: native.resultType,
   equal: native.equal,
   allclose,

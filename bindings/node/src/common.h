@@ -136,12 +136,30 @@ class Tensor : public Napi::ObjectWrap<Tensor> {
   Napi::Value Split(const Napi::CallbackInfo &info);
   Napi::Value Chunk(const Napi::CallbackInfo &info);
 
-  // A function of one tensor giving a new one (clone, neg, abs, nonzero).
+  // A function of one tensor giving a new one (clone, neg, exp, ..., nonzero).
   template <tensor_status_t (*Fn)(tensor_t **, const tensor_t *)>
   Napi::Value Unary(const Napi::CallbackInfo &info) {
     tensor_t *out = nullptr;
     return Give(info.Env(), Fn(&out, Live(info.Env())), out);
   }
+
+  // A function along one dim (cumsum, cumprod, softmax, log_softmax).
+  template <tensor_status_t (*Fn)(tensor_t **, const tensor_t *, int64_t)>
+  Napi::Value DimOp(const Napi::CallbackInfo &info) {
+    tensor_t *out = nullptr;
+    return Give(info.Env(), Fn(&out, Live(info.Env()), IntArg(info, 0, "dim")), out);
+  }
+
+  // argmax/argmin(dim = all, keepdim = false).
+  template <tensor_status_t (*Fn)(tensor_t **, const tensor_t *, int64_t, int32_t)>
+  Napi::Value ArgOp(const Napi::CallbackInfo &info) {
+    tensor_t *out = nullptr;
+    int32_t keepdim = info.Length() > 1 && info[1].ToBoolean().Value() ? 1 : 0;
+    return Give(info.Env(), Fn(&out, Live(info.Env()), IntArg(info, 0, "dim", TENSOR_ALL_DIMS), keepdim), out);
+  }
+
+  Napi::Value Clamp(const Napi::CallbackInfo &info);
+  Napi::Value Where(const Napi::CallbackInfo &info);
 
   // Copies (math.cc).
   Napi::Value Contiguous(const Napi::CallbackInfo &info);

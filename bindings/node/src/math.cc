@@ -42,6 +42,34 @@ tensor_op_t OpCode(Napi::Env env, const Napi::Value &v) {
   ThrowMisuse(env, TENSOR_E_INVALID, "unknown binary op '" + name + "'");
 }
 
+// The op names of tensor_unary and tensor_unary_into, in TENSOR_UOP_* order.
+const char *const kUnaryOps[] = {"neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil", "round", "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logicalNot", "bitwiseNot"};
+
+tensor_unary_op_t UnaryCode(Napi::Env env, const Napi::Value &v) {
+  std::string name = v.ToString().Utf8Value();
+  for (size_t i = 0; i < sizeof(kUnaryOps) / sizeof(kUnaryOps[0]); ++i) {
+    if (name == kUnaryOps[i]) return static_cast<tensor_unary_op_t>(i);
+  }
+  ThrowMisuse(env, TENSOR_E_INVALID, "unknown unary op '" + name + "'");
+}
+
+// unary(op, a): op(a) by name.
+Napi::Value Unary(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  tensor_unary_op_t op = UnaryCode(env, info[0]);
+  tensor_t *out = nullptr;
+  return Give(env, tensor_unary(&out, op, Tensor::Handle(env, info[1], "unary")), out);
+}
+
+// unaryInto(dst, op, a): dst = op(a) under PyTorch's out= rules; returns dst.
+Napi::Value UnaryInto(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  tensor_t *dst = Tensor::Handle(env, info[0], "unaryInto dst");
+  tensor_unary_op_t op = UnaryCode(env, info[1]);
+  Check(env, tensor_unary_into(dst, op, Tensor::Handle(env, info[2], "unaryInto a")));
+  return info[0];
+}
+
 Napi::Value BinaryInto(const Napi::CallbackInfo &info) {
   Napi::Env env = info.Env();
   tensor_t *dst = Tensor::Handle(env, info[0], "binaryInto dst");
@@ -201,8 +229,35 @@ Napi::Value Tensor::Reduce(const Napi::CallbackInfo &info) {
   return Give(env, fn(&out, Live(env), static_cast<int64_t>(dims.size()), all ? nullptr : dims.data(), keepdim), out);
 }
 
+// clamp(min, max): either bound may be null/undefined (not both); a bound is a Tensor or
+// a JS scalar.
+Napi::Value Tensor::Clamp(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  Owned hmin, hmax;
+  auto bound = [&](size_t i, Owned &holder, const char *what) -> const tensor_t * {
+    if (info.Length() <= i || info[i].IsNull() || info[i].IsUndefined()) return nullptr;
+    return TensorOrScalar(env, info[i], holder, what);
+  };
+  const tensor_t *lo = bound(0, hmin, "clamp min");
+  const tensor_t *hi = bound(1, hmax, "clamp max");
+  tensor_t *out = nullptr;
+  return Give(env, tensor_clamp(&out, Live(env), lo, hi), out);
+}
+
+// cond.where(a, b): a where cond is true, else b (torch.where(cond, a, b)).
+Napi::Value Tensor::Where(const Napi::CallbackInfo &info) {
+  Napi::Env env = info.Env();
+  Owned ha, hb;
+  const tensor_t *a = TensorOrScalar(env, info[0], ha, "where a");
+  const tensor_t *b = TensorOrScalar(env, info[1], hb, "where b");
+  tensor_t *out = nullptr;
+  return Give(env, tensor_where(&out, Live(env), a, b), out);
+}
+
 void InitMath(Napi::Env env, Napi::Object exports) {
   exports.Set("binaryInto", Napi::Function::New(env, BinaryInto));
+  exports.Set("unary", Napi::Function::New(env, Unary));
+  exports.Set("unaryInto", Napi::Function::New(env, UnaryInto));
   exports.Set("resultType", Napi::Function::New(env, ResultType));
   exports.Set("equal", Napi::Function::New(env, Equal));
   exports.Set("allclose", Napi::Function::New(env, Allclose));

@@ -113,7 +113,7 @@ function assertClose(assert, actual, expected, tol = 1e-6, message = '') {
     if (Number.isNaN(e)) {
       assert.ok(Number.isNaN(a), `${message} [${i}]: ${a} is not NaN`);
     } else {
-      assert.ok(Math.abs(a - e) <= tol * Math.max(1, Math.abs(e)), `${message} [${i}]: ${a} != ${e}`);
+      assert.ok(a === e || Math.abs(a - e) <= tol * Math.max(1, Math.abs(e)), `${message} [${i}]: ${a} != ${e}`);
     }
   }
 }

@@ -150,3 +150,26 @@ test('indexGather and indexPut index with integer tensors', () => {
   assert.deepEqual(t.toArray(), [[0, 11, 12], [0, 21, 22]]);
   assert.throws(() => ct.indexGather(t, [0], [ct.tensor([5n])]), ct.BoundsError);
 });
+
+test('clamp, where, argmax/argmin, cumsum/cumprod, softmax/logSoftmax match JS loops', () => {
+  const xs = [3, -1, 4, -1, 5, -9];
+  const t = ct.tensor(xs, { dtype: 'float64', shape: [2, 3] });
+  assert.deepEqual(t.clamp(-2, 4).toArray(), [[3, -1, 4], [-1, 4, -2]]);
+  assert.deepEqual(t.clamp(null, 0).toArray(), [[0, -1, 0], [-1, 0, -9]]);
+  assert.deepEqual(t.gt(0).where(t, 0).toArray(), [[3, 0, 4], [0, 5, 0]]);
+  assert.equal(t.argmax().item(), BigInt(xs.indexOf(Math.max(...xs))));
+  assert.deepEqual(t.argmin(1).toArray(), [1n, 2n]);
+  assert.deepEqual(t.argmax(0, true).shape, [1, 3]);
+  assert.deepEqual(t.cumsum(1).toArray(), [[3, 2, 6], [-1, 4, -5]]);
+  assert.deepEqual(t.cumprod(0).toArray(), [[3, -1, 4], [-3, -5, -36]]);
+  const sm = t.softmax(1).toArray();
+  const lsm = t.logSoftmax(1).toArray();
+  [[3, -1, 4], [-1, 5, -9]].forEach((row, i) => {
+    const m = Math.max(...row);
+    const z = row.reduce((s, v) => s + Math.exp(v - m), 0);
+    assertClose(assert, sm[i], row.map((v) => Math.exp(v - m) / z), 1e-12, 'softmax');
+    assertClose(assert, lsm[i], row.map((v) => v - m - Math.log(z)), 1e-12, 'logSoftmax');
+  });
+  assert.throws(() => t.clamp(), ct.InvalidArgumentError);
+  assert.throws(() => ct.zeros([0]).argmax(), ct.ShapeError);
+});
