@@ -49,6 +49,10 @@ JULIA_NOT_WRAPPED = {
          "tensor_from_dlpack_legacy"],
         "no DLPack in the Julia binding yet"),
     **dict.fromkeys(
+        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
+         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "no Arrow exchange in the Julia binding yet"),
+    **dict.fromkeys(
         ["tensor_storage_map_file", "tensor_storage_new_shared", "tensor_storage_fd", "tensor_storage_from_fd",
          "tensor_load_npy", "tensor_save_npy", "tensor_safetensors_open", "tensor_safetensors_release",
          "tensor_safetensors_count", "tensor_safetensors_name", "tensor_safetensors_get",

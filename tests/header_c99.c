@@ -2,6 +2,8 @@
    the header's version macros agree with the library it links against. */
 #include "ctensor.h"
 #include "ctensor.h" /* the include guard must make a second inclusion harmless */
+#include "ctensor_arrow.h"
+#include "ctensor_arrow.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 // Compiles ctensor.h as C++ (built as C++11 and as C++17, -pedantic -Werror):
 // the extern "C" guards must give C linkage, and the macros must be usable.
 #include "ctensor.h"
+#include "ctensor_arrow.h"
 
 #include <cstring>
 #include <type_traits>
@@ -10,6 +11,8 @@ static_assert(std::is_same<tensor_dtype_t, int32_t>::value, "tensor_dtype_t is i
 static_assert(TENSOR_E_UNSUPPORTED == 14, "status values are fixed");
 static_assert(TENSOR_E_INTERNAL == 15, "status values are fixed");
 static_assert(TENSOR_UINT64 == 29, "dtype values are fixed");
+static_assert(sizeof(ArrowArray) == 80 && sizeof(ArrowSchema) == 72, "Arrow C Data Interface layout (64-bit)");
+static_assert(sizeof(ArrowDeviceArray) == 128, "Arrow C Device Data Interface layout (64-bit)");
 
 int main() {
   // Taking the address with a C function-pointer type checks the declared signatures.

@@ -86,6 +86,11 @@ class Types:
 
     def field(self, c):
         """(Java expression of a field's layout, size, alignment) in a struct."""
+        array = re.fullmatch(r"(.*)\[(\d+)\]", c.strip())
+        if array:  # int64_t[3] (ArrowDeviceArray.reserved)
+            lay, size, align = self.field(array.group(1))
+            n = int(array.group(2))
+            return f"MemoryLayout.sequenceLayout({n}, {lay})", n * size, align
         s = self.strip(c)
         if s in self.structs:
             size, align = self.struct_size(s)

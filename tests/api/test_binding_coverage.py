@@ -55,6 +55,10 @@ GO_NOT_WRAPPED = {
     "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
     "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
     "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
+    **dict.fromkeys(
+        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
+         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "Arrow exchange through arrow-go's cdata package comes in a later version"),
 }
 
 
@@ -99,6 +103,10 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
     "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
     "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
+    **dict.fromkeys(
+        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
+         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "Arrow exchange through the arrow crate's FFI types comes in a later version (ctensor-sys declares them)"),
 }
 
 

@@ -101,6 +101,8 @@ extern PyTypeObject Ct_TensorType;
 
 /* Wraps `t`, taking over its reference (released on failure too). */
 PyObject *ct_tensor_wrap(tensor_t *t);
+/* Adds methods defined outside tensor_type.c to the tensor type (after it is ready). */
+int ct_tensor_add_methods(PyMethodDef *defs);
 /* Whether the CPU reads memory of a DLPack device type: host, pinned and
    managed memory too (as the library rules). */
 static inline int ct_on_cpu(int32_t device_type) {
@@ -342,6 +344,13 @@ PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args);
 
 /* load/save (.npy), load_file/save_file (safetensors), from_file, and the
    multiprocessing reducer's helpers. */
+/* ---- arrow.c ------------------------------------------------------------ */
+
+/* _from_arrow_capsules and _from_arrow_stream (used by ctensor/_arrow.py). */
+extern PyMethodDef ct_arrow_methods[];
+/* Adds __arrow_c_schema__, __arrow_c_array__ and __arrow_c_device_array__ to the tensor type. */
+int ct_arrow_init(PyObject *module);
+
 extern PyMethodDef ct_files_methods[];
 /* Adds safe_open and registers the reducer with multiprocessing's ForkingPickler
    (after ct_files_methods are in the module). */

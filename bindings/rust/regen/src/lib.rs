@@ -30,7 +30,9 @@ impl ParseCallbacks for MacroTypes {
     fn int_macro(&self, name: &str, _value: i64) -> Option<IntKind> {
         let kind = match name {
             // flag words (uint32_t parameters)
-            "TENSOR_READONLY" => IntKind::U32,
+            "TENSOR_READONLY" | "TENSOR_ARROW_NO_COPY" => IntKind::U32,
+            // ArrowSchema.flags is int64_t
+            n if n.starts_with("ARROW_FLAG_") => IntKind::I64,
             n if n.starts_with("TENSOR_MAP_") || n.starts_with("TENSOR_LOAD_") => IntKind::U32,
             // conversion policies (uint32_t)
             n if n.starts_with("TENSOR_CONVERT_") => IntKind::U32,
@@ -46,19 +48,19 @@ impl ParseCallbacks for MacroTypes {
     }
 }
 
-/// The bindings for `include/ctensor.h` (which includes `ctensor_dlpack.h`),
+/// The bindings for `include/ctensor_arrow.h` (which includes `ctensor.h` and `ctensor_dlpack.h`),
 /// formatted, exactly as they are checked in.
 pub fn generate() -> String {
     let include = include_dir();
-    let header = include.join("ctensor.h");
+    let header = include.join("ctensor_arrow.h");
     let bindings = bindgen::Builder::default()
         .header(header.to_str().expect("UTF-8 path"))
         .clang_arg(format!("-I{}", include.display()))
         // The experimental section too (an includer's opt-in, see ctensor.h),
         // behind the crate's `experimental` feature (gate_experimental).
         .clang_arg("-DCTENSOR_EXPERIMENTAL")
-        // Everything the two headers declare, nothing from the system headers.
-        .allowlist_file(r".*[/\\]ctensor(_dlpack)?\.h")
+        // Everything the three headers declare, nothing from the system headers.
+        .allowlist_file(r".*[/\\]ctensor(_dlpack|_arrow)?\.h")
         // INT64_MAX / INT64_MIN macros need clang to evaluate them.
         .clang_macro_fallback()
         .parse_callbacks(Box::new(MacroTypes))
@@ -66,7 +68,7 @@ pub fn generate() -> String {
         .layout_tests(true)
         .formatter(bindgen::Formatter::Prettyplease)
         .generate()
-        .expect("bindgen could not parse include/ctensor.h")
+        .expect("bindgen could not parse include/ctensor_arrow.h")
         .to_string();
     gate_experimental(&bindings, &experimental_names())
 }

@@ -96,7 +96,7 @@ final class Native {
      */
     static final int TENSOR_E_IO = 12;
     /**
-     * malformed file: from the readers (tensor_load_npy, tensor_safetensors_open)
+     * malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
      */
     static final int TENSOR_E_FORMAT = 13;
     /**
@@ -260,6 +260,27 @@ final class Native {
     static final int TENSOR_CONTIGUOUS_FORMAT = 1;
     static final int TENSOR_CONVERT_LIBRARY = 0;
     static final int TENSOR_CONVERT_TORCH_X86 = 1;
+    static final int ARROW_FLAG_DICTIONARY_ORDERED = 1;
+    static final int ARROW_FLAG_NULLABLE = 2;
+    static final int ARROW_FLAG_MAP_KEYS_SORTED = 4;
+    static final int ARROW_DEVICE_CPU = 1;
+    static final int ARROW_DEVICE_CUDA = 2;
+    static final int ARROW_DEVICE_CUDA_HOST = 3;
+    static final int ARROW_DEVICE_OPENCL = 4;
+    static final int ARROW_DEVICE_VULKAN = 7;
+    static final int ARROW_DEVICE_METAL = 8;
+    static final int ARROW_DEVICE_VPI = 9;
+    static final int ARROW_DEVICE_ROCM = 10;
+    static final int ARROW_DEVICE_ROCM_HOST = 11;
+    static final int ARROW_DEVICE_EXT_DEV = 12;
+    static final int ARROW_DEVICE_CUDA_MANAGED = 13;
+    static final int ARROW_DEVICE_ONEAPI = 14;
+    static final int ARROW_DEVICE_WEBGPU = 15;
+    static final int ARROW_DEVICE_HEXAGON = 16;
+    /**
+     * tensor_to_arrow flag: refuse (TENSOR_E_COPY) instead of copying.
+     */
+    static final int TENSOR_ARROW_NO_COPY = 1;
 
     // ---- structs ----
     /** The C struct {@code DLDevice}. */
@@ -296,6 +317,37 @@ final class Native {
             ADDRESS.withName("deleter"),
             JAVA_LONG.withName("flags"),
             DLTensor.withName("dl_tensor")).withName("DLManagedTensorVersioned");
+    /** The C struct {@code ArrowSchema}. */
+    static final StructLayout ArrowSchema = MemoryLayout.structLayout(
+            ADDRESS.withName("format"),
+            ADDRESS.withName("name"),
+            ADDRESS.withName("metadata"),
+            JAVA_LONG.withName("flags"),
+            JAVA_LONG.withName("n_children"),
+            ADDRESS.withName("children"),
+            ADDRESS.withName("dictionary"),
+            ADDRESS.withName("release"),
+            ADDRESS.withName("private_data")).withName("ArrowSchema");
+    /** The C struct {@code ArrowArray}. */
+    static final StructLayout ArrowArray = MemoryLayout.structLayout(
+            JAVA_LONG.withName("length"),
+            JAVA_LONG.withName("null_count"),
+            JAVA_LONG.withName("offset"),
+            JAVA_LONG.withName("n_buffers"),
+            JAVA_LONG.withName("n_children"),
+            ADDRESS.withName("buffers"),
+            ADDRESS.withName("children"),
+            ADDRESS.withName("dictionary"),
+            ADDRESS.withName("release"),
+            ADDRESS.withName("private_data")).withName("ArrowArray");
+    /** The C struct {@code ArrowDeviceArray}. */
+    static final StructLayout ArrowDeviceArray = MemoryLayout.structLayout(
+            ArrowArray.withName("array"),
+            JAVA_LONG.withName("device_id"),
+            JAVA_INT.withName("device_type"),
+            MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("sync_event"),
+            MemoryLayout.sequenceLayout(3, JAVA_LONG).withName("reserved")).withName("ArrowDeviceArray");
 
     // ---- callback types ----
     /** The descriptor of the C callback type {@code tensor_release_fn}. */
@@ -3897,6 +3949,159 @@ final class Native {
             return (int) tensor_nonzero$MH.invokeExact(out, t);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_nonzero", e);
+        }
+    }
+
+    private static final MethodHandle tensor_to_arrow$MH =
+            NativeLibrary.downcall("tensor_to_arrow", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_to_arrow(struct ArrowSchema * schema_out, struct ArrowArray * array_out, tensor_t * t, uint32_t flags)}
+     * <p>
+     * Exports t as an Arrow array (see the mapping at the top of this header): ndim &gt;= 2 as
+     * `arrow.fixed_shape_tensor` of length sizes[0] whose extension metadata is {"shape":
+     * [physical element shape]} plus "permutation" when the elements are not row-major (bfloat16
+     * and complex: nested FixedSizeLists, see above); ndim 1 as a primitive array. Zero-copy (the
+     * child's data buffer is tensor_data(t)) when every element dim of size &gt; 1 has a positive
+     * stride, they lay the elements out densely in some order and consecutive rows are list_size
+     * elements apart; otherwise, and for bool (bit-packed in Arrow), the elements are copied into
+     * new memory. The arrays hold a reference to t (or to the copy) until the last of them is
+     * released; the caller keeps its own reference. Arrow data must not be written: a writable
+     * tensor written after export changes what consumers read. On success the caller owns both
+     * structs and calls schema_out-&gt;release and array_out-&gt;release once each (children and buffers
+     * are released by them; a child moved out with its release callback may be released on its
+     * own). On failure both structs are left with release NULL.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DEVICE, TENSOR_E_COPY.
+     * <p>Since 0.2.
+     */
+    static int tensor_to_arrow(MemorySegment schema_out, MemorySegment array_out, MemorySegment t, int flags) {
+        try {
+            return (int) tensor_to_arrow$MH.invokeExact(schema_out, array_out, t, flags);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_to_arrow", e);
+        }
+    }
+
+    private static final MethodHandle tensor_to_arrow_device$MH =
+            NativeLibrary.downcall("tensor_to_arrow_device", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_to_arrow_device(struct ArrowSchema * schema_out, struct ArrowDeviceArray * array_out, tensor_t * t, uint32_t flags)}
+     * <p>
+     * As tensor_to_arrow, as an ArrowDeviceArray carrying t's device (tensor_device: device_type
+     * and device_id, whose codes equal DLPack's), sync_event NULL and reserved zeroed. Memory on
+     * any device is exported without copying when its layout allows; a copy (bool, other layouts)
+     * needs CPU-accessible memory. The caller calls array_out-&gt;array.release once.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DEVICE, TENSOR_E_COPY.
+     * <p>Since 0.2.
+     */
+    static int tensor_to_arrow_device(MemorySegment schema_out, MemorySegment array_out, MemorySegment t, int flags) {
+        try {
+            return (int) tensor_to_arrow_device$MH.invokeExact(schema_out, array_out, t, flags);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_to_arrow_device", e);
+        }
+    }
+
+    private static final MethodHandle tensor_from_arrow$MH =
+            NativeLibrary.downcall("tensor_from_arrow", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_from_arrow(tensor_t ** out, struct ArrowSchema * schema, struct ArrowArray * array)}
+     * <p>
+     * A tensor viewing an Arrow array, without copying (bool excepted): `arrow.fixed_shape_tensor`
+     * gives [length, *logical shape], logical dim i being physical dim permutation[i] (its strides
+     * are the physical row-major strides taken in that order); a FixedSizeList without extension
+     * gives [length, list_size, ...] (one dim per nested FixedSizeList); a primitive array gives
+     * [length]. The array's and its children's offsets are honoured. The tensor is read-only
+     * (Arrow data is immutable); a bool tensor, unpacked from Arrow's bits, is a writable copy.
+     * Ownership: the schema is only read; the caller keeps it and releases it as usual. The array
+     * is moved on success only: ctensor copies the struct, marks the caller's struct released
+     * (array-&gt;release = NULL, as the C Data Interface's move does) and calls the producer's
+     * release exactly once when the last tensor or storage viewing it goes (for bool, whose bits
+     * are unpacked into a new byte tensor, right away). On failure nothing is taken: the array is
+     * untouched and the caller still releases it. Validation (each refusal's message names the
+     * field): formats without a dtype, extension metadata that is not the specification's JSON
+     * ("shape" a list of non-negative integers, "permutation" a permutation of 0..ndim-1,
+     * "dim_names" a list of ndim strings), a list size other than the shape's product,
+     * n_buffers/n_children other than the format's, negative length/offset, an offset + length
+     * beyond a child's length, NULL buffers for elements, nulls (null_count &gt; 0, or null_count -1
+     * with a zero validity bit in range), dictionaries, released (release NULL) structs. Buffers
+     * are trusted to be as long as length and offset say (the C Data Interface carries no buffer
+     * sizes).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED.
+     * <p>Since 0.2.
+     */
+    static int tensor_from_arrow(MemorySegment out, MemorySegment schema, MemorySegment array) {
+        try {
+            return (int) tensor_from_arrow$MH.invokeExact(out, schema, array);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_from_arrow", e);
+        }
+    }
+
+    private static final MethodHandle tensor_from_arrow_device$MH =
+            NativeLibrary.downcall("tensor_from_arrow_device", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_from_arrow_device(tensor_t ** out, struct ArrowSchema * schema, struct ArrowDeviceArray * array)}
+     * <p>
+     * As tensor_from_arrow for an ArrowDeviceArray: the tensor records the array's device
+     * (tensor_device). Memory that is not CPU-accessible is never touched, so validity bitmaps
+     * with null_count -1 and bool arrays on such devices are refused (TENSOR_E_UNSUPPORTED), as is
+     * a non-NULL sync_event (ctensor cannot wait on it). The embedded array is moved as in
+     * tensor_from_arrow (array-&gt;array.release is set to NULL on success).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED.
+     * <p>Since 0.2.
+     */
+    static int tensor_from_arrow_device(MemorySegment out, MemorySegment schema, MemorySegment array) {
+        try {
+            return (int) tensor_from_arrow_device$MH.invokeExact(out, schema, array);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_from_arrow_device", e);
+        }
+    }
+
+    private static final MethodHandle tensor_from_arrow_variable_shape$MH =
+            NativeLibrary.downcall("tensor_from_arrow_variable_shape", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_from_arrow_variable_shape(tensor_t *** out, int64_t * count, struct ArrowSchema * schema, struct ArrowArray * array)}
+     * <p>
+     * The rows of an `arrow.variable_shape_tensor` array, one tensor per row, each viewing the
+     * array's memory without copying (shape from the row's "shape" field, the "permutation" of the
+     * extension metadata applied as in tensor_from_arrow; bool is refused here). Storage:
+     * Struct{"data": List or LargeList&lt;value&gt;, "shape": FixedSizeList&lt;int32&gt;[ndim]}. *out is an
+     * array of *count new references allocated by ctensor: free it with tensor_arrow_list_release.
+     * Ownership of schema and array as in tensor_from_arrow: the array is moved on success (its
+     * release runs when the last row's tensor goes; with no rows, right away), untouched on
+     * failure.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_OVERFLOW, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED.
+     * <p>Since 0.2.
+     */
+    static int tensor_from_arrow_variable_shape(MemorySegment out, MemorySegment count, MemorySegment schema, MemorySegment array) {
+        try {
+            return (int) tensor_from_arrow_variable_shape$MH.invokeExact(out, count, schema, array);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_from_arrow_variable_shape", e);
+        }
+    }
+
+    private static final MethodHandle tensor_arrow_list_release$MH =
+            NativeLibrary.downcall("tensor_arrow_list_release", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code void tensor_arrow_list_release(tensor_t ** list, int64_t count)}
+     * <p>
+     * Releases each of the count tensors of a list made by tensor_from_arrow_variable_shape, then
+     * the list itself.
+     * <p>Since 0.2.
+     */
+    static void tensor_arrow_list_release(MemorySegment list, long count) {
+        try {
+            tensor_arrow_list_release$MH.invokeExact(list, count);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_arrow_list_release", e);
         }
     }
 }

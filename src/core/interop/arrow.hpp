@@ -1,0 +1,31 @@
+// Arrow C Data / C Device Data Interface exchange. Export describes a tensor as
+// an `arrow.fixed_shape_tensor` (or a primitive array for 1-d) whose structs
+// hold a tensor reference; import views the producer's buffers in a storage
+// whose release runs the producer's release. Only bool (bit-packed in Arrow)
+// and layouts no permutation describes are copied, on export, through layout's
+// contiguous(); import copies bool alone.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "layout/tensor.hpp"
+#include "ctensor_arrow.h"
+
+namespace ctensor::core {
+
+// tensor_to_arrow(_device): fills *schema and *array (release set) or throws
+// with both left released. `any_device`: memory on a device the CPU cannot
+// read is exported when no copy is needed (else Error(Device)).
+void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor& t, uint32_t flags,
+                  bool any_device);
+
+// tensor_from_arrow(_device): a read-only tensor viewing `array`, which is moved
+// (array->release set to NULL) only on success. `device` is where the buffers are.
+Ref<Tensor> import_arrow(const char* op, const ArrowSchema* schema, ArrowArray* array, Device device);
+
+// tensor_from_arrow_variable_shape: one view per row, `array` moved only on success.
+std::vector<Ref<Tensor>> import_arrow_variable_shape(const char* op, const ArrowSchema* schema,
+                                                     ArrowArray* array);
+
+}  // namespace ctensor::core
