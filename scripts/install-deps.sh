@@ -10,6 +10,7 @@ packages=(
   libclang-dev  # bindgen (the Rust bindings' regeneration check) loads libclang
   clang libclang-rt-14-dev abigail-tools
   llvm-14  # llvm-profdata and llvm-cov for fuzz/campaign.sh
+  libbenchmark-dev  # bench/bench_small_ops (meson -Dbench=true)
 )
 
 missing=()
