@@ -700,8 +700,9 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
  * included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
  * tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
  * tensor_to_with, and the copies made by reshape/flatten), element-wise math
- * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
- * experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs,
+ * tensor_unary, tensor_unary_into and its named ops, the experimental
+ * conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
  * tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
  * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
  * input (reductions), up to n, so operations under 2 MiB never leave the
@@ -1068,6 +1069,420 @@ CTENSOR_API tensor_status_t tensor_neg(tensor_t **out, const tensor_t *a);
  * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_abs(tensor_t **out, const tensor_t *a);
+
+/** Unary operations, for tensor_unary and tensor_unary_into. */
+typedef int32_t tensor_unary_op_t;
+#define TENSOR_UOP_NEG 0
+#define TENSOR_UOP_ABS 1
+#define TENSOR_UOP_EXP 2
+#define TENSOR_UOP_EXP2 3
+#define TENSOR_UOP_EXPM1 4
+#define TENSOR_UOP_LOG 5
+#define TENSOR_UOP_LOG2 6
+#define TENSOR_UOP_LOG10 7
+#define TENSOR_UOP_LOG1P 8
+#define TENSOR_UOP_SQRT 9
+#define TENSOR_UOP_RSQRT 10
+#define TENSOR_UOP_SIN 11
+#define TENSOR_UOP_COS 12
+#define TENSOR_UOP_TAN 13
+#define TENSOR_UOP_ASIN 14
+#define TENSOR_UOP_ACOS 15
+#define TENSOR_UOP_ATAN 16
+#define TENSOR_UOP_SINH 17
+#define TENSOR_UOP_COSH 18
+#define TENSOR_UOP_TANH 19
+#define TENSOR_UOP_SIGMOID 20
+#define TENSOR_UOP_RELU 21
+#define TENSOR_UOP_GELU 22
+#define TENSOR_UOP_ERF 23
+#define TENSOR_UOP_FLOOR 24
+#define TENSOR_UOP_CEIL 25
+#define TENSOR_UOP_ROUND 26
+#define TENSOR_UOP_TRUNC 27
+#define TENSOR_UOP_FRAC 28
+#define TENSOR_UOP_SIGN 29
+#define TENSOR_UOP_RECIPROCAL 30
+#define TENSOR_UOP_SQUARE 31
+#define TENSOR_UOP_ISNAN 32
+#define TENSOR_UOP_ISINF 33
+#define TENSOR_UOP_ISFINITE 34
+#define TENSOR_UOP_LOGICAL_NOT 35
+#define TENSOR_UOP_BITWISE_NOT 36
+
+/**
+ * op(a) in a new tensor of a's shape, laid out as tensor_add lays out its
+ * result; a may have any strides and be read-only. The result dtype follows
+ * PyTorch 1.13: the floating-point functions (exp to sigmoid, erf, reciprocal)
+ * give the default float (float32) for bool and integer inputs and keep float16,
+ * bfloat16, float32, float64 and complex dtypes; neg, abs, relu, floor, ceil,
+ * round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite and
+ * logical_not give bool; bitwise_not takes only bool and integers. Each op's
+ * function below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does).
+ * float16 and bfloat16 compute in float32 and round once (PyTorch 1.13's CPU
+ * kernels refuse float16 for many of these; ctensor computes them). NaN, +-inf
+ * and signed zeros follow IEEE 754 and PyTorch. Accuracy for float32 and float64
+ * is stated per function: the bound holds where the CPU has AVX2 or AVX-512
+ * (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+ * functions run. Complex values use the C++ library's std::complex functions.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, unknown op);
+ *         TENSOR_E_DTYPE (a dtype the op refuses); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary(tensor_t **out, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have
+ * a's shape (ctensor never resizes), the op's result dtype must be castable to
+ * dst's (torch.can_cast), and the values are then converted as tensor_copy
+ * converts. dst may be a itself (in place: tensor_unary_into(a, TENSOR_UOP_EXP,
+ * a) is a.exp_()); any other overlap between dst and a reads a snapshot of a.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+ *         TENSOR_E_DTYPE (a dtype the op refuses, or a result not castable to
+ *         dst's dtype); TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP (dst
+ *         has internal overlap, as tensor_copy); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ *         An empty dst with a valid operand does nothing.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary_into(tensor_t *dst, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp(tensor_t **out, const tensor_t *a);
+
+/**
+ * 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp2(tensor_t **out, const tensor_t *a);
+
+/**
+ * e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_expm1(tensor_t **out, const tensor_t *a);
+
+/**
+ * the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_LOG). bool and integers give
+ * float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-2 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG2). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log2(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-10 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG10). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log10(tensor_t **out, const tensor_t *a);
+
+/**
+ * log(1 + a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log1p(tensor_t **out, const tensor_t *a);
+
+/**
+ * the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32.
+ * float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / sqrt(a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RSQRT). bool and integers give float32. float32/float64: within
+ * 1.5 ULP (a rounded square root, then a rounded division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_rsqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arcsine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ASIN). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_asin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arccosine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ACOS). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_acos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arctangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ATAN). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_atan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic sine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SINH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sinh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic cosine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_COSH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cosh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic tangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TANH). bool and integers give float32. float32/float64: within 3.5
+ * ULP (SLEEF u35, twice as fast as its u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tanh(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SIGMOID). bool and integers give float32. float32/float64: within
+ * 2.0 ULP (SLEEF u10 exp, then a rounded addition and division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sigmoid(tensor_t **out, const tensor_t *a);
+
+/**
+ * max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_relu(tensor_t **out, const tensor_t *a);
+
+/**
+ * a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP
+ * for a > -1 (SLEEF u10 erf); below, 1 + erf cancels and relative accuracy is
+ * lost, as in PyTorch's own formula.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_gelu(tensor_t **out, const tensor_t *a);
+
+/**
+ * the error function, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ERF). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_erf(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded down, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_FLOOR). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_floor(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL).
+ * Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_ceil(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded to the nearest integer, halves to even (as PyTorch), element-wise in
+ * a new tensor (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as
+ * they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_round(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded toward zero, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TRUNC). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_trunc(tensor_t **out, const tensor_t *a);
+
+/**
+ * a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_FRAC). Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_frac(tensor_t **out, const tensor_t *a);
+
+/**
+ * -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their
+ * dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex, as PyTorch 1.13); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sign(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / a, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RECIPROCAL). bool and integers give float32. float32/float64:
+ * within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_reciprocal(tensor_t **out, const tensor_t *a);
+
+/**
+ * a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise
+ * in a new tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its
+ * own but bool. float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_square(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is NaN (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISNAN).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isnan(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is +-inf (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISINF).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isinf(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is neither NaN nor +-inf (complex: both parts), as bool, element-
+ * wise in a new tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isfinite(tensor_t **out, const tensor_t *a);
+
+/**
+ * a == 0 (complex: both parts), as bool, element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_LOGICAL_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_logical_not(tensor_t **out, const tensor_t *a);
+
+/**
+ * ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_BITWISE_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (float,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_bitwise_not(tensor_t **out, const tensor_t *a);
 
 /**
  * torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of

@@ -68,6 +68,13 @@ JULIA_NOT_WRAPPED = {
          "tensor_unflatten", "tensor_atleast", "tensor_split", "tensor_split_with_sizes", "tensor_chunk",
          "tensor_tensor_split", "tensor_tensor_split_indices", "tensor_broadcast_tensors"],
         "experimental view family and helpers, not exposed in Julia yet"),
+    **dict.fromkeys(
+        ["tensor_unary", "tensor_unary_into"] + ["tensor_" + n for n in (
+            "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+            "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil", "round",
+            "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
+            "bitwise_not")],
+        "the unary family: wrapped in a later change (issue 25)"),
 }
 
 # ---------------------------------------------------------------------------------

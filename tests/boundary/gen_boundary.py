@@ -49,6 +49,7 @@ VALID = {
     "tensor_status_t": ("TENSOR_OK", "value"),
     "uint64_t": ("0", "value"),
     "tensor_op_t": ("0", "value"),
+    "tensor_unary_op_t": ("0", "value"),
     "tensor_dtype_t *": ("&out_dtype", "in"),
     "double *": ("&out_f64", "in"),
     "int64_t *": ("&out_i64", "in"),
@@ -123,7 +124,9 @@ VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "e
 FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1",
              ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()",
              ("tensor_index_gather", "indices"): "fx_indices()", ("tensor_index_put", "indices"): "fx_indices()",
-             ("tensor_index_put", "values"): "fx_index_value()"}
+             ("tensor_index_put", "values"): "fx_index_value()",
+             # bitwise_not takes bool and integers only: the int64 index tensor
+             ("tensor_bitwise_not", "a"): "fx_indices()[0]"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.
 BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).

@@ -213,6 +213,43 @@ final class Native {
     static final int TENSOR_OP_LE = 10;
     static final int TENSOR_OP_GT = 11;
     static final int TENSOR_OP_GE = 12;
+    static final int TENSOR_UOP_NEG = 0;
+    static final int TENSOR_UOP_ABS = 1;
+    static final int TENSOR_UOP_EXP = 2;
+    static final int TENSOR_UOP_EXP2 = 3;
+    static final int TENSOR_UOP_EXPM1 = 4;
+    static final int TENSOR_UOP_LOG = 5;
+    static final int TENSOR_UOP_LOG2 = 6;
+    static final int TENSOR_UOP_LOG10 = 7;
+    static final int TENSOR_UOP_LOG1P = 8;
+    static final int TENSOR_UOP_SQRT = 9;
+    static final int TENSOR_UOP_RSQRT = 10;
+    static final int TENSOR_UOP_SIN = 11;
+    static final int TENSOR_UOP_COS = 12;
+    static final int TENSOR_UOP_TAN = 13;
+    static final int TENSOR_UOP_ASIN = 14;
+    static final int TENSOR_UOP_ACOS = 15;
+    static final int TENSOR_UOP_ATAN = 16;
+    static final int TENSOR_UOP_SINH = 17;
+    static final int TENSOR_UOP_COSH = 18;
+    static final int TENSOR_UOP_TANH = 19;
+    static final int TENSOR_UOP_SIGMOID = 20;
+    static final int TENSOR_UOP_RELU = 21;
+    static final int TENSOR_UOP_GELU = 22;
+    static final int TENSOR_UOP_ERF = 23;
+    static final int TENSOR_UOP_FLOOR = 24;
+    static final int TENSOR_UOP_CEIL = 25;
+    static final int TENSOR_UOP_ROUND = 26;
+    static final int TENSOR_UOP_TRUNC = 27;
+    static final int TENSOR_UOP_FRAC = 28;
+    static final int TENSOR_UOP_SIGN = 29;
+    static final int TENSOR_UOP_RECIPROCAL = 30;
+    static final int TENSOR_UOP_SQUARE = 31;
+    static final int TENSOR_UOP_ISNAN = 32;
+    static final int TENSOR_UOP_ISINF = 33;
+    static final int TENSOR_UOP_ISFINITE = 34;
+    static final int TENSOR_UOP_LOGICAL_NOT = 35;
+    static final int TENSOR_UOP_BITWISE_NOT = 36;
     /**
      * t's strides if t is non-overlapping and dense, else t's dim order, dense
      */
@@ -1370,14 +1407,15 @@ final class Native {
      * (tensor_contiguous, tensor_clone, tensor_copy, tensor_to, tensor_fill, tensor_cat,
      * tensor_stack, the experimental tensor_copy_with and tensor_to_with, and the copies made by
      * reshape/flatten), element-wise math (tensor_add to tensor_ge, tensor_binary_into,
-     * tensor_neg, tensor_abs, the experimental conjugates), reductions (tensor_sum, tensor_mean,
-     * tensor_prod, tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
-     * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its input
-     * (reductions), up to n, so operations under 2 MiB never leave the calling thread. Worker
-     * threads are started on first use and live until the library is unloaded. While one operation
-     * uses the workers, a concurrent one from another thread runs on its own thread only. The
-     * setting is process-wide; results are identical, bit for bit, for every n (a reduction into
-     * one element is cut into pieces of its own pairwise tree, whichever threads reduce them).
+     * tensor_neg, tensor_abs, tensor_unary, tensor_unary_into and its named ops, the experimental
+     * conjugates), reductions (tensor_sum, tensor_mean, tensor_prod, tensor_amax, tensor_amin) and
+     * tensor_index_gather. An operation takes one thread per 2 MiB of its result (copies, element-
+     * wise math, gathers) or of its input (reductions), up to n, so operations under 2 MiB never
+     * leave the calling thread. Worker threads are started on first use and live until the library
+     * is unloaded. While one operation uses the workers, a concurrent one from another thread runs
+     * on its own thread only. The setting is process-wide; results are identical, bit for bit, for
+     * every n (a reduction into one element is cut into pieces of its own pairwise tree, whichever
+     * threads reduce them).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID.
      * <p>Since 0.1.
      */
@@ -2101,6 +2139,733 @@ final class Native {
             return (int) tensor_abs$MH.invokeExact(out, a);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_abs", e);
+        }
+    }
+
+    private static final MethodHandle tensor_unary$MH =
+            NativeLibrary.downcall("tensor_unary", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_unary(tensor_t ** out, tensor_unary_op_t op, const tensor_t * a)}
+     * <p>
+     * op(a) in a new tensor of a's shape, laid out as tensor_add lays out its result; a may have
+     * any strides and be read-only. The result dtype follows PyTorch 1.13: the floating-point
+     * functions (exp to sigmoid, erf, reciprocal) give the default float (float32) for bool and
+     * integer inputs and keep float16, bfloat16, float32, float64 and complex dtypes; neg, abs,
+     * relu, floor, ceil, round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite
+     * and logical_not give bool; bitwise_not takes only bool and integers. Each op's function
+     * below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does). float16 and bfloat16
+     * compute in float32 and round once (PyTorch 1.13's CPU kernels refuse float16 for many of
+     * these; ctensor computes them). NaN, +-inf and signed zeros follow IEEE 754 and PyTorch.
+     * Accuracy for float32 and float64 is stated per function: the bound holds where the CPU has
+     * AVX2 or AVX-512 (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+     * functions run. Complex values use the C++ library's std::complex functions.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_unary(MemorySegment out, int op, MemorySegment a) {
+        try {
+            return (int) tensor_unary$MH.invokeExact(out, op, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_unary", e);
+        }
+    }
+
+    private static final MethodHandle tensor_unary_into$MH =
+            NativeLibrary.downcall("tensor_unary_into", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_unary_into(tensor_t * dst, tensor_unary_op_t op, const tensor_t * a)}
+     * <p>
+     * dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have a's shape
+     * (ctensor never resizes), the op's result dtype must be castable to dst's (torch.can_cast),
+     * and the values are then converted as tensor_copy converts. dst may be a itself (in place:
+     * tensor_unary_into(a, TENSOR_UOP_EXP, a) is a.exp_()); any other overlap between dst and a
+     * reads a snapshot of a.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_SHAPE, TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_unary_into(MemorySegment dst, int op, MemorySegment a) {
+        try {
+            return (int) tensor_unary_into$MH.invokeExact(dst, op, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_unary_into", e);
+        }
+    }
+
+    private static final MethodHandle tensor_exp$MH =
+            NativeLibrary.downcall("tensor_exp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_exp(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool and integers give
+     * float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_exp(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_exp$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_exp", e);
+        }
+    }
+
+    private static final MethodHandle tensor_exp2$MH =
+            NativeLibrary.downcall("tensor_exp2", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_exp2(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool and integers
+     * give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_exp2(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_exp2$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_exp2", e);
+        }
+    }
+
+    private static final MethodHandle tensor_expm1$MH =
+            NativeLibrary.downcall("tensor_expm1", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_expm1(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1). bool and
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_expm1(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_expm1$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_expm1", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log$MH =
+            NativeLibrary.downcall("tensor_log", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_log(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_LOG). bool and integers give float32. float32/float64: within
+     * 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_log$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log2$MH =
+            NativeLibrary.downcall("tensor_log2", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_log2(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the base-2 logarithm, element-wise in a new tensor (tensor_unary with TENSOR_UOP_LOG2). bool
+     * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log2(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_log2$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log2", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log10$MH =
+            NativeLibrary.downcall("tensor_log10", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_log10(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the base-10 logarithm, element-wise in a new tensor (tensor_unary with TENSOR_UOP_LOG10).
+     * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log10(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_log10$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log10", e);
+        }
+    }
+
+    private static final MethodHandle tensor_log1p$MH =
+            NativeLibrary.downcall("tensor_log1p", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_log1p(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * log(1 + a), element-wise in a new tensor (tensor_unary with TENSOR_UOP_LOG1P). bool and
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_log1p(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_log1p$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_log1p", e);
+        }
+    }
+
+    private static final MethodHandle tensor_sqrt$MH =
+            NativeLibrary.downcall("tensor_sqrt", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_sqrt(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32. float32/float64: within
+     * 0.5 ULP (correctly rounded).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_sqrt(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_sqrt$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_sqrt", e);
+        }
+    }
+
+    private static final MethodHandle tensor_rsqrt$MH =
+            NativeLibrary.downcall("tensor_rsqrt", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_rsqrt(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * 1 / sqrt(a), element-wise in a new tensor (tensor_unary with TENSOR_UOP_RSQRT). bool and
+     * integers give float32. float32/float64: within 1.5 ULP (a rounded square root, then a
+     * rounded division).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_rsqrt(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_rsqrt$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_rsqrt", e);
+        }
+    }
+
+    private static final MethodHandle tensor_sin$MH =
+            NativeLibrary.downcall("tensor_sin", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_sin(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN). bool and integers
+     * give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_sin(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_sin$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_sin", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cos$MH =
+            NativeLibrary.downcall("tensor_cos", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_cos(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS). bool and
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cos(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_cos$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cos", e);
+        }
+    }
+
+    private static final MethodHandle tensor_tan$MH =
+            NativeLibrary.downcall("tensor_tan", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_tan(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN). bool and
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_tan(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_tan$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_tan", e);
+        }
+    }
+
+    private static final MethodHandle tensor_asin$MH =
+            NativeLibrary.downcall("tensor_asin", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_asin(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the arcsine (|a| &gt; 1 gives NaN), element-wise in a new tensor (tensor_unary with
+     * TENSOR_UOP_ASIN). bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF
+     * u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_asin(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_asin$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_asin", e);
+        }
+    }
+
+    private static final MethodHandle tensor_acos$MH =
+            NativeLibrary.downcall("tensor_acos", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_acos(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the arccosine (|a| &gt; 1 gives NaN), element-wise in a new tensor (tensor_unary with
+     * TENSOR_UOP_ACOS). bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF
+     * u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_acos(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_acos$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_acos", e);
+        }
+    }
+
+    private static final MethodHandle tensor_atan$MH =
+            NativeLibrary.downcall("tensor_atan", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_atan(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the arctangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_ATAN). bool and
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_atan(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_atan$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_atan", e);
+        }
+    }
+
+    private static final MethodHandle tensor_sinh$MH =
+            NativeLibrary.downcall("tensor_sinh", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_sinh(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the hyperbolic sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SINH). bool
+     * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10) for |a| &lt;= 88
+     * (float32) or 709 (float64), 2.5 ULP beyond.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_sinh(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_sinh$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_sinh", e);
+        }
+    }
+
+    private static final MethodHandle tensor_cosh$MH =
+            NativeLibrary.downcall("tensor_cosh", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_cosh(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the hyperbolic cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COSH).
+     * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10) for |a| &lt;= 88
+     * (float32) or 709 (float64), 2.5 ULP beyond.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_cosh(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_cosh$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_cosh", e);
+        }
+    }
+
+    private static final MethodHandle tensor_tanh$MH =
+            NativeLibrary.downcall("tensor_tanh", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_tanh(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the hyperbolic tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TANH).
+     * bool and integers give float32. float32/float64: within 3.5 ULP (SLEEF u35, twice as fast as
+     * its u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_tanh(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_tanh$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_tanh", e);
+        }
+    }
+
+    private static final MethodHandle tensor_sigmoid$MH =
+            NativeLibrary.downcall("tensor_sigmoid", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_sigmoid(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIGMOID). bool
+     * and integers give float32. float32/float64: within 2.0 ULP (SLEEF u10 exp, then a rounded
+     * addition and division).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_sigmoid(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_sigmoid$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_sigmoid", e);
+        }
+    }
+
+    private static final MethodHandle tensor_relu$MH =
+            NativeLibrary.downcall("tensor_relu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_relu(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_relu(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_relu$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_relu", e);
+        }
+    }
+
+    private static final MethodHandle tensor_gelu$MH =
+            NativeLibrary.downcall("tensor_gelu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_gelu(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP for a &gt; -1 (SLEEF u10
+     * erf); below, 1 + erf cancels and relative accuracy is lost, as in PyTorch's own formula.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_gelu(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_gelu$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_gelu", e);
+        }
+    }
+
+    private static final MethodHandle tensor_erf$MH =
+            NativeLibrary.downcall("tensor_erf", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_erf(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * the error function, element-wise in a new tensor (tensor_unary with TENSOR_UOP_ERF). bool
+     * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_erf(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_erf$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_erf", e);
+        }
+    }
+
+    private static final MethodHandle tensor_floor$MH =
+            NativeLibrary.downcall("tensor_floor", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_floor(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * rounded down, element-wise in a new tensor (tensor_unary with TENSOR_UOP_FLOOR). Integers
+     * are returned as they are. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_floor(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_floor$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_floor", e);
+        }
+    }
+
+    private static final MethodHandle tensor_ceil$MH =
+            NativeLibrary.downcall("tensor_ceil", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_ceil(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL). Integers are
+     * returned as they are. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_ceil(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_ceil$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_ceil", e);
+        }
+    }
+
+    private static final MethodHandle tensor_round$MH =
+            NativeLibrary.downcall("tensor_round", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_round(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * rounded to the nearest integer, halves to even (as PyTorch), element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as they are. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_round(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_round$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_round", e);
+        }
+    }
+
+    private static final MethodHandle tensor_trunc$MH =
+            NativeLibrary.downcall("tensor_trunc", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_trunc(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * rounded toward zero, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TRUNC).
+     * Integers are returned as they are. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_trunc(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_trunc$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_trunc", e);
+        }
+    }
+
+    private static final MethodHandle tensor_frac$MH =
+            NativeLibrary.downcall("tensor_frac", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_frac(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor (tensor_unary with
+     * TENSOR_UOP_FRAC). Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_frac(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_frac$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_frac", e);
+        }
+    }
+
+    private static final MethodHandle tensor_sign$MH =
+            NativeLibrary.downcall("tensor_sign", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_sign(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their dtype. Exact.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_sign(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_sign$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_sign", e);
+        }
+    }
+
+    private static final MethodHandle tensor_reciprocal$MH =
+            NativeLibrary.downcall("tensor_reciprocal", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_reciprocal(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * 1 / a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_RECIPROCAL). bool and
+     * integers give float32. float32/float64: within 0.5 ULP (correctly rounded).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_reciprocal(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_reciprocal$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_reciprocal", e);
+        }
+    }
+
+    private static final MethodHandle tensor_square$MH =
+            NativeLibrary.downcall("tensor_square", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_square(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise in a new
+     * tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its own but bool.
+     * float32/float64: within 0.5 ULP (correctly rounded).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_square(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_square$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_square", e);
+        }
+    }
+
+    private static final MethodHandle tensor_isnan$MH =
+            NativeLibrary.downcall("tensor_isnan", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_isnan(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * whether a is NaN (complex: either part), as bool, element-wise in a new tensor (tensor_unary
+     * with TENSOR_UOP_ISNAN).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_isnan(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_isnan$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_isnan", e);
+        }
+    }
+
+    private static final MethodHandle tensor_isinf$MH =
+            NativeLibrary.downcall("tensor_isinf", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_isinf(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * whether a is +-inf (complex: either part), as bool, element-wise in a new tensor
+     * (tensor_unary with TENSOR_UOP_ISINF).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_isinf(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_isinf$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_isinf", e);
+        }
+    }
+
+    private static final MethodHandle tensor_isfinite$MH =
+            NativeLibrary.downcall("tensor_isfinite", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_isfinite(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * whether a is neither NaN nor +-inf (complex: both parts), as bool, element- wise in a new
+     * tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_isfinite(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_isfinite$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_isfinite", e);
+        }
+    }
+
+    private static final MethodHandle tensor_logical_not$MH =
+            NativeLibrary.downcall("tensor_logical_not", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_logical_not(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * a == 0 (complex: both parts), as bool, element-wise in a new tensor (tensor_unary with
+     * TENSOR_UOP_LOGICAL_NOT).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_logical_not(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_logical_not$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_logical_not", e);
+        }
+    }
+
+    private static final MethodHandle tensor_bitwise_not$MH =
+            NativeLibrary.downcall("tensor_bitwise_not", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_bitwise_not(tensor_t ** out, const tensor_t * a)}
+     * <p>
+     * ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary with
+     * TENSOR_UOP_BITWISE_NOT).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_bitwise_not(MemorySegment out, MemorySegment a) {
+        try {
+            return (int) tensor_bitwise_not$MH.invokeExact(out, a);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_bitwise_not", e);
         }
     }
 
