@@ -197,6 +197,7 @@ CT_OUT(nonzero, tensor_t, (const tensor_t *t), t)
 CT_VALUE(item_float64, double, (const tensor_t *t), t)
 CT_VALUE(item_int64, int64_t, (const tensor_t *t), t)
 CT_VALUE(result_type, tensor_dtype_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(promote_types, tensor_dtype_t, (tensor_dtype_t a, tensor_dtype_t b), a, b)
 CT_VALUE(equal, int32_t, (const tensor_t *a, const tensor_t *b), a, b)
 CT_VALUE(allclose, int32_t, (const tensor_t *a, const tensor_t *b, double rtol, double atol, int32_t equal_nan), a,
          b, rtol, atol, equal_nan)
@@ -207,6 +208,10 @@ CT_OUT(clone, tensor_t, (const tensor_t *t), t)
 CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
 CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
 CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+CT_STATUS(fill_element, (tensor_t * dst, const void *element), dst, element)
+CT_STATUS(scalar_convert_int64, (void *out, tensor_dtype_t dtype, int64_t value), out, dtype, value)
+CT_STATUS(scalar_convert_float64, (void *out, tensor_dtype_t dtype, double value), out, dtype, value)
+CT_STATUS(scalar_convert_complex128, (void *out, tensor_dtype_t dtype, double re, double im), out, dtype, re, im)
 /* Copies with a memory format or a conversion policy (experimental) */
 CT_OUT(empty_like, tensor_t, (const tensor_t *t, tensor_dtype_t dtype, int32_t memory_format), t, dtype,
        memory_format)
