@@ -73,7 +73,7 @@ static void run_into(void *arg) {
 static void run_new(void *arg) {
   binary_case *c = arg;
   tensor_t *out = NULL;
-  check(tensor_add(&out, c->a, c->b), "add");
+  check(c->op == TENSOR_OP_SUB ? tensor_sub(&out, c->a, c->b) : tensor_add(&out, c->a, c->b), "add/sub");
   tensor_release(out);
 }
 
@@ -139,6 +139,26 @@ static void bench_binary(const char *filter, int threads) {
   for (size_t i = 0; i < sizeof ts / sizeof *ts; ++i) tensor_release(ts[i]);
 }
 
+/* a[::-1,::-1,::-1] - b[::-1,::-1,::-1] against a - b, both into new tensors:
+ * the reversed operands give a contiguous output (engine/output_layout.hpp). */
+static void bench_reversed(const char *filter, int threads) {
+  if (!wanted(filter, "reversed")) return;
+  const int64_t cube[] = {256, 256, 256}, back[] = {-256 * 256, -256, -1};
+  const int64_t last = (int64_t)256 * 256 * 256 - 1;
+  tensor_t *a = random_floats(3, cube), *b = random_floats(3, cube), *ra = NULL, *rb = NULL;
+  check(tensor_as_strided(&ra, a, 3, cube, back, last), "as_strided");
+  check(tensor_as_strided(&rb, b, 3, cube, back, last), "as_strided");
+  binary_case fwd = {NULL, a, b, TENSOR_OP_SUB}, rev = {NULL, ra, rb, TENSOR_OP_SUB};
+  bench_fn fns[] = {run_new, run_new};
+  void *args[] = {&fwd, &rev};
+  double t[2];
+  time_medians(2, fns, args, t);
+  printf("%-34s %2d %9.2f %9.2f %6.2f\n", "sub [256]^3 reversed / forward", threads, 1e3 * t[0], 1e3 * t[1],
+         t[1] / t[0]);
+  tensor_t *ts[] = {a, b, ra, rb};
+  for (size_t i = 0; i < sizeof ts / sizeof *ts; ++i) tensor_release(ts[i]);
+}
+
 static void bench_sums(const char *filter, int threads) {
   const int64_t square[] = {N, N};
   tensor_t *t = random_floats(2, square);
@@ -177,6 +197,11 @@ int main(int argc, char **argv) {
   for (int threads = 1; threads <= 2; ++threads) {
     check(tensor_set_num_threads(threads), "set_num_threads");
     bench_binary(filter, threads);
+  }
+  printf("\n%-34s %2s %9s %9s %6s\n", "case", "th", "forward", "reversed", "x");
+  for (int threads = 1; threads <= 2; ++threads) {
+    check(tensor_set_num_threads(threads), "set_num_threads");
+    bench_reversed(filter, threads);
   }
   printf("\n%-34s %2s %9s %9s %6s   (plain: one read of the data)\n", "case", "th", "read", "sum", "x");
   for (int threads = 1; threads <= 2; ++threads) {

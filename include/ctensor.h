@@ -756,8 +756,9 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
  * included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
  * tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
  * tensor_to_with, and the copies made by reshape/flatten), element-wise math
- * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
- * experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs,
+ * tensor_unary, tensor_unary_into and its named ops, the experimental
+ * conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
  * tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
  * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
  * input (reductions), up to n, so operations under 2 MiB never leave the
@@ -1008,6 +1009,21 @@ CTENSOR_API tensor_status_t tensor_safetensors_save(const char *path, int64_t n,
 /* number gives complex64 (PyTorch's complex32 is not a ctensor dtype).       */
 /* float16 and bfloat16 compute in float32 and round once, as PyTorch's CPU  */
 /* kernels.                                                                  */
+/*                                                                           */
+/* Output layout of the element-wise ops (binary ops, neg/abs, clamp,        */
+/* where): PyTorch's TensorIterator rule applied to the magnitudes of the    */
+/* inputs' strides. When every input has the result's shape and all are      */
+/* contiguous, the result is contiguous; when all are 4-d and contiguous in  */
+/* channels-last order, it is too; when all are non-overlapping and dense    */
+/* with the same stride magnitudes, it has those strides; otherwise          */
+/* its dims are ordered by the inputs' strides (the first input whose        */
+/* non-zero strides differ decides each pair of dims, equal strides put the  */
+/* smaller size inside, dims no input orders keep C order) and it is dense   */
+/* in that order. So a reversed input (negative strides) gives the layout    */
+/* of its forward twin: a[::-1] + b[::-1] is contiguous. Size-1 dims keep    */
+/* their strides in the comparison and size-0 dims enter the products as     */
+/* PyTorch's do (an empty result can have stride 0). Reductions, argmax/     */
+/* argmin, cumsum/cumprod and softmax give contiguous results, as PyTorch.   */
 /* ------------------------------------------------------------------------- */
 
 /** Binary operations, for tensor_binary_into. */
@@ -1149,6 +1165,420 @@ CTENSOR_API tensor_status_t tensor_neg(tensor_t **out, const tensor_t *a);
  */
 CTENSOR_API tensor_status_t tensor_abs(tensor_t **out, const tensor_t *a);
 
+/** Unary operations, for tensor_unary and tensor_unary_into. */
+typedef int32_t tensor_unary_op_t;
+#define TENSOR_UOP_NEG 0
+#define TENSOR_UOP_ABS 1
+#define TENSOR_UOP_EXP 2
+#define TENSOR_UOP_EXP2 3
+#define TENSOR_UOP_EXPM1 4
+#define TENSOR_UOP_LOG 5
+#define TENSOR_UOP_LOG2 6
+#define TENSOR_UOP_LOG10 7
+#define TENSOR_UOP_LOG1P 8
+#define TENSOR_UOP_SQRT 9
+#define TENSOR_UOP_RSQRT 10
+#define TENSOR_UOP_SIN 11
+#define TENSOR_UOP_COS 12
+#define TENSOR_UOP_TAN 13
+#define TENSOR_UOP_ASIN 14
+#define TENSOR_UOP_ACOS 15
+#define TENSOR_UOP_ATAN 16
+#define TENSOR_UOP_SINH 17
+#define TENSOR_UOP_COSH 18
+#define TENSOR_UOP_TANH 19
+#define TENSOR_UOP_SIGMOID 20
+#define TENSOR_UOP_RELU 21
+#define TENSOR_UOP_GELU 22
+#define TENSOR_UOP_ERF 23
+#define TENSOR_UOP_FLOOR 24
+#define TENSOR_UOP_CEIL 25
+#define TENSOR_UOP_ROUND 26
+#define TENSOR_UOP_TRUNC 27
+#define TENSOR_UOP_FRAC 28
+#define TENSOR_UOP_SIGN 29
+#define TENSOR_UOP_RECIPROCAL 30
+#define TENSOR_UOP_SQUARE 31
+#define TENSOR_UOP_ISNAN 32
+#define TENSOR_UOP_ISINF 33
+#define TENSOR_UOP_ISFINITE 34
+#define TENSOR_UOP_LOGICAL_NOT 35
+#define TENSOR_UOP_BITWISE_NOT 36
+
+/**
+ * op(a) in a new tensor of a's shape, laid out as tensor_add lays out its
+ * result; a may have any strides and be read-only. The result dtype follows
+ * PyTorch 1.13: the floating-point functions (exp to sigmoid, erf, reciprocal)
+ * give the default float (float32) for bool and integer inputs and keep float16,
+ * bfloat16, float32, float64 and complex dtypes; neg, abs, relu, floor, ceil,
+ * round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite and
+ * logical_not give bool; bitwise_not takes only bool and integers. Each op's
+ * function below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does).
+ * float16 and bfloat16 compute in float32 and round once (PyTorch 1.13's CPU
+ * kernels refuse float16 for many of these; ctensor computes them). NaN, +-inf
+ * and signed zeros follow IEEE 754 and PyTorch. Accuracy for float32 and float64
+ * is stated per function: the bound holds where the CPU has AVX2 or AVX-512
+ * (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+ * functions run. Complex values use the C++ library's std::complex functions.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, unknown op);
+ *         TENSOR_E_DTYPE (a dtype the op refuses); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary(tensor_t **out, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have
+ * a's shape (ctensor never resizes), the op's result dtype must be castable to
+ * dst's (torch.can_cast), and the values are then converted as tensor_copy
+ * converts. dst may be a itself (in place: tensor_unary_into(a, TENSOR_UOP_EXP,
+ * a) is a.exp_()); any other overlap between dst and a reads a snapshot of a.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+ *         TENSOR_E_DTYPE (a dtype the op refuses, or a result not castable to
+ *         dst's dtype); TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP (dst
+ *         has internal overlap, as tensor_copy); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ *         An empty dst with a valid operand does nothing.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary_into(tensor_t *dst, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp(tensor_t **out, const tensor_t *a);
+
+/**
+ * 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp2(tensor_t **out, const tensor_t *a);
+
+/**
+ * e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_expm1(tensor_t **out, const tensor_t *a);
+
+/**
+ * the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_LOG). bool and integers give
+ * float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-2 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG2). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log2(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-10 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG10). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log10(tensor_t **out, const tensor_t *a);
+
+/**
+ * log(1 + a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log1p(tensor_t **out, const tensor_t *a);
+
+/**
+ * the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32.
+ * float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / sqrt(a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RSQRT). bool and integers give float32. float32/float64: within
+ * 1.5 ULP (a rounded square root, then a rounded division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_rsqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arcsine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ASIN). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_asin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arccosine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ACOS). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_acos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arctangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ATAN). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_atan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic sine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SINH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sinh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic cosine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_COSH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cosh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic tangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TANH). bool and integers give float32. float32/float64: within 3.5
+ * ULP (SLEEF u35, twice as fast as its u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tanh(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SIGMOID). bool and integers give float32. float32/float64: within
+ * 2.0 ULP (SLEEF u10 exp, then a rounded addition and division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sigmoid(tensor_t **out, const tensor_t *a);
+
+/**
+ * max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_relu(tensor_t **out, const tensor_t *a);
+
+/**
+ * a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP
+ * for a > -1 (SLEEF u10 erf); below, 1 + erf cancels and relative accuracy is
+ * lost, as in PyTorch's own formula.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_gelu(tensor_t **out, const tensor_t *a);
+
+/**
+ * the error function, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ERF). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_erf(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded down, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_FLOOR). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_floor(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL).
+ * Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_ceil(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded to the nearest integer, halves to even (as PyTorch), element-wise in
+ * a new tensor (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as
+ * they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_round(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded toward zero, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TRUNC). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_trunc(tensor_t **out, const tensor_t *a);
+
+/**
+ * a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_FRAC). Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_frac(tensor_t **out, const tensor_t *a);
+
+/**
+ * -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their
+ * dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex, as PyTorch 1.13); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sign(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / a, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RECIPROCAL). bool and integers give float32. float32/float64:
+ * within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_reciprocal(tensor_t **out, const tensor_t *a);
+
+/**
+ * a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise
+ * in a new tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its
+ * own but bool. float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_square(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is NaN (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISNAN).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isnan(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is +-inf (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISINF).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isinf(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is neither NaN nor +-inf (complex: both parts), as bool, element-
+ * wise in a new tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isfinite(tensor_t **out, const tensor_t *a);
+
+/**
+ * a == 0 (complex: both parts), as bool, element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_LOGICAL_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_logical_not(tensor_t **out, const tensor_t *a);
+
+/**
+ * ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_BITWISE_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (float,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_bitwise_not(tensor_t **out, const tensor_t *a);
+
 /**
  * torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
  * them, negative counted from the end, each at most once; ndims 0 reduces every
@@ -1251,6 +1681,144 @@ CTENSOR_API tensor_status_t tensor_equal(int32_t *out, const tensor_t *a, const 
  */
 CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, const tensor_t *b, double rtol,
                                             double atol, int32_t equal_nan);
+
+/**
+ * torch.clamp(a, min, max) in a new tensor: min(max(a, min), max) element-wise.
+ * `min` may be NULL (no lower bound) and `max` may be NULL (no upper bound),
+ * but not both. The bounds are tensors or
+ * wrapped numbers (tensor_scalar_*); a, min and max broadcast together and
+ * compute in their result type (torch.result_type over the three: int8 with
+ * a scalar int bound stays int8, with a scalar float bound gives float32).
+ * A NaN element of a stays NaN; a NaN bound gives NaN, except a NaN wrapped
+ * number as the only bound, which PyTorch's clamp_min/clamp_max pass over
+ * (a is returned converted); min > max gives max.
+ * The result is laid out as the binary ops' (see above). clip is the same op.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @param a the input (borrowed); min, max the bounds (borrowed).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/a, min and max both NULL);
+ *         TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE (complex input or
+ *         bound, a bool result type with both bounds as in PyTorch, or no
+ *         result type; with one bound bool is logical or/and);
+ *         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_clamp(tensor_t **out, const tensor_t *a, const tensor_t *min,
+                                         const tensor_t *max);
+/**
+ * dst = clamp(a, min, max) with tensor_binary_into's out= rules: dst has the
+ * broadcast shape, the result type can be cast to dst's dtype; dst may be a
+ * itself (in-place clamp_) or overlap any input. As for tensor_clamp,
+ * `min` may be NULL and `max` may be NULL, but not both.
+ * @return as tensor_clamp; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (no cast), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_clamp_into(tensor_t *dst, const tensor_t *a, const tensor_t *min,
+                                              const tensor_t *max);
+/**
+ * torch.where(cond, a, b) in a new tensor: a where cond is true, else b;
+ * cond, a and b broadcast together, a and b are converted to their result
+ * type (torch.result_type(a, b); either may be a wrapped number). cond must
+ * be bool or uint8 (non-zero is true; PyTorch 1.13 still takes uint8). The
+ * result is laid out as the binary ops' over cond, a and b.
+ * @param out receives the new tensor (a new reference), or NULL on failure.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
+ *         TENSOR_E_DTYPE (cond of another dtype, no result type);
+ *         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_where(tensor_t **out, const tensor_t *cond, const tensor_t *a,
+                                         const tensor_t *b);
+/**
+ * dst = where(cond, a, b) with the out= rules of tensor_clamp_into.
+ * @return as tensor_where and tensor_clamp_into.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_where_into(tensor_t *dst, const tensor_t *cond, const tensor_t *a,
+                                              const tensor_t *b);
+/**
+ * torch.argmax(t, dim, keepdim): a new contiguous int64 tensor of the index of
+ * the first largest element along `dim` (negative counts from the end; a 0-dim
+ * t takes 0 or -1 and gives 0). dim TENSOR_ALL_DIMS searches the flattened
+ * tensor (C order) and gives a 0-dim result, or with keepdim 1 one of t's ndim
+ * with every size 1. NaN is larger than every number (the first NaN wins).
+ * @param keepdim 1 keeps the reduced dim as size 1, 0 drops it.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dim out of range, keepdim
+ *         not 0/1); TENSOR_E_SHAPE (the reduced dim has size 0, or
+ *         TENSOR_ALL_DIMS over no elements, as PyTorch's error);
+ *         TENSOR_E_DTYPE (bool or complex, as PyTorch, which does not check
+ *         when the result is empty or `dim` has size 1: zeros then);
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_argmax(tensor_t **out, const tensor_t *t, int64_t dim, int32_t keepdim);
+/** torch.argmin, as tensor_argmax (NaN is smaller than every number). @since 0.2 */
+CTENSOR_API tensor_status_t tensor_argmin(tensor_t **out, const tensor_t *t, int64_t dim, int32_t keepdim);
+/**
+ * dst = argmax(t, dim, keepdim): dst must have the result's shape and, as
+ * PyTorch's out=, dtype int64.
+ * @return as tensor_argmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (dst not int64), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_argmax_into(tensor_t *dst, const tensor_t *t, int64_t dim,
+                                               int32_t keepdim);
+/** dst = argmin(t, dim, keepdim), as tensor_argmax_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_argmin_into(tensor_t *dst, const tensor_t *t, int64_t dim,
+                                               int32_t keepdim);
+/**
+ * torch.cumsum(t, dim): a new contiguous tensor of t's shape whose element k
+ * along `dim` is the sum of elements 0..k. bool and integer inputs give int64
+ * (wrapping on overflow), other dtypes keep theirs. The running sum is kept
+ * as PyTorch's CPU kernel keeps it: in float64 for float32 and float64, in
+ * complex128 for complex, in float32 for float16 and bfloat16 (PyTorch 1.13
+ * refuses float16 here; ctensor computes it as bfloat16), and each element is
+ * rounded once. There is no dtype argument: convert first (tensor_to).
+ * @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+ *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cumsum(tensor_t **out, const tensor_t *t, int64_t dim);
+/** torch.cumprod, as tensor_cumsum (the running product). @since 0.2 */
+CTENSOR_API tensor_status_t tensor_cumprod(tensor_t **out, const tensor_t *t, int64_t dim);
+/**
+ * dst = cumsum(t, dim) with the out= rules of tensor_clamp_into (the result
+ * dtype must be castable to dst's).
+ * @return as tensor_cumsum and tensor_clamp_into.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cumsum_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/** dst = cumprod(t, dim), as tensor_cumsum_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_cumprod_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/**
+ * torch.softmax(t, dim): a new contiguous tensor of t's dtype and shape,
+ * exp(x - max) / sum(exp(x - max)) along `dim` (the max subtracted, so large
+ * inputs do not overflow). A lane holding NaN or +inf, or only -inf, gives NaN,
+ * as PyTorch. float16 and bfloat16 compute in float32 and round once (PyTorch
+ * 1.13 refuses float16 here); float32 in float32, float64 in float64.
+ * @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+ *         TENSOR_E_DTYPE (not a floating dtype, as PyTorch); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_softmax(tensor_t **out, const tensor_t *t, int64_t dim);
+/** torch.log_softmax: x - max - log(sum(exp(x - max))), as tensor_softmax. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_log_softmax(tensor_t **out, const tensor_t *t, int64_t dim);
+/**
+ * dst = softmax(t, dim): dst must have t's shape and, as PyTorch's out=, t's
+ * dtype.
+ * @return as tensor_softmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+ *         (dst's shape), TENSOR_E_DTYPE (dst's dtype), TENSOR_E_READONLY,
+ *         TENSOR_E_OVERLAP (dst has internal overlap).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_softmax_into(tensor_t *dst, const tensor_t *t, int64_t dim);
+/** dst = log_softmax(t, dim), as tensor_softmax_into. @since 0.2 */
+CTENSOR_API tensor_status_t tensor_log_softmax_into(tensor_t *dst, const tensor_t *t, int64_t dim);
 
 /* ------------------------------------------------------------------------- */
 /* Experimental (as zstd's experimental section): exported, documented and   */

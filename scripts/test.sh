@@ -27,9 +27,11 @@ steps=(
   "differential|differential|step_differential|differential tests against PyTorch/NumPy (tests/differential)"
   "python|python|step_python|Python package: pip install . (libctensor built in) into BUILDDIR/venv-py, bindings/python/tests"
   "numpy2|numpy2|step_numpy2|NumPy 2 and typing tests: pip install ./bindings/python (libctensor through pkg-config) into BUILDDIR/venv-np2"
-  "julia|julia_static|step_julia|Julia binding: ccalls checked against include/ctensor.h"
+  "julia|julia_static|step_julia|Julia binding: ccalls checked against api.json"
   "rust|rust|step_rust|Rust workspace: cargo test --workspace --all-features (bindings/rust)"
-  "go|go go-cgocheck2 go-fuzz|step_go|Go binding: go vet, go test -race, go test with cgocheck2, 20 s of fuzzing"
+  "rust-versions|rust-oldest rust-newest rust-installed|bash scripts/test-rust-versions.sh|Rust: the oldest and newest supported ndarray/half/num-complex, and cargo run against an installed prefix"
+  "go|go go-experimental go-cgocheck2 go-fuzz|step_go|Go binding: go vet, go test -race without and with the ctensor_experimental tag, go test with cgocheck2, 20 s of fuzzing"
+  "java|java-*|bash scripts/test-java.sh|Java binding (bindings/java): mvn test (JUnit 5) and javadoc"
   "asan|asan asan-differential asan-python|step_asan|ASan+UBSan (build-asan): Check, internal and stress suites, differential and Python tests"
   "tsan|tsan|step_tsan|TSan (build-tsan): the eight-thread stress test"
   "fault|fault-loop|step_fault|allocation-failure loop (build-fault): each allocation of each call failing in turn"
@@ -159,9 +161,13 @@ step_go() {
     (cd bindings/go && "${goenv[@]}" "$go" test -json "$@" 2>&1) |
       "$python" "$root/scripts/junit.py" go "$reports/$report.xml"
   }
-  (cd bindings/go && "${goenv[@]}" "$go" vet ./...) || { echo "go vet failed"; rc=1; }
+  # Without and with the experimental functions (build tag ctensor_experimental);
+  # cgocheck2 runs the tagged build, a superset of the other.
+  (cd bindings/go && "${goenv[@]}" "$go" vet ./... && "${goenv[@]}" "$go" vet -tags ctensor_experimental ./...) ||
+    { echo "go vet failed"; rc=1; }
   gotest go -race -count=1 ./... || rc=1
-  GOEXPERIMENT=cgocheck2 gotest go-cgocheck2 -count=1 ./... || rc=1
+  gotest go-experimental -race -count=1 -tags ctensor_experimental ./... || rc=1
+  GOEXPERIMENT=cgocheck2 gotest go-cgocheck2 -count=1 -tags ctensor_experimental ./... || rc=1
   gotest go-fuzz -run '^$' -fuzz '^FuzzViewChain$' -fuzztime 20s . || rc=1
   return $rc
 }

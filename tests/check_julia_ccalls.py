@@ -69,6 +69,29 @@ JULIA_NOT_WRAPPED = {
          "tensor_unflatten", "tensor_atleast", "tensor_split", "tensor_split_with_sizes", "tensor_chunk",
          "tensor_tensor_split", "tensor_tensor_split_indices", "tensor_broadcast_tensors"],
         "experimental view family and helpers, not exposed in Julia yet"),
+    **dict.fromkeys(
+        ["tensor_unary", "tensor_unary_into"] + ["tensor_" + n for n in (
+            "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+            "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil", "round",
+            "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
+            "bitwise_not")],
+        "the unary family: wrapped in a later change (issue 25)"),
+    "tensor_clamp": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_clamp_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_where": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_where_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmin": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_argmin_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumsum": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumprod": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumsum_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_cumprod_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
+    "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Julia wrapper is the bindings' part of that issue",
 }
 
 # ---------------------------------------------------------------------------------

@@ -10,26 +10,19 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from check_since import DECL  # noqa: E402  (one parser of the header's declarations)
-
-
-def returning(header, status):
-    """The functions whose doc comment's @return names `status`."""
-    names = set()
-    for m in DECL.finditer(header):
-        doc_end = header.rfind("*/", 0, m.start())
-        doc = header[header.rfind("/**", 0, doc_end):doc_end]
-        ret = doc.partition("@return")[2]
-        if re.search(rf"\b{status}\b", ret):
-            names.add(m.group(1))
-    return names
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+import gen_api  # noqa: E402  (the one reader of the headers)
 
 
 def main(include_dir, readme):
-    header = (pathlib.Path(include_dir) / "ctensor.h").read_text(encoding="utf-8")
+    api = gen_api.build(include_dir)
     text = pathlib.Path(readme).read_text(encoding="utf-8")
-    macros = dict(re.findall(r"^#define (TENSOR_(?:OK|E_\w+)) +\d+ +/\*\*<(.*?)\*/", header, re.M | re.S))
+    macros = {s["name"]: s["doc"] for s in api["statuses"]}
+
+    def returning(status):
+        """The functions whose documented statuses (api.json's) include `status`."""
+        return {f["name"] for f in api["functions"] if status in f["statuses"]}
+
     rows = dict(re.findall(r"^ *\| `(TENSOR_(?:OK|E_\w+))` \| \d+ \| (.*?) \|$", text, re.M))
     errors = []
     if set(macros) != set(rows):
@@ -39,11 +32,11 @@ def main(include_dir, readme):
             if re.search(r"reserved|nothing returns|no function returns", desc):
                 errors.append(f"{where} calls {status} reserved or unused: {desc.strip()!r}")
             named = set(re.findall(r"\btensor_\w+", desc))
-            if named and named != returning(header, status):
+            if named and named != returning(status):
                 errors.append(f"{where}'s {status} names {sorted(named)}, but the functions documented to "
-                              f"return it are {sorted(returning(header, status))}")
+                              f"return it are {sorted(returning(status))}")
     for status in ("TENSOR_E_IO", "TENSOR_E_FORMAT"):
-        if returning(header, status) and not re.search(r"\btensor_\w+", macros.get(status, "")):
+        if returning(status) and not re.search(r"\btensor_\w+", macros.get(status, "")):
             errors.append(f"the header's {status} does not name the functions that return it")
     for e in errors:
         print(e)

@@ -1,12 +1,38 @@
 // Copies: contiguous, clone, copy, to, fill, the copy engine's thread setting,
 // and the experimental memory-format and conversion-policy variants.
+#include "engine/copies.hpp"
 #include "engine/copy.hpp"
 #include "engine/parallel.hpp"
 #include "layout/memory_format.hpp"
-#include "layout/views.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
+
+namespace {
+
+// A public TENSOR_COPY_* value.
+core::CopyMode copy_mode_from(const char* op, int32_t copy) {
+  switch (copy) {
+    case TENSOR_COPY_IF_NEEDED: return core::CopyMode::IfNeeded;
+    case TENSOR_COPY_ALWAYS: return core::CopyMode::Always;
+    case TENSOR_COPY_NEVER: return core::CopyMode::Never;
+    default:
+      core::fail(core::Status::Invalid, op, ": unknown copy mode ", copy,
+                 " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
+  }
+}
+
+// tensor_to_with's numbers decoded, then the core's to.
+core::Ref<core::Tensor> to(const char* op, tensor_t* t, tensor_dtype_t dtype, int32_t copy, int32_t memory_format,
+                           uint32_t conversion) {
+  core::Tensor& input = capi::arg(t, op);
+  const core::CopyMode mode = copy_mode_from(op, copy);
+  const core::MemoryFormat format = core::memory_format_from(op, memory_format);
+  const core::Conversion how = core::conversion_from(op, conversion);
+  return core::to(op, input, dtype, mode, format, how);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -29,7 +55,7 @@ tensor_status_t tensor_copy(tensor_t* dst, const tensor_t* src) {
 
 tensor_status_t tensor_to(tensor_t** out, tensor_t* t, tensor_dtype_t dtype, int32_t copy) {
   return capi::produce(out, "to", [&](const char* op) {
-    return core::to(op, capi::arg(t, op), dtype, copy, TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY);
+    return to(op, t, dtype, copy, TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY);
   });
 }
 
@@ -70,7 +96,7 @@ tensor_status_t tensor_copy_with(tensor_t* dst, const tensor_t* src, uint32_t co
 tensor_status_t tensor_to_with(tensor_t** out, tensor_t* t, tensor_dtype_t dtype, int32_t copy,
                                int32_t memory_format, uint32_t conversion) {
   return capi::produce(out, "to_with", [&](const char* op) {
-    return core::to(op, capi::arg(t, op), dtype, copy, memory_format, conversion);
+    return to(op, t, dtype, copy, memory_format, conversion);
   });
 }
 

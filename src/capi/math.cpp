@@ -2,13 +2,14 @@
 // item, cat/stack, equal/allclose.
 #include <complex>
 
-#include "dtype/convert.hpp"
+#include "engine/copies.hpp"
 #include "guard.hpp"
 #include "ops/binary.hpp"
 #include "ops/compare.hpp"
 #include "ops/join.hpp"
 #include "ops/promotion.hpp"
 #include "ops/reduce.hpp"
+#include "ops/unary.hpp"
 
 using namespace ctensor;
 using core::Status;
@@ -25,19 +26,23 @@ tensor_status_t reduce(tensor_t** out, core::ReduceOp op, const tensor_t* t, int
   const char* name = core::reduce_op_name(op);
   return capi::produce(out, name, [&](const char*) {
     const core::Tensor& input = capi::arg(t, name);
-    if (keepdim != 0 && keepdim != 1) core::fail(Status::Invalid, name, ": keepdim is ", keepdim, ", expected 0 or 1");
-    return core::reduce(op, input, ndims, dims, keepdim == 1);
+    return core::reduce(op, input, ndims, dims, capi::keepdim_arg(keepdim, name));
   });
 }
 
-// The single element of t as `dtype` (converted as a copy converts).
-void item(const char* name, const tensor_t* t, core::DType dtype, void* out) {
-  const core::Tensor& input = capi::arg(t, name);
-  if (input.numel() != 1)
-    core::fail(Status::Shape, name, ": a tensor with ", input.numel(), " elements cannot be converted to a scalar");
-  input.require_readable(name);
-  core::cast_kernel(input.dtype(), dtype)(input.data(), 0, static_cast<char*>(out), 0, 1);
+// The op of a TENSOR_UOP_* number.
+core::UnaryOp unary_op(const char* fn, tensor_unary_op_t op) {
+  if (op < 0 || op >= core::kNumUnaryOps)
+    core::fail(Status::Invalid, fn, ": unknown op ", op, " (expected TENSOR_UOP_NEG 0 .. TENSOR_UOP_BITWISE_NOT ",
+               core::kNumUnaryOps - 1, ")");
+  return static_cast<core::UnaryOp>(op);
 }
+
+#define CTENSOR_UNARY_VALUE(Enum, name, NAME, rule, refused)                 \
+  static_assert(TENSOR_UOP_##NAME == static_cast<int32_t>(core::UnaryOp::Enum), \
+                "TENSOR_UOP_" #NAME " differs from the core's op table");
+CTENSOR_UNARY_OPS(CTENSOR_UNARY_VALUE)
+#undef CTENSOR_UNARY_VALUE
 
 }  // namespace
 
@@ -134,13 +139,24 @@ tensor_status_t tensor_binary_into(tensor_t* dst, tensor_op_t op, const tensor_t
   });
 }
 
-tensor_status_t tensor_neg(tensor_t** out, const tensor_t* a) {
-  return capi::produce(out, "neg", [&](const char*) { return core::neg(capi::arg(a, "neg")); });
+tensor_status_t tensor_unary(tensor_t** out, tensor_unary_op_t op, const tensor_t* a) {
+  return capi::produce(out, "unary", [&](const char* fn) { return core::unary(unary_op(fn, op), capi::arg(a, fn, "a")); });
 }
 
-tensor_status_t tensor_abs(tensor_t** out, const tensor_t* a) {
-  return capi::produce(out, "abs", [&](const char*) { return core::abs(capi::arg(a, "abs")); });
+tensor_status_t tensor_unary_into(tensor_t* dst, tensor_unary_op_t op, const tensor_t* a) {
+  return capi::guarded("unary_into", [&](const char* fn) {
+    const core::UnaryOp uop = unary_op(fn, op);
+    core::unary_into(uop, capi::arg(dst, fn, "dst"), capi::arg(a, fn, "a"));
+  });
 }
+
+// tensor_neg, tensor_exp, ...: one per row of the table.
+#define CTENSOR_UNARY_FUNCTION(Enum, name, NAME, rule, refused)                                      \
+  tensor_status_t tensor_##name(tensor_t** out, const tensor_t* a) {                                \
+    return capi::produce(out, #name, [&](const char* fn) { return core::unary(core::UnaryOp::Enum, capi::arg(a, fn)); }); \
+  }
+CTENSOR_UNARY_OPS(CTENSOR_UNARY_FUNCTION)
+#undef CTENSOR_UNARY_FUNCTION
 
 tensor_status_t tensor_conj(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj", [&](const char*) { return core::conj(capi::arg(a, "conj")); });
@@ -169,12 +185,12 @@ tensor_status_t tensor_amin(tensor_t** out, const tensor_t* t, int64_t ndims, co
 
 tensor_status_t tensor_item_float64(double* out, const tensor_t* t) {
   if (!out) return capi::record_error(Status::Invalid, "item_float64: out is NULL");
-  return capi::guarded("item_float64", [&](const char*) { item("item_float64", t, core::dtype::Float64, out); });
+  return capi::guarded("item_float64", [&](const char* op) { core::item(op, capi::arg(t, op), core::dtype::Float64, out); });
 }
 
 tensor_status_t tensor_item_int64(int64_t* out, const tensor_t* t) {
   if (!out) return capi::record_error(Status::Invalid, "item_int64: out is NULL");
-  return capi::guarded("item_int64", [&](const char*) { item("item_int64", t, core::dtype::Int64, out); });
+  return capi::guarded("item_int64", [&](const char* op) { core::item(op, capi::arg(t, op), core::dtype::Int64, out); });
 }
 
 tensor_status_t tensor_cat(tensor_t** out, int64_t n, const tensor_t* const* tensors, int64_t dim) {

@@ -1,6 +1,7 @@
 // The view operations of the public header: argument checks live in the core.
 #include <vector>
 
+#include "engine/copies.hpp"
 #include "layout/views.hpp"
 #include "guard.hpp"
 

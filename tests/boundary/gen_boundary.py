@@ -49,6 +49,7 @@ VALID = {
     "tensor_status_t": ("TENSOR_OK", "value"),
     "uint64_t": ("0", "value"),
     "tensor_op_t": ("0", "value"),
+    "tensor_unary_op_t": ("0", "value"),
     "tensor_dtype_t *": ("&out_dtype", "in"),
     "double *": ("&out_f64", "in"),
     "int64_t *": ("&out_i64", "in"),
@@ -94,6 +95,18 @@ static const tensor_t *fx_index_value(void) {
   if (!fx_index_value_tensor && tensor_zeros(&fx_index_value_tensor, 0, NULL, TENSOR_FLOAT32) != TENSOR_OK) abort();
   return fx_index_value_tensor;
 }""",
+    # tensor_where's condition: a bool tensor of the fixture's shape; and the int64 [1, 3]
+    # destination of tensor_argmax_into/argmin_into over dim 0 with keepdim
+    "const tensor_t * cond": """static tensor_t *fx_cond_tensor, *fx_index_dst_tensor;
+static const tensor_t *fx_cond(void) {
+  if (!fx_cond_tensor && tensor_zeros(&fx_cond_tensor, 2, fx.sizes, TENSOR_BOOL) != TENSOR_OK) abort();
+  return fx_cond_tensor;
+}
+static tensor_t *fx_index_dst(void) {
+  const int64_t sizes[2] = {1, 3};
+  if (!fx_index_dst_tensor && tensor_zeros(&fx_index_dst_tensor, 2, sizes, TENSOR_INT64) != TENSOR_OK) abort();
+  return fx_index_dst_tensor;
+}""",
     "tensor_safetensors_t **": """static tensor_safetensors_t *out_safetensors;""",
     "const tensor_safetensors_t *": """static tensor_safetensors_t *fx_st;
 /* An open file holding the fixture tensor as "a". */
@@ -123,7 +136,11 @@ VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "e
 FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1",
              ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()",
              ("tensor_index_gather", "indices"): "fx_indices()", ("tensor_index_put", "indices"): "fx_indices()",
-             ("tensor_index_put", "values"): "fx_index_value()"}
+             ("tensor_index_put", "values"): "fx_index_value()",
+             # bitwise_not takes bool and integers only: the int64 index tensor
+             ("tensor_bitwise_not", "a"): "fx_indices()[0]",
+             ("tensor_where", "cond"): "fx_cond()", ("tensor_where_into", "cond"): "fx_cond()",
+             ("tensor_argmax_into", "dst"): "fx_index_dst()", ("tensor_argmin_into", "dst"): "fx_index_dst()"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.
 BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).
@@ -258,6 +275,8 @@ def main(api_json, output):
     out.extend(code for t, code in EXTRA.items() if t in used)
     cleanup = "  tensor_safetensors_release(fx_st);\n" if "const tensor_safetensors_t *" in used else ""
     cleanup += "  close(fx_descriptor);\n" if "int32_t fd" in used else ""
+    if "const tensor_t * cond" in used:
+        cleanup += "  tensor_release(fx_cond_tensor);\n  tensor_release(fx_index_dst_tensor);\n"
     out.append(f"static void release_extras(void) {{\n{cleanup}}}")
     docs = {fn: doc for fn, _, _, doc in functions}
     for fn, ret, params, doc in functions:

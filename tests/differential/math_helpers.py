@@ -12,6 +12,11 @@ from ctensor_ctypes import P, STATUS, Tensor, check, i32, int64_array, lib
 
 OPS = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
 REDUCTIONS = ["sum", "mean", "prod", "amax", "amin"]
+# TENSOR_UOP_* order: the index is the op code (ctensor_ctypes declares the functions).
+UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil",
+         "round", "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
+         "bitwise_not"]
 
 
 ALL = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 15, 27, 28, 29]

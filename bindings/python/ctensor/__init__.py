@@ -16,12 +16,15 @@ from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ctensor._legacy import TYPES as _LEGACY
 from ctensor._size import Size
 from ctensor._tensor_str import set_printoptions, tensor_repr as _tensor_repr  # noqa: F401
+from ctensor._unary import FUNCTIONS as _UNARY, METHODS as _UNARY_METHODS
 
 _C._set_size_type(Size)
 _C._set_device_type(device)
 _C._set_repr(_tensor_repr)
+_C._set_tensor_methods(_UNARY_METHODS)
 
 globals().update(_FORWARDED)
 globals().update(_COMPOSED)
 globals().update(_LEGACY)
-del _FORWARDED, _COMPOSED, _LEGACY
+globals().update(_UNARY)
+del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS

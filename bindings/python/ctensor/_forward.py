@@ -7,6 +7,7 @@ NAMES = (
     "select", "clone", "numel", "broadcast_to", "is_floating_point", "is_complex", "split", "chunk",
     "unbind", "swapaxes", "swapdims", "movedim", "moveaxis", "tensor_split", "diagonal", "unflatten",
     "ravel", "adjoint", "conj", "conj_physical", "resolve_conj", "is_conj",
+    "clamp", "clip", "clamp_", "clip_", "argmax", "argmin", "cumsum", "cumprod", "softmax", "log_softmax",
 )
 
 

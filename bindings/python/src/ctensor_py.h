@@ -132,6 +132,14 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
    equal, allclose, result_type, add, ...). */
 extern PyMethodDef ct_math_methods[];
 extern PyMethodDef ct_math_functions[];
+/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or
+   a Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is
+   neither (the operators then return NotImplemented), -1 on error. */
+int ct_operand(PyObject *obj, tensor_t **out);
+/* clamp/clip, where, argmax/argmin, cumsum/cumprod, softmax/log_softmax
+   (select_ops.c): Tensor methods and module functions. */
+extern PyMethodDef ct_select_methods[];
+extern PyMethodDef ct_select_functions[];
 
 /* ---- views.c / index.c ------------------------------------------------- */
 

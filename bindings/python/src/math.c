@@ -1,7 +1,7 @@
 /* Math on the C API: the arithmetic and comparison operators with PyTorch's
    Python-number promotion (numbers become wrapped-number scalars), in-place
-   operators, neg/abs, reductions, and ctensor.cat/stack/equal/allclose/
-   result_type. Large operations let other Python threads run. */
+   operators, neg/abs, reductions, ctensor.cat/stack/equal/allclose/
+   result_type, and the one entry behind the unary family (ctensor/_unary.py). Large operations let other Python threads run. */
 #include "ctensor_py.h"
 
 typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_t *);
@@ -9,10 +9,7 @@ typedef tensor_status_t (*ReduceFn)(tensor_t **, const tensor_t *, int64_t, cons
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or
-   a Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is
-   neither (the operator then returns NotImplemented), -1 on error. */
-static int operand(PyObject *obj, tensor_t **out) {
+int ct_operand(PyObject *obj, tensor_t **out) {
   *out = NULL;
   if (Ct_Tensor_Check(obj)) {
     *out = tensor_retain(SELF(obj));
@@ -66,8 +63,8 @@ static int large(const tensor_t *a, const tensor_t *b) {
 
 static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
   tensor_t *ta, *tb = NULL, *out = NULL;
-  int r = operand(a, &ta);
-  if (r > 0) r = operand(b, &tb);
+  int r = ct_operand(a, &ta);
+  if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
     if (r < 0) return NULL;
@@ -90,7 +87,7 @@ static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
 static PyObject *in_place(PyObject *self, PyObject *other, tensor_op_t op) {
   if (!Ct_Tensor_Check(self)) Py_RETURN_NOTIMPLEMENTED;
   tensor_t *t;
-  const int r = operand(other, &t);
+  const int r = ct_operand(other, &t);
   if (r <= 0) {
     if (r < 0) return NULL;
     Py_RETURN_NOTIMPLEMENTED;
@@ -455,8 +452,8 @@ static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   PyObject *a, *b;
   if (!PyArg_ParseTuple(args, "OO:result_type", &a, &b)) return NULL;
   tensor_t *ta, *tb = NULL;
-  int r = operand(a, &ta);
-  if (r > 0) r = operand(b, &tb);
+  int r = ct_operand(a, &ta);
+  if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
     if (r == 0) PyErr_SetString(PyExc_TypeError, "result_type(): arguments must be Tensors or Numbers");
@@ -525,7 +522,62 @@ FN_BINARY(le, tensor_le, TENSOR_OP_LE)
 FN_BINARY(gt, tensor_gt, TENSOR_OP_GT)
 FN_BINARY(ge, tensor_ge, TENSOR_OP_GE)
 
+static tensor_status_t unary_by_code(int op, const tensor_t *input, tensor_t *out, tensor_t **result) {
+  return out ? tensor_unary_into(out, op, input) : tensor_unary(result, op, input);
+}
+
+/* _unary(op, input, out): the unary family by TENSOR_UOP_* code, for the
+   package's generated methods and functions (ctensor/_unary.py): op(input) in
+   a new tensor when out is None, else into out (out may be input: in place). */
+static PyObject *fn_unary(PyObject *module, PyObject *args) {
+  (void)module;
+  int op;
+  PyObject *input, *out;
+  if (!PyArg_ParseTuple(args, "iO!O:_unary", &op, &Ct_TensorType, &input, &out)) return NULL;
+  if (out != Py_None && !Ct_Tensor_Check(out)) {
+    PyErr_Format(PyExc_TypeError, "out must be a Tensor or None, not %s", Py_TYPE(out)->tp_name);
+    return NULL;
+  }
+  tensor_t *result = NULL;
+  tensor_status_t st;
+  if (large(SELF(input), NULL)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
+  }
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (out == Py_None) return ct_tensor_wrap(result);
+  Py_INCREF(out);
+  return out;
+}
+
+/* _set_tensor_methods(dict): Python functions that join Tensor's methods (the
+   package's generated ones; a name Tensor already has is refused). */
+static PyObject *fn_set_tensor_methods(PyObject *module, PyObject *methods) {
+  (void)module;
+  if (!PyDict_Check(methods)) {
+    PyErr_SetString(PyExc_TypeError, "_set_tensor_methods(): expected a dict");
+    return NULL;
+  }
+  PyObject *name, *function;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(methods, &pos, &name, &function)) {
+    if (PyDict_Contains(Ct_TensorType.tp_dict, name)) {
+      PyErr_Format(PyExc_ValueError, "_set_tensor_methods(): Tensor.%S exists", name);
+      return NULL;
+    }
+    if (PyDict_SetItem(Ct_TensorType.tp_dict, name, function) < 0) return NULL;
+  }
+  PyType_Modified(&Ct_TensorType);
+  Py_RETURN_NONE;
+}
+
 PyMethodDef ct_math_functions[] = {
+    {"_unary", fn_unary, METH_VARARGS, "_unary(op, input, out): the unary op of code op (TENSOR_UOP_*)."},
+    {"_set_tensor_methods", fn_set_tensor_methods, METH_O,
+     "_set_tensor_methods(dict): adds Python functions to Tensor's methods (the package does, on import)."},
     M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
     M_KW("concat", fn_cat, "concat(tensors, dim=0): cat."),
     M_KW("stack", fn_stack, "stack(tensors, dim=0): joined along a new dim."),

@@ -770,9 +770,9 @@ PyTypeObject Ct_TensorType = {
     .tp_new = tensor_new,
 };
 
-/* math.c's methods join the type's own. */
-static int add_math_methods(void) {
-  for (PyMethodDef *def = ct_math_methods; def->ml_name; def++) {
+/* math.c's and select_ops.c's methods join the type's own. */
+static int add_methods(PyMethodDef *defs) {
+  for (PyMethodDef *def = defs; def->ml_name; def++) {
     PyObject *descr = PyDescr_NewMethod(&Ct_TensorType, def);
     if (!descr || PyDict_SetItemString(Ct_TensorType.tp_dict, def->ml_name, descr) < 0) {
       Py_XDECREF(descr);
@@ -788,6 +788,6 @@ int ct_tensor_init(PyObject *module) {
   /* == is element-wise, yet tensors stay hashable by identity, as in torch. */
   Ct_TensorType.tp_hash = PyBaseObject_Type.tp_hash;
   ct_math_number_slots(&ct_tensor_as_number);
-  if (PyType_Ready(&Ct_TensorType) < 0 || add_math_methods() < 0 || add_legacy_types(module) < 0) return -1;
+  if (PyType_Ready(&Ct_TensorType) < 0 || add_methods(ct_math_methods) < 0 || add_methods(ct_select_methods) < 0 || add_legacy_types(module) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&Ct_TensorType);
 }

@@ -1,12 +1,11 @@
-// view, reshape and flatten: new shapes over the same elements, following
-// PyTorch's infer_size and computeStride (aten/src/ATen/TensorUtils.cpp); and
-// the other operations that give the input itself where they can, else a copy.
+// view, and the view halves of reshape and flatten: new shapes over the same
+// elements, following PyTorch's infer_size and computeStride
+// (aten/src/ATen/TensorUtils.cpp). The copies they fall back to are the
+// engine's (engine/copies.cpp).
 #include <algorithm>
 
-#include "engine/copy.hpp"
 #include "layout/view_layout.hpp"
 #include "layout/views.hpp"
-#include "ctensor.h"
 
 namespace ctensor::core {
 
@@ -119,19 +118,16 @@ Ref<Tensor> view(const char* op, const Tensor& t, int64_t ndim, const int64_t* s
   return detail::alias(t, l);
 }
 
-Ref<Tensor> reshape(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes) {
+Ref<Tensor> view_if_possible(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes, int64_t* inferred) {
   Layout l;
   infer_size(op, ndim, sizes, t.numel(), l);
-  if (compute_stride(t, l)) {
-    l.offset = t.storage_offset();
-    return detail::alias(t, l);
-  }
-  const Ref<Tensor> copy = contiguous_copy(op, t, t.dtype());
-  return Tensor::make(copy->storage_ref(), copy->dtype(), l.ndim, l.sizes, nullptr,
-                      copy->storage_offset());
+  std::copy(l.sizes, l.sizes + l.ndim, inferred);
+  if (!compute_stride(t, l)) return {};
+  l.offset = t.storage_offset();
+  return detail::alias(t, l);
 }
 
-Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim) {
+int64_t flatten_shape(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim, int64_t* sizes) {
   const int64_t n = t.ndim();
   const int64_t start = wrap_dim(op, start_dim, n);
   const int64_t end = wrap_dim(op, end_dim, n);
@@ -139,36 +135,14 @@ Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t 
     fail(Status::Invalid, op, ": start_dim ", start_dim, " comes after end_dim ", end_dim, " (", n,
          " dims)");
   if (n == 0) {
-    const int64_t one = 1;
-    return reshape(op, t, 1, &one);
+    sizes[0] = 1;
+    return 1;
   }
-  if (start == end) return detail::alias(t, detail::layout_of(t));
-  Layout l;
-  l.ndim = n - (end - start);
-  std::copy(t.sizes(), t.sizes() + start, l.sizes);
-  l.sizes[start] = checked_numel(op, end - start + 1, t.sizes() + start);
-  std::copy(t.sizes() + end + 1, t.sizes() + n, l.sizes + start + 1);
-  return reshape(op, t, l.ndim, l.sizes);
-}
-
-Ref<Tensor> contiguous(const char* op, Tensor& t) {
-  if (t.is_contiguous()) return Ref<Tensor>::share(&t);
-  return contiguous_copy(op, t, t.dtype());
-}
-
-Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode, int32_t memory_format,
-               uint32_t conversion) {
-  require_known_dtype(dtype, op);
-  if (copy_mode != TENSOR_COPY_IF_NEEDED && copy_mode != TENSOR_COPY_ALWAYS && copy_mode != TENSOR_COPY_NEVER)
-    fail(Status::Invalid, op, ": unknown copy mode ", copy_mode,
-         " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
-  const MemoryFormat format = memory_format_from(op, memory_format);
-  const Conversion how = conversion_from(op, conversion);
-  if (copy_mode != TENSOR_COPY_ALWAYS && dtype == t.dtype()) return Ref<Tensor>::share(&t);
-  if (copy_mode == TENSOR_COPY_NEVER)
-    fail(Status::Copy, op, ": converting ", dtype_info(t.dtype())->name, " to ", dtype_info(dtype)->name,
-         " needs a copy but the copy mode is TENSOR_COPY_NEVER");
-  return copy_as(op, t, dtype, format, how);
+  if (start == end) return -1;
+  std::copy(t.sizes(), t.sizes() + start, sizes);
+  sizes[start] = checked_numel(op, end - start + 1, t.sizes() + start);
+  std::copy(t.sizes() + end + 1, t.sizes() + n, sizes + start + 1);
+  return n - (end - start);
 }
 
 }  // namespace ctensor::core

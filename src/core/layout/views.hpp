@@ -22,21 +22,17 @@ Ref<Tensor> as_strided(const char* op, const Tensor& t, int64_t ndim, const int6
 // Shape (numel mismatch, bad -1 use), Stride (computeStride finds no view).
 Ref<Tensor> view(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes);
 
-// Tensor.reshape(sizes): view() where possible, else a contiguous copy viewed.
-Ref<Tensor> reshape(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes);
+// Tensor.reshape's view half: the view of t with `sizes` (one may be -1; checked
+// as view() checks them) when PyTorch's computeStride finds one, else a null
+// reference; either way the inferred sizes go to `inferred` (ndim of them). The
+// copy half is the engine's (engine/copies.hpp).
+Ref<Tensor> view_if_possible(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes, int64_t* inferred);
 
-// torch.flatten(t, start_dim, end_dim) through reshape; 0-dim gives [1].
-Ref<Tensor> flatten(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim);
-
-// t itself if contiguous, else a contiguous copy.
-Ref<Tensor> contiguous(const char* op, Tensor& t);
-
-// tensor_to_with: t converted to `dtype` by a public TENSOR_CONVERT_* policy under a
-// TENSOR_COPY_* mode, copies laid out as a TENSOR_*_FORMAT asks; t itself when
-// no copy is needed or wanted. Throws Invalid (unknown dtype, mode, format or
-// policy), Copy. tensor_to is (TENSOR_CONTIGUOUS_FORMAT, TENSOR_CONVERT_LIBRARY).
-Ref<Tensor> to(const char* op, Tensor& t, DType dtype, int32_t copy_mode, int32_t memory_format,
-               uint32_t conversion);
+// torch.flatten(t, start_dim, end_dim)'s shape: its sizes go to `sizes` and their
+// ndim is returned (0-dim gives [1]); -1 when start_dim and end_dim name the same
+// dim (flatten is then t itself, a view). Throws Invalid (dims out of range or
+// out of order), Overflow.
+int64_t flatten_shape(const char* op, const Tensor& t, int64_t start_dim, int64_t end_dim, int64_t* sizes);
 
 Ref<Tensor> transpose(const char* op, const Tensor& t, int64_t dim0, int64_t dim1);
 

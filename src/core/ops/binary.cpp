@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <numeric>
 
 #include "cpu.hpp"
 #include "engine/copy.hpp"
@@ -15,6 +14,7 @@
 #include "layout/overlap.hpp"
 #include "layout/shape.hpp"
 #include "ops/elements.hpp"
+#include "ops/operand.hpp"
 #include "ops/promotion.hpp"
 
 namespace ctensor::core {
@@ -129,6 +129,11 @@ template <class T, class R, class F>
       at(half + i);
     }
     if (n % 2) at(n - 1);
+  } else if (s[0] == r && s[1] == -t && s[2] == -t) {
+    // Both inputs reversed (a[::-1] + b[::-1]): the output is laid out forward
+    // (engine/output_layout.hpp), the inputs are read backwards.
+    for (int64_t i = 0; i < n; ++i)
+      write_element<R>(out + i * r, f(read_element<T>(a - i * t), read_element<T>(b - i * t)));
   } else if (s[0] == r && s[1] == t && s[2] == 0) {
     const auto y = read_element<T>(b);
     for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
@@ -345,50 +350,6 @@ DType compute_dtype(BinaryOp op, const Tensor& a, const Tensor& b) {
   return common;
 }
 
-// Whether `input` would be read after `dst` is written at overlapping elements.
-bool needs_snapshot(const Tensor& dst, const Tensor& input) {
-  if (input.numel() == 0 || !may_overlap(dst, input)) return false;
-  int64_t strides[kMaxDims];
-  broadcast_strides(input.ndim(), input.sizes(), input.strides(), dst.ndim(), dst.sizes(), strides);
-  return !same_elements(dst, input, strides);
-}
-
-// An input in the compute dtype: the tensor itself, a converted copy, or, for
-// a 0-dim tensor (numbers), its converted element held here (no allocation).
-class Operand {
- public:
-  Operand(const char* op, const Tensor& t, DType d) : dtype_(d) {
-    if (t.dtype() == d) {
-      tensor_ = &t;
-    } else if (t.ndim() == 0) {
-      cast_kernel(t.dtype(), d)(t.data(), 0, element_, 0, 1);
-    } else {
-      copy_ = contiguous_copy(op, t, d);
-      tensor_ = copy_.get();
-    }
-  }
-  Operand(const Operand&) = delete;
-  Operand& operator=(const Operand&) = delete;
-
-  // Reads from a snapshot if dst overlaps the elements other than exactly.
-  void snapshot_if_overlapping(const char* op, const Tensor& dst) {
-    if (!tensor_ || !needs_snapshot(dst, *tensor_)) return;
-    copy_ = contiguous_copy(op, *tensor_, dtype_);
-    tensor_ = copy_.get();
-  }
-
-  void add_to(TensorIteratorConfig& config) const {
-    if (tensor_) config.add_input(*tensor_);
-    else config.add_input(element_, 0, nullptr, nullptr, dtype_size(dtype_));
-  }
-
- private:
-  DType dtype_;
-  const Tensor* tensor_ = nullptr;
-  Ref<Tensor> copy_;
-  alignas(16) char element_[16];
-};
-
 int64_t broadcast_pair(const char* op, const Tensor& a, const Tensor& b, int64_t* shape) {
   const ShapeRef shapes[2] = {{a.ndim(), a.sizes()}, {b.ndim(), b.sizes()}};
   return broadcast_shapes(op, shapes, 2, shape);
@@ -407,28 +368,6 @@ void compute(BinaryOp op, DType common, const Tensor& out, const Operand& a, con
   });
 }
 
-// ---- output layout -----------------------------------------------------------
-
-// PyTorch's is_non_overlapping_and_dense.
-bool non_overlapping_and_dense(const Tensor& t) {
-  const int64_t n = t.ndim();
-  if (n == 1) return t.size(0) < 2 || t.stride(0) == 1;
-  int64_t perm[kMaxDims];
-  std::iota(perm, perm + n, 0);
-  std::sort(perm, perm + n, [&](int64_t x, int64_t y) {
-    if (t.size(x) < 2 || t.size(y) < 2) return t.size(x) >= 2 && t.size(y) < 2;
-    return t.stride(x) < t.stride(y);
-  });
-  int64_t expected = 1;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t d = perm[i];
-    if (t.size(d) == 1) continue;
-    if (t.stride(d) != expected) return false;
-    expected *= t.size(d);
-  }
-  return true;
-}
-
 bool same_shape(const Tensor& t, int64_t ndim, const int64_t* shape) {
   return t.ndim() == ndim && std::equal(shape, shape + ndim, t.sizes());
 }
@@ -436,74 +375,6 @@ bool same_shape(const Tensor& t, int64_t ndim, const int64_t* shape) {
 }  // namespace
 
 const char* binary_op_name(BinaryOp op) noexcept { return kOpNames[static_cast<int32_t>(op)]; }
-
-void output_strides(int64_t ndim, const int64_t* shape, int n, const Tensor* const* inputs, int64_t* strides) {
-  // TensorIterator's fast set-up: inputs of the full shape, all contiguous, or
-  // all dense with the same strides.
-  bool all_same_shape = true, all_contiguous = true, all_dense_alike = true;
-  for (int k = 0; k < n; ++k) {
-    const Tensor& t = *inputs[k];
-    all_same_shape &= same_shape(t, ndim, shape);
-    if (!all_same_shape) break;
-    all_contiguous &= t.is_contiguous();
-    all_dense_alike &= non_overlapping_and_dense(t) && std::equal(t.strides(), t.strides() + ndim, inputs[0]->strides());
-  }
-  if (all_same_shape && (all_contiguous || all_dense_alike)) {
-    if (all_contiguous) {
-      contiguous_strides(ndim, shape, strides);
-    } else {
-      std::copy(inputs[0]->strides(), inputs[0]->strides() + ndim, strides);
-    }
-    return;
-  }
-  // reorder_dimensions: perm[0] is the fastest dim; an insertion sort where the
-  // first input whose (non-zero) strides differ decides, equal strides put the
-  // smaller size inside.
-  int64_t bstrides[8][kMaxDims];
-  for (int k = 0; k < n; ++k)
-    broadcast_strides(inputs[k]->ndim(), inputs[k]->sizes(), inputs[k]->strides(), ndim, shape, bstrides[k]);
-  const auto should_swap = [&](int64_t d0, int64_t d1) {
-    for (int k = 0; k < n; ++k) {
-      const int64_t s0 = bstrides[k][d0], s1 = bstrides[k][d1];
-      if (s0 == 0 || s1 == 0) continue;
-      if (s0 < s1) return -1;
-      if (s0 > s1) return 1;
-      if (shape[d0] > shape[d1]) return 1;
-    }
-    return 0;
-  };
-  int64_t perm[kMaxDims];
-  for (int64_t i = 0; i < ndim; ++i) perm[i] = ndim - 1 - i;
-  for (int64_t i = 1; i < ndim; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  bool inverted = true;
-  for (int64_t i = 0; i < ndim; ++i) inverted &= perm[i] == ndim - 1 - i;
-  if (inverted) return contiguous_strides(ndim, shape, strides);
-  int64_t next = 1;  // as compatible_stride: raw products, in the permuted order
-  for (int64_t i = 0; i < ndim; ++i) {
-    strides[perm[i]] = next;
-    next = static_cast<int64_t>(static_cast<uint64_t>(next) * static_cast<uint64_t>(shape[perm[i]]));
-  }
-}
-
-Ref<Tensor> empty_like_inputs(const char* op, DType dtype, int64_t ndim, const int64_t* shape, int n,
-                              const Tensor* const* inputs) {
-  const int64_t numel = checked_numel(op, ndim, shape);
-  const int64_t nbytes = checked_mul(numel, static_cast<int64_t>(dtype_size(dtype)), op);
-  int64_t strides[kMaxDims];
-  output_strides(ndim, shape, n, inputs, strides);
-  return Tensor::make(Storage::allocate(static_cast<size_t>(nbytes), false), dtype, ndim, shape, strides, 0);
-}
 
 Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const char* name = binary_op_name(op);
@@ -513,8 +384,9 @@ Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const int64_t ndim = broadcast_pair(name, a, b, shape);
   const DType common = compute_dtype(op, a, b);
   const Tensor* inputs[2] = {&a, &b};
+  const DType computed[2] = {common, common};
   Ref<Tensor> out =
-      empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs);
+      empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs, computed);
   const Operand ca(name, a, common), cb(name, b, common);
   compute(op, common, *out, ca, cb);
   return out;
@@ -539,7 +411,8 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
   require_no_internal_overlap(name, dst);
   if (dst.dtype() != result) {  // computed in the result dtype, then converted as a copy
     const Tensor* inputs[2] = {&a, &b};
-    const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs);
+    const DType computed[2] = {common, common};
+    const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs, computed);
     const Operand ca(name, a, common), cb(name, b, common);
     compute(op, common, *tmp, ca, cb);
     return copy_into(name, dst, *tmp);
@@ -569,50 +442,6 @@ Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
   const Tensor* inputs[1] = {&a};
   return unary_into<R, T>(name, empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs), a, f);
 }
-
-}  // namespace
-
-Ref<Tensor> neg(const Tensor& a) {
-  a.require_readable("neg");
-  if (a.dtype() == dtype::Bool)
-    fail(Status::DType, "neg: negation of a bool tensor is not supported (as in PyTorch); use logical_not instead");
-  return dispatch(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    if constexpr (std::is_same_v<C, bool>) {
-      return Ref<Tensor>();
-    } else {
-      return unary<T, T>("neg", a, a.dtype(), [](C x) {
-        if constexpr (std::is_integral_v<C>) return wrapping_sub(C{0}, x);
-        else return -x;
-      });
-    }
-  });
-}
-
-Ref<Tensor> abs(const Tensor& a) {
-  a.require_readable("abs");
-  if (a.dtype() == dtype::Bool) fail(Status::DType, "abs: not implemented for bool (as in PyTorch)");
-  return dispatch(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    if constexpr (std::is_same_v<C, bool>) {
-      return Ref<Tensor>();
-    } else if constexpr (is_std_complex<C>) {
-      using Real = typename C::value_type;
-      return unary<Real, T>("abs", a, to_real(a.dtype()), [](C x) { return std::abs(x); });
-    } else {
-      return unary<T, T>("abs", a, a.dtype(), [](C x) {
-        if constexpr (std::is_unsigned_v<C>) return x;
-        else if constexpr (std::is_integral_v<C>) return x < 0 ? wrapping_sub(C{0}, x) : x;
-        else return std::fabs(x);
-      });
-    }
-  });
-}
-
-
-namespace {
 
 // The conjugate in a new tensor (`layout_like_a`: in a's preserve-format layout,
 // else as TensorIterator lays out outputs); a non-complex tensor, whose values are

@@ -73,9 +73,50 @@ pub const TENSOR_OP_LT: i32 = 9;
 pub const TENSOR_OP_LE: i32 = 10;
 pub const TENSOR_OP_GT: i32 = 11;
 pub const TENSOR_OP_GE: i32 = 12;
+pub const TENSOR_UOP_NEG: i32 = 0;
+pub const TENSOR_UOP_ABS: i32 = 1;
+pub const TENSOR_UOP_EXP: i32 = 2;
+pub const TENSOR_UOP_EXP2: i32 = 3;
+pub const TENSOR_UOP_EXPM1: i32 = 4;
+pub const TENSOR_UOP_LOG: i32 = 5;
+pub const TENSOR_UOP_LOG2: i32 = 6;
+pub const TENSOR_UOP_LOG10: i32 = 7;
+pub const TENSOR_UOP_LOG1P: i32 = 8;
+pub const TENSOR_UOP_SQRT: i32 = 9;
+pub const TENSOR_UOP_RSQRT: i32 = 10;
+pub const TENSOR_UOP_SIN: i32 = 11;
+pub const TENSOR_UOP_COS: i32 = 12;
+pub const TENSOR_UOP_TAN: i32 = 13;
+pub const TENSOR_UOP_ASIN: i32 = 14;
+pub const TENSOR_UOP_ACOS: i32 = 15;
+pub const TENSOR_UOP_ATAN: i32 = 16;
+pub const TENSOR_UOP_SINH: i32 = 17;
+pub const TENSOR_UOP_COSH: i32 = 18;
+pub const TENSOR_UOP_TANH: i32 = 19;
+pub const TENSOR_UOP_SIGMOID: i32 = 20;
+pub const TENSOR_UOP_RELU: i32 = 21;
+pub const TENSOR_UOP_GELU: i32 = 22;
+pub const TENSOR_UOP_ERF: i32 = 23;
+pub const TENSOR_UOP_FLOOR: i32 = 24;
+pub const TENSOR_UOP_CEIL: i32 = 25;
+pub const TENSOR_UOP_ROUND: i32 = 26;
+pub const TENSOR_UOP_TRUNC: i32 = 27;
+pub const TENSOR_UOP_FRAC: i32 = 28;
+pub const TENSOR_UOP_SIGN: i32 = 29;
+pub const TENSOR_UOP_RECIPROCAL: i32 = 30;
+pub const TENSOR_UOP_SQUARE: i32 = 31;
+pub const TENSOR_UOP_ISNAN: i32 = 32;
+pub const TENSOR_UOP_ISINF: i32 = 33;
+pub const TENSOR_UOP_ISFINITE: i32 = 34;
+pub const TENSOR_UOP_LOGICAL_NOT: i32 = 35;
+pub const TENSOR_UOP_BITWISE_NOT: i32 = 36;
+#[cfg(feature = "experimental")]
 pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
@@ -985,8 +1026,9 @@ unsafe extern "C" {
  included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
  tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
  tensor_to_with, and the copies made by reshape/flatten), element-wise math
- (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
- experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs,
+ tensor_unary, tensor_unary_into and its named ops, the experimental
+ conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
  tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
  thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
  input (reductions), up to n, so operations under 2 MiB never leave the
@@ -1444,6 +1486,368 @@ unsafe extern "C" {
  @since 0.2*/
     pub fn tensor_abs(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
+/// Unary operations, for tensor_unary and tensor_unary_into.
+pub type tensor_unary_op_t = i32;
+unsafe extern "C" {
+    /** op(a) in a new tensor of a's shape, laid out as tensor_add lays out its
+ result; a may have any strides and be read-only. The result dtype follows
+ PyTorch 1.13: the floating-point functions (exp to sigmoid, erf, reciprocal)
+ give the default float (float32) for bool and integer inputs and keep float16,
+ bfloat16, float32, float64 and complex dtypes; neg, abs, relu, floor, ceil,
+ round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite and
+ logical_not give bool; bitwise_not takes only bool and integers. Each op's
+ function below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does).
+ float16 and bfloat16 compute in float32 and round once (PyTorch 1.13's CPU
+ kernels refuse float16 for many of these; ctensor computes them). NaN, +-inf
+ and signed zeros follow IEEE 754 and PyTorch. Accuracy for float32 and float64
+ is stated per function: the bound holds where the CPU has AVX2 or AVX-512
+ (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+ functions run. Complex values use the C++ library's std::complex functions.
+ @param op a TENSOR_UOP_* value.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, unknown op);
+         TENSOR_E_DTYPE (a dtype the op refuses); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_unary(
+        out: *mut *mut tensor_t,
+        op: tensor_unary_op_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have
+ a's shape (ctensor never resizes), the op's result dtype must be castable to
+ dst's (torch.can_cast), and the values are then converted as tensor_copy
+ converts. dst may be a itself (in place: tensor_unary_into(a, TENSOR_UOP_EXP,
+ a) is a.exp_()); any other overlap between dst and a reads a snapshot of a.
+ @param op a TENSOR_UOP_* value.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+         TENSOR_E_DTYPE (a dtype the op refuses, or a result not castable to
+         dst's dtype); TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP (dst
+         has internal overlap, as tensor_copy); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+         An empty dst with a valid operand does nothing.
+ @since 0.2*/
+    pub fn tensor_unary_into(
+        dst: *mut tensor_t,
+        op: tensor_unary_op_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool
+ and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_exp(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool
+ and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_exp2(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_expm1(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_LOG). bool and integers give
+ float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the base-2 logarithm, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG2). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log2(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the base-10 logarithm, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG10). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log10(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** log(1 + a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log1p(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32.
+ float32/float64: within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sqrt(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / sqrt(a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_RSQRT). bool and integers give float32. float32/float64: within
+ 1.5 ULP (a rounded square root, then a rounded division).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_rsqrt(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sin(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cos(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_tan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arcsine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_ASIN). bool and integers give float32. float32/float64:
+ within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_asin(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arccosine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_ACOS). bool and integers give float32. float32/float64:
+ within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_acos(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arctangent, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_ATAN). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_atan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic sine, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_SINH). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sinh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic cosine, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_COSH). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cosh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic tangent, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_TANH). bool and integers give float32. float32/float64: within 3.5
+ ULP (SLEEF u35, twice as fast as its u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_tanh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_SIGMOID). bool and integers give float32. float32/float64: within
+ 2.0 ULP (SLEEF u10 exp, then a rounded addition and division).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sigmoid(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_relu(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP
+ for a > -1 (SLEEF u10 erf); below, 1 + erf cancels and relative accuracy is
+ lost, as in PyTorch's own formula.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_gelu(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the error function, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_ERF). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_erf(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded down, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_FLOOR). Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_floor(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL).
+ Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_ceil(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded to the nearest integer, halves to even (as PyTorch), element-wise in
+ a new tensor (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as
+ they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_round(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded toward zero, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_TRUNC). Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_trunc(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor
+ (tensor_unary with TENSOR_UOP_FRAC). Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_frac(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their
+ dtype. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex, as PyTorch 1.13); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sign(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / a, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_RECIPROCAL). bool and integers give float32. float32/float64:
+ within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_reciprocal(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise
+ in a new tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its
+ own but bool. float32/float64: within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_square(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is NaN (complex: either part), as bool, element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_ISNAN).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isnan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is +-inf (complex: either part), as bool, element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_ISINF).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isinf(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is neither NaN nor +-inf (complex: both parts), as bool, element-
+ wise in a new tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isfinite(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a == 0 (complex: both parts), as bool, element-wise in a new tensor
+ (tensor_unary with TENSOR_UOP_LOGICAL_NOT).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_logical_not(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_BITWISE_NOT).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (float,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_bitwise_not(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
 unsafe extern "C" {
     /** torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
  them, negative counted from the end, each at most once; ndims 0 reduces every
@@ -1591,6 +1995,222 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
+    /** torch.clamp(a, min, max) in a new tensor: min(max(a, min), max) element-wise.
+ `min` may be NULL (no lower bound) and `max` may be NULL (no upper bound),
+ but not both. The bounds are tensors or
+ wrapped numbers (tensor_scalar_*); a, min and max broadcast together and
+ compute in their result type (torch.result_type over the three: int8 with
+ a scalar int bound stays int8, with a scalar float bound gives float32).
+ A NaN element of a stays NaN; a NaN bound gives NaN, except a NaN wrapped
+ number as the only bound, which PyTorch's clamp_min/clamp_max pass over
+ (a is returned converted); min > max gives max.
+ The result is laid out as the binary ops' (see above). clip is the same op.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param a the input (borrowed); min, max the bounds (borrowed).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/a, min and max both NULL);
+         TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE (complex input or
+         bound, a bool result type with both bounds as in PyTorch, or no
+         result type; with one bound bool is logical or/and);
+         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_clamp(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+        min: *const tensor_t,
+        max: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = clamp(a, min, max) with tensor_binary_into's out= rules: dst has the
+ broadcast shape, the result type can be cast to dst's dtype; dst may be a
+ itself (in-place clamp_) or overlap any input. As for tensor_clamp,
+ `min` may be NULL and `max` may be NULL, but not both.
+ @return as tensor_clamp; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (no cast), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_clamp_into(
+        dst: *mut tensor_t,
+        a: *const tensor_t,
+        min: *const tensor_t,
+        max: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.where(cond, a, b) in a new tensor: a where cond is true, else b;
+ cond, a and b broadcast together, a and b are converted to their result
+ type (torch.result_type(a, b); either may be a wrapped number). cond must
+ be bool or uint8 (non-zero is true; PyTorch 1.13 still takes uint8). The
+ result is laid out as the binary ops' over cond, a and b.
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
+         TENSOR_E_DTYPE (cond of another dtype, no result type);
+         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_where(
+        out: *mut *mut tensor_t,
+        cond: *const tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = where(cond, a, b) with the out= rules of tensor_clamp_into.
+ @return as tensor_where and tensor_clamp_into.
+ @since 0.2*/
+    pub fn tensor_where_into(
+        dst: *mut tensor_t,
+        cond: *const tensor_t,
+        a: *const tensor_t,
+        b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.argmax(t, dim, keepdim): a new contiguous int64 tensor of the index of
+ the first largest element along `dim` (negative counts from the end; a 0-dim
+ t takes 0 or -1 and gives 0). dim TENSOR_ALL_DIMS searches the flattened
+ tensor (C order) and gives a 0-dim result, or with keepdim 1 one of t's ndim
+ with every size 1. NaN is larger than every number (the first NaN wins).
+ @param keepdim 1 keeps the reduced dim as size 1, 0 drops it.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dim out of range, keepdim
+         not 0/1); TENSOR_E_SHAPE (the reduced dim has size 0, or
+         TENSOR_ALL_DIMS over no elements, as PyTorch's error);
+         TENSOR_E_DTYPE (bool or complex, as PyTorch, which does not check
+         when the result is empty or `dim` has size 1: zeros then);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_argmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.argmin, as tensor_argmax (NaN is smaller than every number). @since 0.2
+    pub fn tensor_argmin(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = argmax(t, dim, keepdim): dst must have the result's shape and, as
+ PyTorch's out=, dtype int64.
+ @return as tensor_argmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (dst not int64), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_argmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = argmin(t, dim, keepdim), as tensor_argmax_into. @since 0.2
+    pub fn tensor_argmin_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+        keepdim: i32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.cumsum(t, dim): a new contiguous tensor of t's shape whose element k
+ along `dim` is the sum of elements 0..k. bool and integer inputs give int64
+ (wrapping on overflow), other dtypes keep theirs. The running sum is kept
+ as PyTorch's CPU kernel keeps it: in float64 for float32 and float64, in
+ complex128 for complex, in float32 for float16 and bfloat16 (PyTorch 1.13
+ refuses float16 here; ctensor computes it as bfloat16), and each element is
+ rounded once. There is no dtype argument: convert first (tensor_to).
+ @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cumsum(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.cumprod, as tensor_cumsum (the running product). @since 0.2
+    pub fn tensor_cumprod(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = cumsum(t, dim) with the out= rules of tensor_clamp_into (the result
+ dtype must be castable to dst's).
+ @return as tensor_cumsum and tensor_clamp_into.
+ @since 0.2*/
+    pub fn tensor_cumsum_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = cumprod(t, dim), as tensor_cumsum_into. @since 0.2
+    pub fn tensor_cumprod_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.softmax(t, dim): a new contiguous tensor of t's dtype and shape,
+ exp(x - max) / sum(exp(x - max)) along `dim` (the max subtracted, so large
+ inputs do not overflow). A lane holding NaN or +inf, or only -inf, gives NaN,
+ as PyTorch. float16 and bfloat16 compute in float32 and round once (PyTorch
+ 1.13 refuses float16 here); float32 in float32, float64 in float64.
+ @param dim the dim (negative counts from the end; 0 or -1 for a 0-dim t).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, dim out of range);
+         TENSOR_E_DTYPE (not a floating dtype, as PyTorch); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_softmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// torch.log_softmax: x - max - log(sum(exp(x - max))), as tensor_softmax. @since 0.2
+    pub fn tensor_log_softmax(
+        out: *mut *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = softmax(t, dim): dst must have t's shape and, as PyTorch's out=, t's
+ dtype.
+ @return as tensor_softmax; also TENSOR_E_INVALID (dst NULL), TENSOR_E_SHAPE
+         (dst's shape), TENSOR_E_DTYPE (dst's dtype), TENSOR_E_READONLY,
+         TENSOR_E_OVERLAP (dst has internal overlap).
+ @since 0.2*/
+    pub fn tensor_softmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /// dst = log_softmax(t, dim), as tensor_softmax_into. @since 0.2
+    pub fn tensor_log_softmax_into(
+        dst: *mut tensor_t,
+        t: *const tensor_t,
+        dim: i64,
+    ) -> tensor_status_t;
+}
+#[cfg(feature = "experimental")]
+unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
  `data` is the address of element [0,...,0] (so tensor_data() == data); strides
  are in elements and may be negative or zero; `strides` NULL means contiguous. The new
@@ -1619,6 +2239,7 @@ unsafe extern "C" {
         ctx: *mut ::std::os::raw::c_void,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
  (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
@@ -1638,6 +2259,7 @@ unsafe extern "C" {
         count: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
  dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
@@ -1654,6 +2276,7 @@ unsafe extern "C" {
         dim2: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
  count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
@@ -1670,6 +2293,7 @@ unsafe extern "C" {
         step: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.movedim(t, source, destination): dims source[i] move to destination[i]
  (n of each, distinct after wrapping); the other dims keep their order. Also
@@ -1685,6 +2309,7 @@ unsafe extern "C" {
         destination: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
  -1, inferred), as a view (tensor_view's rules for the strides).
@@ -1700,6 +2325,7 @@ unsafe extern "C" {
         sizes: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
  new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
@@ -1713,6 +2339,7 @@ unsafe extern "C" {
         min_dims: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
  several new references, snprintf-style: the number of pieces goes to *count,
@@ -1745,6 +2372,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_split_with_sizes(
@@ -1757,6 +2385,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_chunk(
@@ -1768,6 +2397,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_tensor_split(
@@ -1779,6 +2409,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental)
     pub fn tensor_tensor_split_indices(
@@ -1791,6 +2422,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
  to the shape they broadcast to together (dims aligned from the right, sizes equal
@@ -1807,6 +2439,7 @@ unsafe extern "C" {
         tensors: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj_physical: the complex conjugates of a's values in a new tensor
  (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
@@ -1821,6 +2454,7 @@ unsafe extern "C" {
         a: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
  but a complex result is read-only and laid out as tensor_empty_like's
@@ -1832,6 +2466,7 @@ unsafe extern "C" {
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
  t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
@@ -1856,6 +2491,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental)
     pub fn tensor_zeros_like(
@@ -1865,6 +2501,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
  elements converted to dst's dtype by `conversion`.
@@ -1879,6 +2516,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
  t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
@@ -1906,6 +2544,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Advanced indexing with integer index tensors, as a copy: NumPy's and
  PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
@@ -1951,6 +2590,7 @@ unsafe extern "C" {
         indices: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
  (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
@@ -1985,6 +2625,7 @@ unsafe extern "C" {
         values: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
  elements in C order, one row each, as a new contiguous int64 tensor of

@@ -1,0 +1,148 @@
+#include "ops/clamp_where.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+
+#include "engine/copy.hpp"
+#include "engine/output_layout.hpp"
+#include "engine/tensor_iterator.hpp"
+#include "layout/shape.hpp"
+#include "ops/elements.hpp"
+#include "ops/operand.hpp"
+#include "ops/promotion.hpp"
+
+namespace ctensor::core {
+
+namespace {
+
+// The shape the n inputs broadcast to; returns its ndim.
+int64_t broadcast_inputs(const char* op, int n, const Tensor* const* inputs, int64_t* shape) {
+  ShapeRef shapes[3];
+  for (int k = 0; k < n; ++k) shapes[k] = {inputs[k]->ndim(), inputs[k]->sizes()};
+  return broadcast_shapes(op, shapes, n, shape);
+}
+
+// A wrapped number holding NaN.
+bool is_nan_number(const Tensor& t) noexcept {
+  double value = 0;
+  if (!t.is_wrapped_number() || t.dtype() != dtype::Float64) return false;
+  std::memcpy(&value, t.data(), sizeof value);
+  return std::isnan(value);
+}
+
+// out[i] = clamp(a[i], lo[i], hi[i]) with the bounds that are present
+// (operands: out, a, then lo and/or hi).
+template <class T, bool kLo, bool kHi>
+void clamp_loop(char** data, const int64_t* s, int64_t n) {
+  using C = compute_t<T>;
+  for (int64_t i = 0; i < n; ++i) {
+    C x = read_element<T>(data[1] + i * s[1]);
+    C lo{}, hi{};
+    if constexpr (kLo) lo = read_element<T>(data[2] + i * s[2]);
+    if constexpr (kHi) hi = read_element<T>(data[kLo ? 3 : 2] + i * s[kLo ? 3 : 2]);
+    if constexpr (std::is_floating_point_v<C>) {
+      if ((kLo && lo != lo) || (kHi && hi != hi)) x = std::numeric_limits<C>::quiet_NaN();
+    }
+    if constexpr (kLo) x = x < lo ? lo : x;  // std::max(x, lo): a NaN x stays
+    if constexpr (kHi) x = hi < x ? hi : x;  // std::min(x, hi)
+    write_element<T>(data[0] + i * s[0], x);
+  }
+}
+
+// out[i] = cond[i] ? a[i] : b[i], moving `Size`-byte elements.
+template <size_t Size>
+void where_loop(char** data, const int64_t* s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const bool pick_a = data[1][i * s[1]] != 0;
+    std::memcpy(data[0] + i * s[0], pick_a ? data[2] + i * s[2] : data[3] + i * s[3], Size);
+  }
+}
+
+}  // namespace
+
+Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi) {
+  const char* name = "clamp";
+  if (!lo && !hi) fail(Status::Invalid, name, ": at least one of min and max must be given (both are NULL)");
+  const Tensor* inputs[3] = {&a};
+  int n = 1;
+  if (lo) inputs[n++] = lo;
+  if (hi) inputs[n++] = hi;
+  for (int k = 0; k < n; ++k) inputs[k]->require_readable(name);
+  if (category(a.dtype()) == DTypeKind::Complex) fail(Status::DType, name, ": not supported for complex tensors");
+  const DType common = result_type(name, n, inputs);
+  if (category(common) == DTypeKind::Complex) fail(Status::DType, name, ": not supported for complex bounds");
+  if (category(common) == DTypeKind::Bool && lo && hi)
+    fail(Status::DType, name, ": not implemented for bool with both bounds (as in PyTorch; one bound, or a number "
+                              "bound computing in int64, is)");
+  int64_t shape[kMaxDims];
+  const int64_t ndim = broadcast_inputs(name, n, inputs, shape);
+  const DType computed[3] = {common, common, common};
+  Ref<Tensor> out = empty_like_inputs(name, common, ndim, shape, n, inputs, computed);
+  if (out->numel() == 0) return out;
+  if (n == 2 && is_nan_number(*inputs[1])) {  // PyTorch's clamp_min/clamp_max(number) pass a NaN bound over
+    copy_into(name, *out, a);
+    return out;
+  }
+  std::optional<Operand> converted[3];
+  TensorIteratorConfig config;
+  config.add_output(*out);
+  for (int k = 0; k < n; ++k) converted[k].emplace(name, *inputs[k], common).add_to(config);
+  const TensorIterator it = config.build(name);
+  dispatch(common, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!is_complex<T>::value) {
+      if (lo && hi) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
+      else if (lo) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
+      else it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, false, true>(p, s, m); });
+    }
+  });
+  return out;
+}
+
+Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  const char* name = "where";
+  if (cond.dtype() != dtype::Bool && cond.dtype() != dtype::UInt8)
+    fail(Status::DType, name, ": expected the condition to be a bool tensor, but got ", dtype_name(cond.dtype()));
+  const Tensor* inputs[3] = {&cond, &a, &b};
+  for (const Tensor* t : inputs) t->require_readable(name);
+  const Tensor* values[2] = {&a, &b};
+  const DType common = result_type(name, 2, values);
+  int64_t shape[kMaxDims];
+  const int64_t ndim = broadcast_inputs(name, 3, inputs, shape);
+  const DType computed[3] = {dtype::Bool, common, common};  // PyTorch converts a uint8 condition too
+  Ref<Tensor> out = empty_like_inputs(name, common, ndim, shape, 3, inputs, computed);
+  if (out->numel() == 0) return out;
+  const Operand ca(name, a, common), cb(name, b, common);
+  TensorIteratorConfig config;
+  config.add_output(*out).add_input(cond);
+  ca.add_to(config);
+  cb.add_to(config);
+  const TensorIterator it = config.build(name);
+  const auto run = [&](auto size) {
+    it.for_each([](char** p, const int64_t* s, int64_t m) { where_loop<decltype(size)::value>(p, s, m); });
+  };
+  switch (dtype_size(common)) {
+    case 1: run(std::integral_constant<size_t, 1>{}); break;
+    case 2: run(std::integral_constant<size_t, 2>{}); break;
+    case 4: run(std::integral_constant<size_t, 4>{}); break;
+    case 8: run(std::integral_constant<size_t, 8>{}); break;
+    default: run(std::integral_constant<size_t, 16>{}); break;
+  }
+  return out;
+}
+
+void assign_result(const char* op, const Tensor& dst, const Tensor& result, bool exact) {
+  if (dst.ndim() != result.ndim() || !std::equal(dst.sizes(), dst.sizes() + dst.ndim(), result.sizes()))
+    fail(Status::Shape, op, ": the destination's shape ", DimList{dst.sizes(), dst.ndim()},
+         " is not the result's shape ", DimList{result.sizes(), result.ndim()}, " (ctensor never resizes)");
+  if (exact ? dst.dtype() != result.dtype() : !can_cast(result.dtype(), dst.dtype()))
+    fail(Status::DType, op, ": result type ", dtype_name(result.dtype()),
+         exact ? " must be the destination's dtype, not " : " can't be cast to the desired output type ",
+         dtype_name(dst.dtype()));
+  copy_into(op, dst, result);
+}
+
+}  // namespace ctensor::core
