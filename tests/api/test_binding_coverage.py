@@ -137,7 +137,6 @@ PYTHON_NOT_WRAPPED = {
     "tensor_copy": "the extension copies through tensor_copy_with (a conversion policy)",
     "tensor_set_num_threads": "not exposed in Python yet",
     "tensor_get_num_threads": "not exposed in Python yet",
-    "tensor_safetensors_metadata": "not exposed in Python yet",
     "tensor_item_float64": "Tensor.item() converts with tensor_convert into the exact Python type",
     "tensor_item_int64": "Tensor.item() converts with tensor_convert into the exact Python type",
     **{name: "the unary family goes through tensor_unary/tensor_unary_into by op code (ctensor/_unary.py)"
