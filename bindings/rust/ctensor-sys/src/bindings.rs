@@ -77,6 +77,24 @@ pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
 pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
 pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
 pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
+pub const ARROW_FLAG_DICTIONARY_ORDERED: i64 = 1;
+pub const ARROW_FLAG_NULLABLE: i64 = 2;
+pub const ARROW_FLAG_MAP_KEYS_SORTED: i64 = 4;
+pub const ARROW_DEVICE_CPU: i32 = 1;
+pub const ARROW_DEVICE_CUDA: i32 = 2;
+pub const ARROW_DEVICE_CUDA_HOST: i32 = 3;
+pub const ARROW_DEVICE_OPENCL: i32 = 4;
+pub const ARROW_DEVICE_VULKAN: i32 = 7;
+pub const ARROW_DEVICE_METAL: i32 = 8;
+pub const ARROW_DEVICE_VPI: i32 = 9;
+pub const ARROW_DEVICE_ROCM: i32 = 10;
+pub const ARROW_DEVICE_ROCM_HOST: i32 = 11;
+pub const ARROW_DEVICE_EXT_DEV: i32 = 12;
+pub const ARROW_DEVICE_CUDA_MANAGED: i32 = 13;
+pub const ARROW_DEVICE_ONEAPI: i32 = 14;
+pub const ARROW_DEVICE_WEBGPU: i32 = 15;
+pub const ARROW_DEVICE_HEXAGON: i32 = 16;
+pub const TENSOR_ARROW_NO_COPY: u32 = 1;
 ///< host memory
 pub const kDLCPU: DLDeviceType = 1;
 ///< CUDA device memory
@@ -1885,4 +1903,280 @@ unsafe extern "C" {
         out: *mut *mut tensor_t,
         t: *const tensor_t,
     ) -> tensor_status_t;
+}
+/// A type description (format string, name, metadata, children).
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ArrowSchema {
+    pub format: *const ::std::os::raw::c_char,
+    pub name: *const ::std::os::raw::c_char,
+    pub metadata: *const ::std::os::raw::c_char,
+    pub flags: i64,
+    pub n_children: i64,
+    pub children: *mut *mut ArrowSchema,
+    pub dictionary: *mut ArrowSchema,
+    pub release: ::std::option::Option<unsafe extern "C" fn(arg1: *mut ArrowSchema)>,
+    pub private_data: *mut ::std::os::raw::c_void,
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of ArrowSchema"][::std::mem::size_of::<ArrowSchema>() - 72usize];
+    ["Alignment of ArrowSchema"][::std::mem::align_of::<ArrowSchema>() - 8usize];
+    [
+        "Offset of field: ArrowSchema::format",
+    ][::std::mem::offset_of!(ArrowSchema, format) - 0usize];
+    [
+        "Offset of field: ArrowSchema::name",
+    ][::std::mem::offset_of!(ArrowSchema, name) - 8usize];
+    [
+        "Offset of field: ArrowSchema::metadata",
+    ][::std::mem::offset_of!(ArrowSchema, metadata) - 16usize];
+    [
+        "Offset of field: ArrowSchema::flags",
+    ][::std::mem::offset_of!(ArrowSchema, flags) - 24usize];
+    [
+        "Offset of field: ArrowSchema::n_children",
+    ][::std::mem::offset_of!(ArrowSchema, n_children) - 32usize];
+    [
+        "Offset of field: ArrowSchema::children",
+    ][::std::mem::offset_of!(ArrowSchema, children) - 40usize];
+    [
+        "Offset of field: ArrowSchema::dictionary",
+    ][::std::mem::offset_of!(ArrowSchema, dictionary) - 48usize];
+    [
+        "Offset of field: ArrowSchema::release",
+    ][::std::mem::offset_of!(ArrowSchema, release) - 56usize];
+    [
+        "Offset of field: ArrowSchema::private_data",
+    ][::std::mem::offset_of!(ArrowSchema, private_data) - 64usize];
+};
+/// An array's data: length, null count, offset, buffers and children.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ArrowArray {
+    pub length: i64,
+    pub null_count: i64,
+    pub offset: i64,
+    pub n_buffers: i64,
+    pub n_children: i64,
+    pub buffers: *mut *const ::std::os::raw::c_void,
+    pub children: *mut *mut ArrowArray,
+    pub dictionary: *mut ArrowArray,
+    pub release: ::std::option::Option<unsafe extern "C" fn(arg1: *mut ArrowArray)>,
+    pub private_data: *mut ::std::os::raw::c_void,
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of ArrowArray"][::std::mem::size_of::<ArrowArray>() - 80usize];
+    ["Alignment of ArrowArray"][::std::mem::align_of::<ArrowArray>() - 8usize];
+    [
+        "Offset of field: ArrowArray::length",
+    ][::std::mem::offset_of!(ArrowArray, length) - 0usize];
+    [
+        "Offset of field: ArrowArray::null_count",
+    ][::std::mem::offset_of!(ArrowArray, null_count) - 8usize];
+    [
+        "Offset of field: ArrowArray::offset",
+    ][::std::mem::offset_of!(ArrowArray, offset) - 16usize];
+    [
+        "Offset of field: ArrowArray::n_buffers",
+    ][::std::mem::offset_of!(ArrowArray, n_buffers) - 24usize];
+    [
+        "Offset of field: ArrowArray::n_children",
+    ][::std::mem::offset_of!(ArrowArray, n_children) - 32usize];
+    [
+        "Offset of field: ArrowArray::buffers",
+    ][::std::mem::offset_of!(ArrowArray, buffers) - 40usize];
+    [
+        "Offset of field: ArrowArray::children",
+    ][::std::mem::offset_of!(ArrowArray, children) - 48usize];
+    [
+        "Offset of field: ArrowArray::dictionary",
+    ][::std::mem::offset_of!(ArrowArray, dictionary) - 56usize];
+    [
+        "Offset of field: ArrowArray::release",
+    ][::std::mem::offset_of!(ArrowArray, release) - 64usize];
+    [
+        "Offset of field: ArrowArray::private_data",
+    ][::std::mem::offset_of!(ArrowArray, private_data) - 72usize];
+};
+/// Where an array's buffers live; the values equal DLPack's DLDeviceType.
+pub type ArrowDeviceType = i32;
+/// An ArrowArray whose buffers are on a device, with the event to wait for.
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ArrowDeviceArray {
+    pub array: ArrowArray,
+    pub device_id: i64,
+    pub device_type: ArrowDeviceType,
+    pub sync_event: *mut ::std::os::raw::c_void,
+    pub reserved: [i64; 3usize],
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of ArrowDeviceArray"][::std::mem::size_of::<ArrowDeviceArray>() - 128usize];
+    [
+        "Alignment of ArrowDeviceArray",
+    ][::std::mem::align_of::<ArrowDeviceArray>() - 8usize];
+    [
+        "Offset of field: ArrowDeviceArray::array",
+    ][::std::mem::offset_of!(ArrowDeviceArray, array) - 0usize];
+    [
+        "Offset of field: ArrowDeviceArray::device_id",
+    ][::std::mem::offset_of!(ArrowDeviceArray, device_id) - 80usize];
+    [
+        "Offset of field: ArrowDeviceArray::device_type",
+    ][::std::mem::offset_of!(ArrowDeviceArray, device_type) - 88usize];
+    [
+        "Offset of field: ArrowDeviceArray::sync_event",
+    ][::std::mem::offset_of!(ArrowDeviceArray, sync_event) - 96usize];
+    [
+        "Offset of field: ArrowDeviceArray::reserved",
+    ][::std::mem::offset_of!(ArrowDeviceArray, reserved) - 104usize];
+};
+unsafe extern "C" {
+    /** Exports t as an Arrow array (see the mapping at the top of this header):
+ ndim >= 2 as `arrow.fixed_shape_tensor` of length sizes[0] whose extension
+ metadata is {"shape": [physical element shape]} plus "permutation" when the
+ elements are not row-major (bfloat16 and complex: nested FixedSizeLists,
+ see above); ndim 1 as a primitive array. Zero-copy (the
+ child's data buffer is tensor_data(t)) when every element dim of size > 1 has
+ a positive stride, they lay the elements out densely in some order and
+ consecutive rows are list_size elements apart; otherwise, and for bool
+ (bit-packed in Arrow), the elements are copied into new memory. The arrays
+ hold a reference to t (or to the copy) until the last of them is released;
+ the caller keeps its own reference. Arrow data must not be written: a
+ writable tensor written after export changes what consumers read.
+ On success the caller owns both structs and calls schema_out->release and
+ array_out->release once each (children and buffers are released by them;
+ a child moved out with its release callback may be released on its own).
+ On failure both structs are left with release NULL.
+ @param schema_out receives the type (format, name "", metadata, children).
+ @param array_out receives the data (offset 0, null count 0, no validity bitmaps).
+ @param t the tensor to export (ndim >= 1, memory the CPU can read).
+ @param flags 0 or TENSOR_ARROW_NO_COPY.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL schema_out/array_out/t, unknown
+         flags); TENSOR_E_SHAPE (0-dim t); TENSOR_E_COPY (a copy is needed and
+         TENSOR_ARROW_NO_COPY is set); TENSOR_E_DEVICE (t's memory is not
+         CPU-accessible; use tensor_to_arrow_device); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_to_arrow(
+        schema_out: *mut ArrowSchema,
+        array_out: *mut ArrowArray,
+        t: *mut tensor_t,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_to_arrow, as an ArrowDeviceArray carrying t's device (tensor_device:
+ device_type and device_id, whose codes equal DLPack's), sync_event NULL and
+ reserved zeroed. Memory on any device is exported without copying when its
+ layout allows; a copy (bool, other layouts) needs CPU-accessible memory.
+ The caller calls array_out->array.release once.
+ @param schema_out receives the type.
+ @param array_out receives the data and its device.
+ @param t the tensor to export (ndim >= 1).
+ @param flags 0 or TENSOR_ARROW_NO_COPY.
+ @return as tensor_to_arrow; TENSOR_E_DEVICE only when a copy is needed and
+         t's memory is not CPU-accessible.
+ @since 0.2*/
+    pub fn tensor_to_arrow_device(
+        schema_out: *mut ArrowSchema,
+        array_out: *mut ArrowDeviceArray,
+        t: *mut tensor_t,
+        flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** A tensor viewing an Arrow array, without copying (bool excepted):
+ `arrow.fixed_shape_tensor` gives [length, *logical shape], logical dim i
+ being physical dim permutation[i] (its strides are the physical row-major
+ strides taken in that order); a FixedSizeList without extension gives
+ [length, list_size, ...] (one dim per nested FixedSizeList); a primitive
+ array gives [length]. The array's and its children's offsets are honoured.
+ The tensor is read-only (Arrow data is immutable); a bool tensor, unpacked
+ from Arrow's bits, is a writable copy.
+ Ownership: the schema is only read; the caller keeps it and releases it as
+ usual. The array is moved on success only: ctensor copies the struct,
+ marks the caller's struct released (array->release = NULL, as the C Data
+ Interface's move does) and calls the producer's release exactly once when
+ the last tensor or storage viewing it goes (for bool, whose bits are
+ unpacked into a new byte tensor, right away). On failure nothing is taken:
+ the array is untouched and the caller still releases it.
+ Validation (each refusal's message names the field): formats without a
+ dtype, extension metadata that is not the specification's JSON ("shape" a
+ list of non-negative integers, "permutation" a permutation of 0..ndim-1,
+ "dim_names" a list of ndim strings), a list size other than the shape's
+ product, n_buffers/n_children other than the format's, negative
+ length/offset, an offset + length beyond a child's length, NULL buffers for
+ elements, nulls (null_count > 0, or null_count -1 with a zero validity bit
+ in range), dictionaries, released (release NULL) structs. Buffers are
+ trusted to be as long as length and offset say (the C Data Interface
+ carries no buffer sizes).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param schema the array's type.
+ @param array the producer's array; taken over (moved) only on success.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/schema/array, schema or array
+         already released); TENSOR_E_FORMAT (malformed schema, metadata or
+         array, nulls); TENSOR_E_DTYPE (a value format ctensor has no dtype
+         for); TENSOR_E_UNSUPPORTED (valid Arrow that is no tensor here:
+         dictionaries, other nested types, variable_shape_tensor);
+         TENSOR_E_OVERFLOW (sizes overflow); TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_from_arrow(
+        out: *mut *mut tensor_t,
+        schema: *mut ArrowSchema,
+        array: *mut ArrowArray,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_from_arrow for an ArrowDeviceArray: the tensor records the
+ array's device (tensor_device). Memory that is not CPU-accessible is never
+ touched, so validity bitmaps with null_count -1 and bool arrays on such
+ devices are refused (TENSOR_E_UNSUPPORTED), as is a non-NULL sync_event
+ (ctensor cannot wait on it). The embedded array is moved as in
+ tensor_from_arrow (array->array.release is set to NULL on success).
+ @param out receives the new tensor (a new reference), or NULL on failure.
+ @param schema the array's type.
+ @param array the producer's device array; taken over (moved) only on success.
+ @return as tensor_from_arrow.
+ @since 0.2*/
+    pub fn tensor_from_arrow_device(
+        out: *mut *mut tensor_t,
+        schema: *mut ArrowSchema,
+        array: *mut ArrowDeviceArray,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** The rows of an `arrow.variable_shape_tensor` array, one tensor per row, each
+ viewing the array's memory without copying (shape from the row's "shape"
+ field, the "permutation" of the extension metadata applied as in
+ tensor_from_arrow; bool is refused here). Storage: Struct{"data":
+ List or LargeList<value>, "shape": FixedSizeList<int32>[ndim]}.
+ *out is an array of *count new references allocated by ctensor: free it
+ with tensor_arrow_list_release. Ownership of schema and array as in
+ tensor_from_arrow: the array is moved on success (its release runs when the
+ last row's tensor goes; with no rows, right away), untouched on failure.
+ @param out receives the array of tensors (NULL when *count is 0 or on failure).
+ @param count receives the number of rows (0 on failure).
+ @param schema the array's type.
+ @param array the producer's array; taken over (moved) only on success.
+ @return as tensor_from_arrow; TENSOR_E_INVALID also for NULL count;
+         TENSOR_E_FORMAT also for a row whose element count differs from
+         its shape's product or whose shape has a negative size.
+ @since 0.2*/
+    pub fn tensor_from_arrow_variable_shape(
+        out: *mut *mut *mut tensor_t,
+        count: *mut i64,
+        schema: *mut ArrowSchema,
+        array: *mut ArrowArray,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Releases each of the count tensors of a list made by
+ tensor_from_arrow_variable_shape, then the list itself.
+ @param list the list (taken over); may be NULL (a no-op).
+ @param count the number of tensors in it.
+ @since 0.2*/
+    pub fn tensor_arrow_list_release(list: *mut *mut tensor_t, count: i64);
 }

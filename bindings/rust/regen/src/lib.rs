@@ -36,6 +36,9 @@ impl ParseCallbacks for MacroTypes {
             n if n.starts_with("TENSOR_CONVERT_") => IntKind::U32,
             // DLManagedTensorVersioned.flags is uint64_t
             n if n.starts_with("DLPACK_FLAG_") => IntKind::U64,
+            // tensor_to_arrow's flags (uint32_t); ArrowSchema.flags is int64_t
+            "TENSOR_ARROW_NO_COPY" => IntKind::U32,
+            n if n.starts_with("ARROW_FLAG_") => IntKind::I64,
             // dims, sizes and slice bounds are int64_t
             "TENSOR_MAX_DIMS" | "TENSOR_SLICE_END" | "TENSOR_ALL_DIMS" => IntKind::I64,
             n if n.starts_with("DLPACK_") && n.ends_with("_VERSION") => IntKind::U32,
@@ -46,16 +49,16 @@ impl ParseCallbacks for MacroTypes {
     }
 }
 
-/// The bindings for `include/ctensor.h` (which includes `ctensor_dlpack.h`),
-/// formatted, exactly as they are checked in.
+/// The bindings for `include/ctensor_arrow.h` (which includes `ctensor.h`, which
+/// includes `ctensor_dlpack.h`), formatted, exactly as they are checked in.
 pub fn generate() -> String {
     let include = include_dir();
-    let header = include.join("ctensor.h");
+    let header = include.join("ctensor_arrow.h");
     bindgen::Builder::default()
         .header(header.to_str().expect("UTF-8 path"))
         .clang_arg(format!("-I{}", include.display()))
-        // Everything the two headers declare, nothing from the system headers.
-        .allowlist_file(r".*[/\\]ctensor(_dlpack)?\.h")
+        // Everything the three headers declare, nothing from the system headers.
+        .allowlist_file(r".*[/\\]ctensor(_dlpack|_arrow)?\.h")
         // INT64_MAX / INT64_MIN macros need clang to evaluate them.
         .clang_macro_fallback()
         .parse_callbacks(Box::new(MacroTypes))
@@ -63,6 +66,6 @@ pub fn generate() -> String {
         .layout_tests(true)
         .formatter(bindgen::Formatter::Prettyplease)
         .generate()
-        .expect("bindgen could not parse include/ctensor.h")
+        .expect("bindgen could not parse include/ctensor_arrow.h")
         .to_string()
 }
