@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang, ASan and UBSan in ./build-fuzz and
-# runs each for SECONDS (default 60) from its committed seed corpus
+# runs each for SECONDS (default 60), or for RUNS executions when the
+# environment sets RUNS (fuzz/campaign.sh), from its committed seed corpus
 # (fuzz/corpus/TARGET; new inputs go to build-fuzz/corpus/TARGET, not into the
 # repository). Prints executions and coverage per target; with REPORT=file.xml
 # also writes a JUnit report (one test case per target). A crash, leak or broken
@@ -9,16 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 builddir=build-fuzz
-flags=(-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer)
-setup=(-Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
-       -Dtests=false -Dpython=false "-Dc_args=${flags[*]}" "-Dcpp_args=${flags[*]}")
-if [ -f "$builddir/build.ninja" ]; then
-  meson setup --reconfigure "$builddir" "${setup[@]}" >/dev/null
-else
-  rm -rf "$builddir"
-  CC=clang CXX=clang++ meson setup "$builddir" "${setup[@]}" >/dev/null
-fi || { echo "fuzz: configure failed"; exit 1; }
-meson compile -C "$builddir" >/dev/null || { echo "fuzz: build failed"; exit 1; }
+bash fuzz/build.sh "$builddir" "-fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 
 targets=()
 for exe in "$builddir"/fuzz/fuzz_*; do
@@ -26,16 +19,19 @@ for exe in "$builddir"/fuzz/fuzz_*; do
 done
 failed=0
 cases=""
-printf '%-18s %10s %8s %8s %7s  %s\n' target execs cov ft corpus result
+limit=(-max_total_time="$seconds")
+[ -n "${RUNS:-}" ] && limit=(-runs="$RUNS")
+printf '%-18s %10s %8s %8s %8s %7s  %s\n' target execs exec/s cov ft corpus result
 for t in "${targets[@]}"; do
   work="$builddir/corpus/$t"
   mkdir -p "$work" "fuzz/corpus/$t"
   log="$builddir/$t.log"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$builddir/fuzz/$t" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 \
+    "$builddir/fuzz/$t" "${limit[@]}" -print_final_stats=1 -rss_limit_mb=2048 \
     -artifact_prefix="$builddir/crash-$t-" "$work" "fuzz/corpus/$t" >"$log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   corpus=$(ls "$work" | wc -l)
@@ -48,7 +44,7 @@ for t in "${targets[@]}"; do
   else
     cases+="<testcase classname=\"fuzz\" name=\"$t\"/>"
   fi
-  printf '%-18s %10s %8s %8s %7s  %s\n' "$t" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$result"
+  printf '%-18s %10s %8s %8s %8s %7s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$result"
 done
 if [ -n "${REPORT:-}" ]; then
   printf '<?xml version="1.0" encoding="utf-8"?>\n<testsuites><testsuite name="fuzz">%s</testsuite></testsuites>\n' \

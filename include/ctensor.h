@@ -22,7 +22,9 @@
  *
  * Stability: everything in this header is stable ABI from the version in its
  * @since tag, except the "Experimental" section at the end, whose signatures
- * may still change within 0.x. Status and dtype values never change.
+ * may still change within 0.x; it is declared only when the includer defines
+ * CTENSOR_EXPERIMENTAL before including this header. Status and dtype values
+ * never change.
  */
 #ifndef CTENSOR_H
 #define CTENSOR_H
@@ -50,7 +52,7 @@ extern "C" {
 /* ------------------------------------------------------------------------- */
 
 #define CTENSOR_VERSION_MAJOR 0
-#define CTENSOR_VERSION_MINOR 1
+#define CTENSOR_VERSION_MINOR 2
 #define CTENSOR_VERSION_PATCH 0
 /** MAJOR*10000 + MINOR*100 + PATCH, comparable with tensor_version_number(). */
 #define CTENSOR_VERSION_NUMBER \
@@ -80,8 +82,9 @@ typedef int32_t tensor_status_t;
 #define TENSOR_E_OVERLAP 9       /**< write destination may have internal overlap */
 #define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
 #define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
-#define TENSOR_E_IO 12           /**< operating-system I/O error (reserved: no function returns it yet) */
-#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure (reserved: no function returns it yet) */
+#define TENSOR_E_IO 12           /**< operating-system I/O error, with the system's reason: from the file and
+                                      shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save) */
+#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape) */
 #define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
 #define TENSOR_E_INTERNAL 15     /**< a bug inside ctensor (an unexpected internal failure); the message says where */
 
@@ -90,10 +93,12 @@ typedef int32_t tensor_status_t;
  * "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
  * Returns "" if no call has failed on this thread. The string is owned by the
  * library and stays valid until the next failing call on the same thread.
- * It is always the last failed call's own message; when memory runs out while
- * that message is built or kept, it is the fixed text "out of memory while
- * formatting the message" or "out of memory while storing the message" (the
- * status is still the call's own). Never allocates. Thread-safe (thread-local).
+ * It is always the last failed call's own message, and it always starts with
+ * the function's name without the prefix ("zeros: out of memory: cannot
+ * allocate 4096 bytes"): when memory runs out while that message is built, it
+ * is "<name>: out of memory while formatting the message"; while it is kept,
+ * its first 60 bytes followed by "..." (the status is still the call's own).
+ * Never allocates. Thread-safe (thread-local).
  * @since 0.1
  */
 CTENSOR_API const char *tensor_last_error(void);
@@ -144,13 +149,13 @@ CTENSOR_API const char *tensor_dtype_name(tensor_dtype_t dtype);
 
 /**
  * The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
- * is unknown (so this also tells known dtypes apart). @since 0.1
+ * is unknown (so this also tells known dtypes apart). @since 0.2
  */
 CTENSOR_API int32_t tensor_dtype_kind(tensor_dtype_t dtype);
 
 /**
  * torch.dtype.is_signed: 1 for the signed integers and every float and complex
- * dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1
+ * dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.2
  */
 CTENSOR_API int32_t tensor_dtype_is_signed(tensor_dtype_t dtype);
 
@@ -695,8 +700,9 @@ CTENSOR_API tensor_status_t tensor_from_dlpack_legacy(tensor_t **out, DLManagedT
  * included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
  * tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
  * tensor_to_with, and the copies made by reshape/flatten), element-wise math
- * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
- * experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ * (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs,
+ * tensor_unary, tensor_unary_into and its named ops, the experimental
+ * conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
  * tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
  * thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
  * input (reductions), up to n, so operations under 2 MiB never leave the
@@ -720,6 +726,20 @@ CTENSOR_API tensor_status_t tensor_set_num_threads(int32_t n);
  * Thread-safe. @since 0.1
  */
 CTENSOR_API int32_t tensor_get_num_threads(void);
+
+/**
+ * Gives the calling thread's cached blocks back to the heap. Released tensors
+ * and storages leave their small control blocks (up to 64 of each) in a cache
+ * of the thread that releases them, for the next view or wrap to reuse. A
+ * thread's cache is freed when the thread exits, and the cache of the thread
+ * that unloads the library (or calls exit()) when the library is unloaded, so
+ * a leak checker sees nothing at exit; a host runtime that keeps threads alive
+ * calls this to give the memory back sooner (e.g. before a heap snapshot, or
+ * when a thread goes idle). Tensors released later on this thread are cached
+ * again. See docs/conventions.md, "Runtime embedders".
+ * Thread-safe (acts on the calling thread only); never fails. @since 0.2
+ */
+CTENSOR_API void tensor_thread_release_caches(void);
 
 /* ------------------------------------------------------------------------- */
 /* Files and shared memory (docs/files.md). Paths are UTF-8 (bytes passed to  */
@@ -944,14 +964,14 @@ typedef int32_t tensor_op_t;
  * float64, complex128) that promotes as a Python number does in PyTorch (see
  * above). Views of it are ordinary 0-dim tensors.
  * @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_scalar_bool(tensor_t **out, int32_t value);
-/** As tensor_scalar_bool, an int64 wrapped number. @since 0.1 */
+/** As tensor_scalar_bool, an int64 wrapped number. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_scalar_int64(tensor_t **out, int64_t value);
-/** As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.1 */
+/** As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_scalar_float64(tensor_t **out, double value);
-/** As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.1 */
+/** As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_scalar_complex128(tensor_t **out, double re, double im);
 
 /**
@@ -959,7 +979,7 @@ CTENSOR_API tensor_status_t tensor_scalar_complex128(tensor_t **out, double re, 
  * comparisons' own rules).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (uint64 with a
  *         signed integer).
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_result_type(tensor_dtype_t *out, const tensor_t *a, const tensor_t *b);
 
@@ -971,18 +991,18 @@ CTENSOR_API tensor_status_t tensor_result_type(tensor_dtype_t *out, const tensor
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
  *         TENSOR_E_DTYPE (no result type, or one the op refuses: see each);
  *         TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_add(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.1 */
+/** a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_sub(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a * b, as tensor_add; bool * bool is logical and. @since 0.1 */
+/** a * b, as tensor_add; bool * bool is logical and. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_mul(tensor_t **out, const tensor_t *a, const tensor_t *b);
 /**
  * True division a / b, as tensor_add, except that bool and integer result types
  * compute in float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an
  * error. float16/bfloat16/float32/float64/complex keep their dtype.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_div(tensor_t **out, const tensor_t *a, const tensor_t *b);
 /**
@@ -992,29 +1012,29 @@ CTENSOR_API tensor_status_t tensor_div(tensor_t **out, const tensor_t *a, const 
  * A negative wrapped-number (tensor_scalar_int64) exponent of an integer tensor
  * is TENSOR_E_INVALID, as PyTorch's "Integers to negative integer powers are not
  * allowed". A bool result type is TENSOR_E_DTYPE.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_pow(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.1 */
+/** torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_maximum(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** torch.minimum, as tensor_maximum (bool: logical and). @since 0.1 */
+/** torch.minimum, as tensor_maximum (bool: logical and). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_minimum(tensor_t **out, const tensor_t *a, const tensor_t *b);
 /**
  * a == b: a bool tensor, compared in the result type (so a uint8 tensor equals
  * 257 where it holds 1, as in PyTorch: the number is converted first). NaN is
  * unequal to everything. Otherwise as tensor_add.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_eq(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a != b, as tensor_eq. @since 0.1 */
+/** a != b, as tensor_eq. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_ne(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.1 */
+/** a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_lt(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a <= b, as tensor_lt. @since 0.1 */
+/** a <= b, as tensor_lt. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_le(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a > b, as tensor_lt. @since 0.1 */
+/** a > b, as tensor_lt. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_gt(tensor_t **out, const tensor_t *a, const tensor_t *b);
-/** a >= b, as tensor_lt. @since 0.1 */
+/** a >= b, as tensor_lt. @since 0.2 */
 CTENSOR_API tensor_status_t tensor_ge(tensor_t **out, const tensor_t *a, const tensor_t *b);
 
 /**
@@ -1029,7 +1049,7 @@ CTENSOR_API tensor_status_t tensor_ge(tensor_t **out, const tensor_t *a, const t
  *         TENSOR_E_DTYPE; TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP
  *         (dst has internal overlap, as tensor_copy); TENSOR_E_DEVICE;
  *         TENSOR_E_NOMEM. An empty dst with valid operands does nothing.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_binary_into(tensor_t *dst, tensor_op_t op, const tensor_t *a,
                                                const tensor_t *b);
@@ -1039,16 +1059,430 @@ CTENSOR_API tensor_status_t tensor_binary_into(tensor_t *dst, tensor_op_t op, co
  * INT_MIN, unsigned values wrap modulo 2^bits).
  * @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DTYPE (bool, as PyTorch);
  *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_neg(tensor_t **out, const tensor_t *a);
 /**
  * |a| in a new tensor: complex gives its real dtype (the modulus), other
  * dtypes keep theirs (abs(INT_MIN) is INT_MIN, as PyTorch).
  * @return as tensor_neg (bool is TENSOR_E_DTYPE, as PyTorch).
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_abs(tensor_t **out, const tensor_t *a);
+
+/** Unary operations, for tensor_unary and tensor_unary_into. */
+typedef int32_t tensor_unary_op_t;
+#define TENSOR_UOP_NEG 0
+#define TENSOR_UOP_ABS 1
+#define TENSOR_UOP_EXP 2
+#define TENSOR_UOP_EXP2 3
+#define TENSOR_UOP_EXPM1 4
+#define TENSOR_UOP_LOG 5
+#define TENSOR_UOP_LOG2 6
+#define TENSOR_UOP_LOG10 7
+#define TENSOR_UOP_LOG1P 8
+#define TENSOR_UOP_SQRT 9
+#define TENSOR_UOP_RSQRT 10
+#define TENSOR_UOP_SIN 11
+#define TENSOR_UOP_COS 12
+#define TENSOR_UOP_TAN 13
+#define TENSOR_UOP_ASIN 14
+#define TENSOR_UOP_ACOS 15
+#define TENSOR_UOP_ATAN 16
+#define TENSOR_UOP_SINH 17
+#define TENSOR_UOP_COSH 18
+#define TENSOR_UOP_TANH 19
+#define TENSOR_UOP_SIGMOID 20
+#define TENSOR_UOP_RELU 21
+#define TENSOR_UOP_GELU 22
+#define TENSOR_UOP_ERF 23
+#define TENSOR_UOP_FLOOR 24
+#define TENSOR_UOP_CEIL 25
+#define TENSOR_UOP_ROUND 26
+#define TENSOR_UOP_TRUNC 27
+#define TENSOR_UOP_FRAC 28
+#define TENSOR_UOP_SIGN 29
+#define TENSOR_UOP_RECIPROCAL 30
+#define TENSOR_UOP_SQUARE 31
+#define TENSOR_UOP_ISNAN 32
+#define TENSOR_UOP_ISINF 33
+#define TENSOR_UOP_ISFINITE 34
+#define TENSOR_UOP_LOGICAL_NOT 35
+#define TENSOR_UOP_BITWISE_NOT 36
+
+/**
+ * op(a) in a new tensor of a's shape, laid out as tensor_add lays out its
+ * result; a may have any strides and be read-only. The result dtype follows
+ * PyTorch 1.13: the floating-point functions (exp to sigmoid, erf, reciprocal)
+ * give the default float (float32) for bool and integer inputs and keep float16,
+ * bfloat16, float32, float64 and complex dtypes; neg, abs, relu, floor, ceil,
+ * round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite and
+ * logical_not give bool; bitwise_not takes only bool and integers. Each op's
+ * function below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does).
+ * float16 and bfloat16 compute in float32 and round once (PyTorch 1.13's CPU
+ * kernels refuse float16 for many of these; ctensor computes them). NaN, +-inf
+ * and signed zeros follow IEEE 754 and PyTorch. Accuracy for float32 and float64
+ * is stated per function: the bound holds where the CPU has AVX2 or AVX-512
+ * (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+ * functions run. Complex values use the C++ library's std::complex functions.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, unknown op);
+ *         TENSOR_E_DTYPE (a dtype the op refuses); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary(tensor_t **out, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have
+ * a's shape (ctensor never resizes), the op's result dtype must be castable to
+ * dst's (torch.can_cast), and the values are then converted as tensor_copy
+ * converts. dst may be a itself (in place: tensor_unary_into(a, TENSOR_UOP_EXP,
+ * a) is a.exp_()); any other overlap between dst and a reads a snapshot of a.
+ * @param op a TENSOR_UOP_* value.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+ *         TENSOR_E_DTYPE (a dtype the op refuses, or a result not castable to
+ *         dst's dtype); TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP (dst
+ *         has internal overlap, as tensor_copy); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ *         An empty dst with a valid operand does nothing.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_unary_into(tensor_t *dst, tensor_unary_op_t op, const tensor_t *a);
+
+/**
+ * e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp(tensor_t **out, const tensor_t *a);
+
+/**
+ * 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool
+ * and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_exp2(tensor_t **out, const tensor_t *a);
+
+/**
+ * e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_expm1(tensor_t **out, const tensor_t *a);
+
+/**
+ * the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_LOG). bool and integers give
+ * float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-2 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG2). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log2(tensor_t **out, const tensor_t *a);
+
+/**
+ * the base-10 logarithm, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG10). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log10(tensor_t **out, const tensor_t *a);
+
+/**
+ * log(1 + a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_log1p(tensor_t **out, const tensor_t *a);
+
+/**
+ * the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32.
+ * float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / sqrt(a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RSQRT). bool and integers give float32. float32/float64: within
+ * 1.5 ULP (a rounded square root, then a rounded division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_rsqrt(tensor_t **out, const tensor_t *a);
+
+/**
+ * the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN).
+ * bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arcsine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ASIN). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_asin(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arccosine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_ACOS). bool and integers give float32. float32/float64:
+ * within 1.0 ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_acos(tensor_t **out, const tensor_t *a);
+
+/**
+ * the arctangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ATAN). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_atan(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic sine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SINH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sinh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic cosine, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_COSH). bool and integers give float32. float32/float64: within
+ * 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_cosh(tensor_t **out, const tensor_t *a);
+
+/**
+ * the hyperbolic tangent, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TANH). bool and integers give float32. float32/float64: within 3.5
+ * ULP (SLEEF u35, twice as fast as its u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_tanh(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_SIGMOID). bool and integers give float32. float32/float64: within
+ * 2.0 ULP (SLEEF u10 exp, then a rounded addition and division).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sigmoid(tensor_t **out, const tensor_t *a);
+
+/**
+ * max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_relu(tensor_t **out, const tensor_t *a);
+
+/**
+ * a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP
+ * for a > -1 (SLEEF u10 erf); below, 1 + erf cancels and relative accuracy is
+ * lost, as in PyTorch's own formula.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_gelu(tensor_t **out, const tensor_t *a);
+
+/**
+ * the error function, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_ERF). bool and integers give float32. float32/float64: within 1.0
+ * ULP (SLEEF u10).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_erf(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded down, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_FLOOR). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_floor(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL).
+ * Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_ceil(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded to the nearest integer, halves to even (as PyTorch), element-wise in
+ * a new tensor (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as
+ * they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_round(tensor_t **out, const tensor_t *a);
+
+/**
+ * rounded toward zero, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_TRUNC). Integers are returned as they are. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_trunc(tensor_t **out, const tensor_t *a);
+
+/**
+ * a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_FRAC). Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+ *         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_frac(tensor_t **out, const tensor_t *a);
+
+/**
+ * -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a
+ * new tensor (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their
+ * dtype. Exact.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+ *         (complex, as PyTorch 1.13); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_sign(tensor_t **out, const tensor_t *a);
+
+/**
+ * 1 / a, element-wise in a new tensor (tensor_unary with
+ * TENSOR_UOP_RECIPROCAL). bool and integers give float32. float32/float64:
+ * within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_reciprocal(tensor_t **out, const tensor_t *a);
+
+/**
+ * a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise
+ * in a new tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its
+ * own but bool. float32/float64: within 0.5 ULP (correctly rounded).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_square(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is NaN (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISNAN).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isnan(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is +-inf (complex: either part), as bool, element-wise in a new
+ * tensor (tensor_unary with TENSOR_UOP_ISINF).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isinf(tensor_t **out, const tensor_t *a);
+
+/**
+ * whether a is neither NaN nor +-inf (complex: both parts), as bool, element-
+ * wise in a new tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_isfinite(tensor_t **out, const tensor_t *a);
+
+/**
+ * a == 0 (complex: both parts), as bool, element-wise in a new tensor
+ * (tensor_unary with TENSOR_UOP_LOGICAL_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+ *         TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_logical_not(tensor_t **out, const tensor_t *a);
+
+/**
+ * ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary
+ * with TENSOR_UOP_BITWISE_NOT).
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (float,
+ *         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_bitwise_not(tensor_t **out, const tensor_t *a);
 
 /**
  * torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
@@ -1064,7 +1498,7 @@ CTENSOR_API tensor_status_t tensor_abs(tensor_t **out, const tensor_t *a);
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dims NULL with ndims > 0,
  *         ndims < 0, dim out of range or repeated, keepdim not 0/1);
  *         TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_sum(tensor_t **out, const tensor_t *t, int64_t ndims,
                                        const int64_t *dims, int32_t keepdim);
@@ -1073,22 +1507,22 @@ CTENSOR_API tensor_status_t tensor_sum(tensor_t **out, const tensor_t *t, int64_
  * must be float or complex (else TENSOR_E_DTYPE); an empty reduction gives NaN.
  * float16/bfloat16 divide in float32 and round once (PyTorch rounds the sum
  * first, so its results can differ by one unit in the last place).
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_mean(tensor_t **out, const tensor_t *t, int64_t ndims,
                                         const int64_t *dims, int32_t keepdim);
-/** torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.1 */
+/** torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_prod(tensor_t **out, const tensor_t *t, int64_t ndims,
                                         const int64_t *dims, int32_t keepdim);
 /**
  * torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is
  * any). A reduced dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE;
  * complex is TENSOR_E_DTYPE. Otherwise as tensor_sum.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_amax(tensor_t **out, const tensor_t *t, int64_t ndims,
                                         const int64_t *dims, int32_t keepdim);
-/** torch.amin, as tensor_amax (bool is all). @since 0.1 */
+/** torch.amin, as tensor_amax (bool is all). @since 0.2 */
 CTENSOR_API tensor_status_t tensor_amin(tensor_t **out, const tensor_t *t, int64_t ndims,
                                         const int64_t *dims, int32_t keepdim);
 
@@ -1097,13 +1531,13 @@ CTENSOR_API tensor_status_t tensor_amin(tensor_t **out, const tensor_t *t, int64
  * conversion rules of tensor_copy (complex: the real part).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (numel != 1);
  *         TENSOR_E_DEVICE.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_item_float64(double *out, const tensor_t *t);
 /**
  * As tensor_item_float64, converted to int64 (floats truncate toward zero and
  * saturate, NaN gives 0; uint64 above INT64_MAX wraps).
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_item_int64(int64_t *out, const tensor_t *t);
 
@@ -1116,7 +1550,7 @@ CTENSOR_API tensor_status_t tensor_item_int64(int64_t *out, const tensor_t *t);
  *         out of range, a 0-dim tensor); TENSOR_E_SHAPE (ndim or sizes differ);
  *         TENSOR_E_DTYPE (no common dtype); TENSOR_E_OVERFLOW; TENSOR_E_DEVICE;
  *         TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_cat(tensor_t **out, int64_t n, const tensor_t *const *tensors,
                                        int64_t dim);
@@ -1124,7 +1558,7 @@ CTENSOR_API tensor_status_t tensor_cat(tensor_t **out, int64_t n, const tensor_t
  * torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a
  * new dim `dim` (range [-ndim-1, ndim]), promoted as tensor_cat.
  * @return as tensor_cat (TENSOR_E_SHAPE when shapes differ).
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_stack(tensor_t **out, int64_t n, const tensor_t *const *tensors,
                                          int64_t dim);
@@ -1134,7 +1568,7 @@ CTENSOR_API tensor_status_t tensor_stack(tensor_t **out, int64_t n, const tensor
  * elements compares equal in their result type (NaN never does), else 0.
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (no result type);
  *         TENSOR_E_DEVICE.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_equal(int32_t *out, const tensor_t *a, const tensor_t *b);
 /**
@@ -1148,7 +1582,7 @@ CTENSOR_API tensor_status_t tensor_equal(int32_t *out, const tensor_t *a, const 
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL, rtol or atol negative or NaN,
  *         equal_nan not 0/1); TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE
  *         (dtypes differ); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- * @since 0.1
+ * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, const tensor_t *b, double rtol,
                                             double atol, int32_t equal_nan);
@@ -1157,7 +1591,10 @@ CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, con
 /* Experimental (as zstd's experimental section): exported, documented and   */
 /* tested like the rest, but a 0.x minor release may still change their       */
 /* signatures or behaviour. Everything above this section is stable.          */
+/* Declared only for an includer that opts in by defining CTENSOR_EXPERIMENTAL */
+/* before including ctensor.h (as zstd's ZSTD_STATIC_LINKING_ONLY).           */
 /* ------------------------------------------------------------------------- */
+#ifdef CTENSOR_EXPERIMENTAL
 
 /**
  * at::from_blob: a tensor viewing caller memory of any strides, without copying.
@@ -1175,7 +1612,7 @@ CTENSOR_API tensor_status_t tensor_allclose(int32_t *out, const tensor_t *a, con
  *         outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
  *         elements); TENSOR_E_OVERFLOW (element count, extents or addresses
  *         overflow); TENSOR_E_NOMEM.
- * @since 0.1 (experimental)
+ * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_from_blob(tensor_t **out, void *data, tensor_dtype_t dtype, int64_t ndim,
                                              const int64_t *sizes, const int64_t *strides, uint32_t flags,
@@ -1191,7 +1628,7 @@ CTENSOR_API tensor_status_t tensor_from_blob(tensor_t **out, void *data, tensor_
  * @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
  *         with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
  *         TENSOR_E_OVERLAP (the two byte ranges overlap).
- * @since 0.1 (experimental)
+ * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_convert(void *dst, tensor_dtype_t dst_dtype, const void *src,
                                            tensor_dtype_t src_dtype, int64_t count);
@@ -1506,6 +1943,8 @@ CTENSOR_API tensor_status_t tensor_index_put(tensor_t *t, int64_t n, const int64
  * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_nonzero(tensor_t **out, const tensor_t *t);
+
+#endif /* CTENSOR_EXPERIMENTAL */
 
 #ifdef __cplusplus
 }

@@ -231,7 +231,11 @@ CTENSOR_API tensor_status_t tensor_from_arrow(tensor_t **out, struct ArrowSchema
  * @param out receives the new tensor (a new reference), or NULL on failure.
  * @param schema the array's type.
  * @param array the producer's device array; taken over (moved) only on success.
- * @return as tensor_from_arrow.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL out/schema/array, released
+ *         structs); TENSOR_E_FORMAT (as tensor_from_arrow, and a device_id
+ *         beyond int32); TENSOR_E_DTYPE; TENSOR_E_UNSUPPORTED (as
+ *         tensor_from_arrow, and what the CPU would have to read, sync_event);
+ *         TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
  * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_from_arrow_device(tensor_t **out, struct ArrowSchema *schema,

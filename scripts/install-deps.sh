@@ -9,6 +9,8 @@ packages=(
   python3 python3-dev python3-numpy python3-pytest python3-torch python3-venv
   libclang-dev  # bindgen (the Rust bindings' regeneration check) loads libclang
   clang libclang-rt-14-dev abigail-tools
+  libsleef-dev  # vectorized transcendental functions (the unary math ops)
+  llvm-14  # llvm-profdata and llvm-cov for fuzz/campaign.sh
 )
 
 missing=()

@@ -479,6 +479,14 @@ START_TEST(from_blob_names_the_first_problem) {
     ck_assert_ptr_null(t);
   }
   ck_assert_int_eq(rc.calls, 0);
+  /* Contiguous elements from an address 4 bytes below the end of the address
+     space: the window starts at byte 0 of the first element, not "-0". */
+  const int64_t eight = 8;
+  ck_status(tensor_from_blob(&t, (void *)(UINTPTR_MAX - 3), TENSOR_INT8, 1, &eight, NULL, 0, count_release, &rc),
+            TENSOR_E_OVERFLOW);
+  ck_assert_str_eq(tensor_last_error(), "from_blob: the view spans bytes [0, 8) around its first element, which "
+                                        "leaves the address space (sizes [8], strides [1])");
+  ck_assert_int_eq(rc.calls, 0);
   /* no elements: nothing overflows, and NULL data is fine */
   ck_ok(tensor_from_blob(&t, NULL, TENSOR_INT8, 2, empty, (const int64_t[]){INT64_MAX, INT64_MIN}, 0, count_release,
                          &rc));

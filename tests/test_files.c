@@ -373,6 +373,14 @@ START_TEST(from_fd_duplicates_and_checks_sizes) {
   tensor_storage_t *bad = SENTINEL_ANY;
   ck_status(tensor_storage_from_fd(&bad, tensor_storage_fd(s), 8193, TENSOR_MAP_READ), TENSOR_E_BOUNDS);
   ck_assert_ptr_null(bad);
+  /* A negative count converted to size_t is named as such. */
+  ck_status(tensor_storage_from_fd(&bad, tensor_storage_fd(s), (size_t)-1, TENSOR_MAP_READ), TENSOR_E_BOUNDS);
+  char expected[160];
+  snprintf(expected, sizeof expected,
+           "storage_from_fd: nbytes 18446744073709551615 (-1 as size_t) is more than the %zu bytes of descriptor %d "
+           "(nbytes 0 maps them all)",
+           tensor_storage_nbytes(s), tensor_storage_fd(s));
+  ck_assert_str_eq(tensor_last_error(), expected);
   ck_status(tensor_storage_from_fd(&bad, -1, 0, TENSOR_MAP_READ), TENSOR_E_INVALID);
   ck_status(tensor_storage_from_fd(&bad, 1000000, 0, TENSOR_MAP_READ), TENSOR_E_IO);
   ck_status(tensor_storage_from_fd(&bad, tensor_storage_fd(s), 0, 3 | 4), TENSOR_E_INVALID);

@@ -221,9 +221,9 @@ START_TEST(version) {
   snprintf(expected, sizeof expected, "%d.%d.%d", CTENSOR_VERSION_MAJOR, CTENSOR_VERSION_MINOR,
            CTENSOR_VERSION_PATCH);
   ck_assert_str_eq(tensor_version_string(), expected);
-  ck_assert_str_eq(tensor_version_string(), "0.1.0");
+  ck_assert_str_eq(tensor_version_string(), "0.2.0");
   ck_assert_int_eq(tensor_version_number(), CTENSOR_VERSION_NUMBER);
-  ck_assert_int_eq(tensor_version_number(), 100);
+  ck_assert_int_eq(tensor_version_number(), 200);
   ck_assert_ptr_eq(tensor_version_string(), tensor_version_string()); /* static */
 }
 END_TEST

@@ -62,6 +62,13 @@ START_TEST(new_too_large_is_nomem) {
   /* 4 EiB: no allocator can satisfy it (and valgrind does not call it fishy). */
   ck_status(tensor_storage_new(&s, (size_t)1 << 62), TENSOR_E_NOMEM);
   ck_assert_ptr_null(s);
+  /* The message names the op and what was asked. */
+  const char *prefix = "storage_new: out of memory: cannot allocate 4611686018427387904 bytes";
+  ck_assert_msg(strncmp(tensor_last_error(), prefix, strlen(prefix)) == 0, "%s", tensor_last_error());
+  /* A negative count converted to size_t says so. */
+  ck_status(tensor_storage_new(&s, (size_t)-1), TENSOR_E_NOMEM);
+  ck_assert_str_eq(tensor_last_error(),
+                   "storage_new: out of memory: cannot allocate 18446744073709551615 (-1 as size_t) bytes");
 }
 END_TEST
 

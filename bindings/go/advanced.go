@@ -1,3 +1,5 @@
+//go:build ctensor_experimental
+
 package ctensor
 
 /*
@@ -29,7 +31,7 @@ func (t *Tensor) IndexGather(dims []int64, indices ...*Tensor) (*Tensor, error) 
 // is checked before anything is written; StatusReadOnly for a read-only t,
 // StatusOverlap for one with internal overlap (an expanded view).
 func (t *Tensor) IndexPut(dims []int64, indices []*Tensor, values *Tensor) error {
-	return withIndices("index_put", t, dims, indices, values, func(p *C.tensor_t, idx **C.tensor_t, v *C.tensor_t) error {
+	return withIndices("index_put", t, dims, indices, []*Tensor{values}, func(p *C.tensor_t, idx **C.tensor_t, v *C.tensor_t) error {
 		return statusError(C.ct_index_put(p, C.int64_t(len(dims)), dimsPtr(dims), idx, v))
 	})
 }
@@ -41,20 +43,17 @@ func (t *Tensor) Nonzero() (*Tensor, error) {
 	return t.derive("nonzero", func(p *C.tensor_t) C.ct_result { return C.ct_nonzero(p) })
 }
 
-// withIndices runs call with t, the index tensors and values (nil for none) held
-// open; StatusInvalid when dims and indices differ in length.
-func withIndices(op string, t *Tensor, dims []int64, indices []*Tensor, values *Tensor,
+// withIndices runs call with t, the index tensors and the values (none or one)
+// held open; StatusInvalid when dims and indices differ in length.
+func withIndices(op string, t *Tensor, dims []int64, indices []*Tensor, values []*Tensor,
 	call func(p *C.tensor_t, idx **C.tensor_t, v *C.tensor_t) error) error {
-	if len(dims) != len(indices) {
-		return errorf(StatusInvalid, "%s: %d dims for %d index tensors", op, len(dims), len(indices))
-	}
-	all := append([]*Tensor{t}, indices...)
-	if values != nil {
-		all = append(all, values)
-	}
+	all := append(append([]*Tensor{t}, indices...), values...)
 	return withAll(op, all, func(p []*C.tensor_t) error {
+		if len(dims) != len(indices) {
+			return errorf(StatusInvalid, "%s: %d dims for %d index tensors", op, len(dims), len(indices))
+		}
 		var v *C.tensor_t
-		if values != nil {
+		if len(values) > 0 {
 			v = p[len(p)-1]
 		}
 		// The slice holds C pointers only, so cgo lets C read it in place.

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"unsafe"
 )
@@ -39,12 +40,12 @@ func (t *Tensor) CopyFrom(src *Tensor) error {
 
 // Fill sets every element of t to value, converted as a copy from a float64.
 func (t *Tensor) Fill(value float64) error {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return closedError("fill")
+	p, err := t.open("fill")
+	if err != nil {
+		return err
 	}
-	return statusError(C.ct_fill(t.ptr, C.double(value)))
+	defer t.mu.RUnlock()
+	return statusError(C.ct_fill(p, C.double(value)))
 }
 
 // withBoth runs call with a and b held open (b may be a itself).
@@ -53,10 +54,15 @@ func withBoth(a, b *Tensor, op string, call func(pa, pb *C.tensor_t) error) erro
 }
 
 // withAll runs call with every tensor held open, their handles in order (a
-// tensor may appear more than once). The locks are taken in address order,
-// once per tensor: read-locking one twice, or two in opposite orders, could
-// deadlock behind waiting Closes.
+// tensor may appear more than once); StatusInvalid for a nil or closed one.
+// The locks are taken in address order, once per tensor: read-locking one
+// twice, or two in opposite orders, could deadlock behind waiting Closes.
 func withAll(op string, tensors []*Tensor, call func(p []*C.tensor_t) error) error {
+	for i, t := range tensors {
+		if t == nil {
+			return nilError(op, fmt.Sprintf("tensor %d of %d", i, len(tensors)))
+		}
+	}
 	distinct := slices.Clone(tensors)
 	slices.SortFunc(distinct, func(x, y *Tensor) int {
 		return cmp.Compare(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y)))

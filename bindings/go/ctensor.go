@@ -57,7 +57,12 @@ const (
 	StatusIO          Status = C.TENSOR_E_IO
 	StatusFormat      Status = C.TENSOR_E_FORMAT
 	StatusUnsupported Status = C.TENSOR_E_UNSUPPORTED
+	StatusInternal    Status = C.TENSOR_E_INTERNAL
 )
+
+// ErrInvalid matches (errors.Is) every StatusInvalid error: a nil or closed
+// handle, a bad argument.
+const ErrInvalid = StatusInvalid
 
 // String is the status's name as in the header ("TENSOR_E_BOUNDS"), or
 // "Status(N)" for a value the library does not know.
@@ -99,6 +104,10 @@ func errorf(status Status, format string, args ...any) error {
 }
 
 func closedError(op string) error { return errorf(StatusInvalid, "%s: the handle is closed", op) }
+
+// nilError is the error for a nil handle passed where one is needed (the
+// receiver or an argument), as C's TENSOR_E_INVALID for a NULL pointer.
+func nilError(op, what string) error { return errorf(StatusInvalid, "%s: %s is nil", op, what) }
 
 // takeError turns a failed ct_result into an *Error, freeing the C copy of the message.
 func takeError(r C.ct_result) error {

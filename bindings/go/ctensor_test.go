@@ -612,28 +612,3 @@ func TestReadOnlyTensors(t *testing.T) {
 	}
 	back.Close()
 }
-
-func TestConvertSlices(t *testing.T) {
-	src := []float64{1.9, -1.9, 300, math.NaN(), math.Inf(-1), 0}
-	i8 := make([]int8, len(src))
-	if err := ctensor.Convert(i8, src); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(i8, []int8{1, -1, 127, 0, -128, 0}) {
-		t.Errorf("float64 -> int8: %v", i8)
-	}
-	b := make([]bool, len(src))
-	if err := ctensor.Convert(b, src); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(b, []bool{true, true, true, true, true, false}) {
-		t.Errorf("float64 -> bool: %v", b)
-	}
-	h := make([]ctensor.Float16Bits, 2)
-	if err := ctensor.Convert(h, []float32{1, -2}); err != nil || !slices.Equal(h, []ctensor.Float16Bits{0x3c00, 0xc000}) {
-		t.Errorf("float32 -> float16: %#x, %v", h, err)
-	}
-	wantError(t, ctensor.Convert(make([]int32, 1), src), ctensor.StatusShape, "1 destination elements for 6")
-	buf := []int32{1, 2, 3}
-	wantError(t, ctensor.Convert(buf, buf), ctensor.StatusOverlap, "")
-}

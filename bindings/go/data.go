@@ -113,18 +113,6 @@ func FromSlice[T Scalar](data []T, sizes ...int64) (*Tensor, error) {
 	return newTensor(C.ct_from_data(src, C.int64_t(len(sizes)), dimsPtr(sizes), C.tensor_dtype_t(DTypeOf[T]())))
 }
 
-// Convert converts src into dst element by element with the library's
-// conversion rules (those of CopyFrom), without making tensors: float to int
-// truncates and saturates, anything to bool is x != 0. The slices must have
-// the same length and must not overlap.
-func Convert[D, S Scalar](dst []D, src []S) error {
-	if len(dst) != len(src) {
-		return errorf(StatusShape, "convert: %d destination elements for %d source elements", len(dst), len(src))
-	}
-	return statusError(C.ct_convert(unsafe.Pointer(unsafe.SliceData(dst)), C.tensor_dtype_t(DTypeOf[D]()),
-		unsafe.Pointer(unsafe.SliceData(src)), C.tensor_dtype_t(DTypeOf[S]()), C.int64_t(len(src))))
-}
-
 // wrappedBuffers counts Go buffers that storages still pin (for tests and leak checks).
 var wrappedBuffers atomic.Int64
 
@@ -215,12 +203,11 @@ func Data[T Element](t *Tensor) ([]T, error) { return data[T](t, "data", false) 
 func DataReadOnly[T Element](t *Tensor) ([]T, error) { return data[T](t, "data_readonly", true) }
 
 func data[T Element](t *Tensor, op string, allowReadOnly bool) ([]T, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	p := t.ptr
-	if p == nil {
-		return nil, closedError(op)
+	p, err := t.open(op)
+	if err != nil {
+		return nil, err
 	}
+	defer t.mu.RUnlock()
 	want := DTypeOf[T]()
 	if got := DType(C.tensor_dtype(p)); got != want {
 		return nil, errorf(StatusDType, "%s: the tensor's dtype is %v, not %v", op, got, want)
@@ -272,9 +259,13 @@ func (t *Tensor) Complex128s() ([]complex128, error) { return Data[complex128](t
 // Bools is a copy of a bool tensor's elements (any non-zero byte is true), in
 // C order; t may be read-only but must be contiguous.
 func (t *Tensor) Bools() ([]bool, error) {
-	if got := t.DType(); got == -1 {
-		return nil, closedError("bools")
-	} else if got != Bool {
+	p, err := t.open("bools")
+	if err != nil {
+		return nil, err
+	}
+	got := DType(C.tensor_dtype(p))
+	t.mu.RUnlock()
+	if got != Bool {
 		return nil, errorf(StatusDType, "bools: the tensor's dtype is %v, not bool", got)
 	}
 	u8, err := t.ViewDType(Uint8)

@@ -12,12 +12,12 @@ import "unsafe"
 // reference to t; whoever holds it must call its deleter exactly once, or hand
 // it to FromDLPack.
 func (t *Tensor) ToDLPack() (unsafe.Pointer, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return nil, closedError("to_dlpack")
+	p, err := t.open("to_dlpack")
+	if err != nil {
+		return nil, err
 	}
-	r := C.ct_to_dlpack(t.ptr)
+	defer t.mu.RUnlock()
+	r := C.ct_to_dlpack(p)
 	if r.status != C.TENSOR_OK {
 		return nil, takeError(r)
 	}

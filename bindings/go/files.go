@@ -6,6 +6,7 @@ package ctensor
 import "C"
 
 import (
+	"fmt"
 	"runtime"
 	"sort"
 	"strings"
@@ -91,9 +92,11 @@ func StorageFromFd(fd int, nbytes int, mode MapMode) (*Storage, error) {
 // or -1 for any other (or closed) storage. It belongs to the storage and is
 // closed with its last reference: syscall.Dup it to keep it longer.
 func (s *Storage) Fd() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return int(C.tensor_storage_fd(s.ptr))
+	p, err := s.open("fd")
+	if err == nil {
+		defer s.mu.RUnlock()
+	}
+	return int(C.tensor_storage_fd(p)) // -1 for NULL
 }
 
 // LoadNpy loads a NumPy .npy file (C or Fortran order; Fortran arrays become
@@ -110,12 +113,12 @@ func LoadNpy(path string, mode LoadMode) (*Tensor, error) {
 // StatusDType for bfloat16.
 func (t *Tensor) SaveNpy(path string) error {
 	_, err := withPath("save_npy", path, func(p *C.char) (struct{}, error) {
-		t.mu.RLock()
-		defer t.mu.RUnlock()
-		if t.ptr == nil {
-			return struct{}{}, closedError("save_npy")
+		h, err := t.open("save_npy")
+		if err != nil {
+			return struct{}{}, err
 		}
-		return struct{}{}, statusError(C.ct_save_npy(t.ptr, p))
+		defer t.mu.RUnlock()
+		return struct{}{}, statusError(C.ct_save_npy(h, p))
 	})
 	return err
 }
@@ -145,8 +148,24 @@ func OpenSafeTensors(path string, mode LoadMode) (*SafeTensors, error) {
 	})
 }
 
-// Close releases the handle; idempotent.
+// open is Tensor.open for a safetensors file.
+func (st *SafeTensors) open(op string) (*C.tensor_safetensors_t, error) {
+	if st == nil {
+		return nil, nilError(op, "the *SafeTensors")
+	}
+	st.mu.RLock()
+	if st.ptr == nil {
+		st.mu.RUnlock()
+		return nil, closedError(op)
+	}
+	return st.ptr, nil
+}
+
+// Close releases the handle; idempotent. Closing a nil *SafeTensors does nothing.
 func (st *SafeTensors) Close() error {
+	if st == nil {
+		return nil
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.ptr != nil {
@@ -159,22 +178,27 @@ func (st *SafeTensors) Close() error {
 
 // Len is the number of tensors in the file (0 once closed).
 func (st *SafeTensors) Len() int {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	return int(C.tensor_safetensors_count(st.ptr))
+	p, err := st.open("safetensors_count")
+	if err == nil {
+		defer st.mu.RUnlock()
+	}
+	return int(C.tensor_safetensors_count(p)) // 0 for NULL
 }
 
 // Names are the tensors' names in the order of the file's header (nil once closed).
 func (st *SafeTensors) Names() []string {
-	st.mu.RLock()
+	p, err := st.open("safetensors_name")
+	if err != nil {
+		return nil
+	}
 	defer st.mu.RUnlock()
-	n := int64(C.tensor_safetensors_count(st.ptr))
+	n := int64(C.tensor_safetensors_count(p))
 	if n == 0 {
 		return nil
 	}
 	names := make([]string, n)
 	for i := range names {
-		names[i] = C.GoString(C.tensor_safetensors_name(st.ptr, C.int64_t(i)))
+		names[i] = C.GoString(C.tensor_safetensors_name(p, C.int64_t(i)))
 	}
 	return names
 }
@@ -182,29 +206,32 @@ func (st *SafeTensors) Names() []string {
 // Get is the tensor called name, a view sharing the file's data (zero-copy).
 // StatusInvalid when there is none, StatusDType for F8 dtypes.
 func (st *SafeTensors) Get(name string) (*Tensor, error) {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	if st.ptr == nil {
-		return nil, closedError("safetensors_get")
+	p, err := st.open("safetensors_get")
+	if err != nil {
+		return nil, err
 	}
+	defer st.mu.RUnlock()
 	c, err := cString("safetensors_get", "name", name)
 	if err != nil {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(c))
-	return newTensor(C.ct_safetensors_get(st.ptr, c))
+	return newTensor(C.ct_safetensors_get(p, c))
 }
 
 // Metadata is the "__metadata__" value for key, and whether there is one.
 func (st *SafeTensors) Metadata(key string) (string, bool) {
-	st.mu.RLock()
+	p, err := st.open("safetensors_metadata")
+	if err != nil {
+		return "", false
+	}
 	defer st.mu.RUnlock()
-	if st.ptr == nil || strings.IndexByte(key, 0) >= 0 {
+	if strings.IndexByte(key, 0) >= 0 {
 		return "", false
 	}
 	c := C.CString(key)
 	defer C.free(unsafe.Pointer(c))
-	value := C.tensor_safetensors_metadata(st.ptr, c)
+	value := C.tensor_safetensors_metadata(p, c)
 	if value == nil {
 		return "", false
 	}
@@ -258,7 +285,9 @@ func SaveSafeTensors(path string, tensors map[string]*Tensor, metadata map[strin
 	}
 	held := make([]*Tensor, len(names))
 	for i, name := range names {
-		held[i] = tensors[name]
+		if held[i] = tensors[name]; held[i] == nil {
+			return nilError(op, fmt.Sprintf("the tensor named %q", name))
+		}
 	}
 	return withAll(op, held, func(handles []*C.tensor_t) error {
 		// The slices hold C pointers only, so cgo lets C read them in place.

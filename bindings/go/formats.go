@@ -1,3 +1,5 @@
+//go:build ctensor_experimental
+
 package ctensor
 
 // Memory formats and conversion policies (experimental in the C API).

@@ -1,3 +1,5 @@
+//go:build ctensor_experimental
+
 package ctensor_test
 
 import (

@@ -72,49 +72,6 @@ func TestIndexEqualsItsChain(t *testing.T) {
 	wantError(t, err, ctensor.StatusInvalid, "index: the handle is closed")
 }
 
-func TestSplitsGiveEveryPiece(t *testing.T) {
-	x := arange(t, 10, 3)
-	defer x.Close()
-	count := func(pieces []*ctensor.Tensor, err error) []int64 {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sizes []int64
-		for _, p := range pieces {
-			sizes = append(sizes, p.Sizes()[0])
-			p.Close()
-		}
-		return sizes
-	}
-	for name, c := range map[string]struct{ got, want []int64 }{
-		"split 4":               {count(x.Split(4, 0)), []int64{4, 4, 2}},
-		"split_with_sizes":      {count(x.SplitWithSizes([]int64{1, 0, 9}, 0)), []int64{1, 0, 9}},
-		"chunk 4":               {count(x.Chunk(4, 0)), []int64{3, 3, 3, 1}},
-		"tensor_split 4":        {count(x.TensorSplit(4, 0)), []int64{3, 3, 2, 2}},
-		"tensor_split_indices":  {count(x.TensorSplitIndices([]int64{2, -3, 1}, 0)), []int64{2, 5, 0, 9}},
-		"chunk of an empty dim": {count(must[*ctensor.Tensor](t)(x.Narrow(0, 0, 0)).Chunk(2, 0)), []int64{0, 0}},
-	} {
-		if !slices.Equal(c.got, c.want) {
-			t.Errorf("%s: piece sizes %v, want %v", name, c.got, c.want)
-		}
-	}
-	_, err := x.Split(-1, 0)
-	wantError(t, err, ctensor.StatusInvalid, "")
-	_, err = x.SplitWithSizes([]int64{4, 4}, 0)
-	wantError(t, err, ctensor.StatusShape, "")
-	_, err = x.Chunk(2, 2)
-	wantError(t, err, ctensor.StatusInvalid, "")
-	_, err = x.MoveDim([]int64{0}, nil)
-	wantError(t, err, ctensor.StatusInvalid, "1 source dims but 0 destination dims")
-	_, err = x.AtLeast(4)
-	wantError(t, err, ctensor.StatusInvalid, "")
-	y := arange(t, 2)
-	y.Close()
-	_, err = y.Split(1, 0)
-	wantError(t, err, ctensor.StatusInvalid, "split: the handle is closed")
-}
-
 func TestDTypeKinds(t *testing.T) {
 	for dt, want := range map[ctensor.DType]struct {
 		kind   ctensor.Kind

@@ -150,19 +150,6 @@ func (t *Tensor) Abs() (*Tensor, error) {
 	return t.derive("abs", func(p *C.tensor_t) C.ct_result { return C.ct_abs(p) })
 }
 
-// ConjPhysical is torch.conj_physical: complex values conjugated into a new
-// tensor; a tensor of any other dtype gives a new handle to the same tensor.
-func (t *Tensor) ConjPhysical() (*Tensor, error) {
-	return t.derive("conj_physical", func(p *C.tensor_t) C.ct_result { return C.ct_conj_physical(p) })
-}
-
-// Conj is torch.conj without a conjugate bit: as ConjPhysical, but a complex
-// result is read-only, so a write that PyTorch's conjugate view would send to t
-// fails with StatusReadOnly instead of being lost.
-func (t *Tensor) Conj() (*Tensor, error) {
-	return t.derive("conj", func(p *C.tensor_t) C.ct_result { return C.ct_conj(p) })
-}
-
 func keep(keepdim bool) C.int32_t {
 	if keepdim {
 		return 1

@@ -157,24 +157,3 @@ func TestMathItemsComparisonsAndInPlace(t *testing.T) {
 	_, err = a.Add(closed)
 	wantError(t, err, ctensor.StatusInvalid, "closed")
 }
-
-func TestConjugates(t *testing.T) {
-	z := must[*ctensor.Tensor](t)(ctensor.FromSlice([]complex64{1 + 2i, -3 - 4i}, 2))
-	phys := must[*ctensor.Tensor](t)(z.ConjPhysical())
-	if got := must[[]complex64](t)(phys.Complex64s()); fmt.Sprint(got) != "[(1-2i) (-3+4i)]" {
-		t.Errorf("conj_physical gave %v", got)
-	}
-	if phys.IsReadOnly() {
-		t.Error("conj_physical's result is read-only")
-	}
-	lazy := must[*ctensor.Tensor](t)(z.Conj())
-	if got := must[[]complex64](t)(ctensor.DataReadOnly[complex64](lazy)); fmt.Sprint(got) != "[(1-2i) (-3+4i)]" {
-		t.Errorf("conj gave %v", got)
-	}
-	wantError(t, lazy.Fill(0), ctensor.StatusReadOnly, "read-only")
-	a, _, _, _ := mathInputs(t)
-	same := must[*ctensor.Tensor](t)(a.Conj())
-	if a.Refcount() != 2 || same.Refcount() != 2 || same.IsReadOnly() {
-		t.Errorf("conj of a real tensor is not the tensor itself (refcounts %d, %d)", a.Refcount(), same.Refcount())
-	}
-}

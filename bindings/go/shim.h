@@ -72,6 +72,98 @@ CT_OUT(squeeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(unsqueeze, tensor_t, (const tensor_t *t, int64_t dim), t, dim)
 CT_OUT(flatten, tensor_t, (const tensor_t *t, int64_t start, int64_t end), t, start, end)
 CT_OUT(view_dtype, tensor_t, (const tensor_t *t, tensor_dtype_t dtype), t, dtype)
+CT_OUT(index, tensor_t, (const tensor_t *t, int64_t n, const int32_t *kinds, const int64_t *values), t, n,
+       kinds, values)
+
+/* Files and shared memory */
+CT_OUT(storage_map_file, tensor_storage_t, (const char *path, uint64_t offset, uint64_t nbytes, uint32_t flags),
+       path, offset, nbytes, flags)
+CT_OUT(storage_new_shared, tensor_storage_t, (size_t nbytes), nbytes)
+CT_OUT(storage_from_fd, tensor_storage_t, (int32_t fd, size_t nbytes, uint32_t flags), fd, nbytes, flags)
+CT_OUT(load_npy, tensor_t, (const char *path, uint32_t flags), path, flags)
+CT_STATUS(save_npy, (const tensor_t *t, const char *path), t, path)
+CT_OUT(safetensors_open, tensor_safetensors_t, (const char *path, uint32_t flags), path, flags)
+CT_OUT(safetensors_get, tensor_t, (const tensor_safetensors_t *st, const char *name), st, name)
+CT_STATUS(safetensors_save,
+          (const char *path, int64_t n, const char *const *names, const tensor_t *const *tensors, int64_t n_meta,
+           const char *const *meta_keys, const char *const *meta_values),
+          path, n, names, tensors, n_meta, meta_keys, meta_values)
+
+/* Math */
+CT_OUT(scalar_bool, tensor_t, (int32_t value), value)
+CT_OUT(scalar_int64, tensor_t, (int64_t value), value)
+CT_OUT(scalar_float64, tensor_t, (double value), value)
+CT_OUT(scalar_complex128, tensor_t, (double re, double im), re, im)
+#define CT_BINARY(name) CT_OUT(name, tensor_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_BINARY(add)
+CT_BINARY(sub)
+CT_BINARY(mul)
+CT_BINARY(div)
+CT_BINARY(pow)
+CT_BINARY(maximum)
+CT_BINARY(minimum)
+CT_BINARY(eq)
+CT_BINARY(ne)
+CT_BINARY(lt)
+CT_BINARY(le)
+CT_BINARY(gt)
+CT_BINARY(ge)
+CT_STATUS(binary_into, (tensor_t * dst, tensor_op_t op, const tensor_t *a, const tensor_t *b), dst, op, a, b)
+CT_OUT(neg, tensor_t, (const tensor_t *a), a)
+CT_OUT(abs, tensor_t, (const tensor_t *a), a)
+#define CT_REDUCTION(name)                                                                        \
+  CT_OUT(name, tensor_t, (const tensor_t *t, int64_t ndims, const int64_t *dims, int32_t keepdim), t, ndims, \
+         dims, keepdim)
+CT_REDUCTION(sum)
+CT_REDUCTION(mean)
+CT_REDUCTION(prod)
+CT_REDUCTION(amax)
+CT_REDUCTION(amin)
+CT_OUT(cat, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
+CT_OUT(stack, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
+
+/* ct_NAME(params) for a function tensor_NAME(&value, args...) that writes a number. */
+#define CT_VALUE(name, type, params, ...)                                  \
+  typedef struct {                                                         \
+    type value;                                                            \
+    tensor_status_t status;                                                \
+    char *message;                                                         \
+  } ct_##name##_result;                                                    \
+  static inline ct_##name##_result ct_##name params {                      \
+    ct_##name##_result r = {0, TENSOR_OK, NULL};                           \
+    r.status = tensor_##name(&r.value, __VA_ARGS__);                       \
+    if (r.status != TENSOR_OK) r.message = strdup(tensor_last_error());    \
+    return r;                                                              \
+  }
+CT_VALUE(item_float64, double, (const tensor_t *t), t)
+CT_VALUE(item_int64, int64_t, (const tensor_t *t), t)
+CT_VALUE(result_type, tensor_dtype_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(equal, int32_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(allclose, int32_t, (const tensor_t *a, const tensor_t *b, double rtol, double atol, int32_t equal_nan), a,
+         b, rtol, atol, equal_nan)
+
+/* Copies */
+CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
+CT_OUT(clone, tensor_t, (const tensor_t *t), t)
+CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
+CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
+CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+/* DLPack */
+CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
+CT_OUT(from_dlpack, tensor_t, (DLManagedTensorVersioned * m), m)
+
+/* Arrow C Data Interface */
+CT_STATUS(to_arrow, (struct ArrowSchema * schema, struct ArrowArray *array, tensor_t *t, uint32_t flags), schema,
+          array, t, flags)
+CT_OUT(from_arrow, tensor_t, (struct ArrowSchema * schema, struct ArrowArray *array), schema, array)
+
+/* Settings */
+CT_STATUS(set_num_threads, (int32_t n), n)
+
+/* The experimental section of ctensor.h, declared only with CTENSOR_EXPERIMENTAL,
+   which the files built with the ctensor_experimental tag define (experimental.go). */
+#ifdef CTENSOR_EXPERIMENTAL
+/* Views */
 CT_OUT(diagonal, tensor_t, (const tensor_t *t, int64_t offset, int64_t dim1, int64_t dim2), t, offset, dim1,
        dim2)
 CT_OUT(unfold, tensor_t, (const tensor_t *t, int64_t dim, int64_t size, int64_t step), t, dim, size, step)
@@ -80,8 +172,6 @@ CT_OUT(movedim, tensor_t, (const tensor_t *t, int64_t n, const int64_t *source, 
 CT_OUT(unflatten, tensor_t, (const tensor_t *t, int64_t dim, int64_t n, const int64_t *sizes), t, dim, n,
        sizes)
 CT_OUT(atleast, tensor_t, (const tensor_t *t, int64_t min_dims), t, min_dims)
-CT_OUT(index, tensor_t, (const tensor_t *t, int64_t n, const int32_t *kinds, const int64_t *values), t, n,
-       kinds, values)
 
 /* Splits: several new references, snprintf-style. ct_NAME asks for the count,
    then fills a malloc'd array of that many handles (freed by the caller). */
@@ -125,54 +215,9 @@ CT_PIECES(tensor_split, (const tensor_t *t, int64_t sections, int64_t dim), t, s
 CT_PIECES(tensor_split_indices, (const tensor_t *t, int64_t n, const int64_t *indices, int64_t dim), t, n,
           indices, dim)
 
-/* Files and shared memory */
-CT_OUT(storage_map_file, tensor_storage_t, (const char *path, uint64_t offset, uint64_t nbytes, uint32_t flags),
-       path, offset, nbytes, flags)
-CT_OUT(storage_new_shared, tensor_storage_t, (size_t nbytes), nbytes)
-CT_OUT(storage_from_fd, tensor_storage_t, (int32_t fd, size_t nbytes, uint32_t flags), fd, nbytes, flags)
-CT_OUT(load_npy, tensor_t, (const char *path, uint32_t flags), path, flags)
-CT_STATUS(save_npy, (const tensor_t *t, const char *path), t, path)
-CT_OUT(safetensors_open, tensor_safetensors_t, (const char *path, uint32_t flags), path, flags)
-CT_OUT(safetensors_get, tensor_t, (const tensor_safetensors_t *st, const char *name), st, name)
-CT_STATUS(safetensors_save,
-          (const char *path, int64_t n, const char *const *names, const tensor_t *const *tensors, int64_t n_meta,
-           const char *const *meta_keys, const char *const *meta_values),
-          path, n, names, tensors, n_meta, meta_keys, meta_values)
-
 /* Math */
-CT_OUT(scalar_bool, tensor_t, (int32_t value), value)
-CT_OUT(scalar_int64, tensor_t, (int64_t value), value)
-CT_OUT(scalar_float64, tensor_t, (double value), value)
-CT_OUT(scalar_complex128, tensor_t, (double re, double im), re, im)
-#define CT_BINARY(name) CT_OUT(name, tensor_t, (const tensor_t *a, const tensor_t *b), a, b)
-CT_BINARY(add)
-CT_BINARY(sub)
-CT_BINARY(mul)
-CT_BINARY(div)
-CT_BINARY(pow)
-CT_BINARY(maximum)
-CT_BINARY(minimum)
-CT_BINARY(eq)
-CT_BINARY(ne)
-CT_BINARY(lt)
-CT_BINARY(le)
-CT_BINARY(gt)
-CT_BINARY(ge)
-CT_STATUS(binary_into, (tensor_t * dst, tensor_op_t op, const tensor_t *a, const tensor_t *b), dst, op, a, b)
-CT_OUT(neg, tensor_t, (const tensor_t *a), a)
-CT_OUT(abs, tensor_t, (const tensor_t *a), a)
 CT_OUT(conj, tensor_t, (const tensor_t *a), a)
 CT_OUT(conj_physical, tensor_t, (const tensor_t *a), a)
-#define CT_REDUCTION(name)                                                                        \
-  CT_OUT(name, tensor_t, (const tensor_t *t, int64_t ndims, const int64_t *dims, int32_t keepdim), t, ndims, \
-         dims, keepdim)
-CT_REDUCTION(sum)
-CT_REDUCTION(mean)
-CT_REDUCTION(prod)
-CT_REDUCTION(amax)
-CT_REDUCTION(amin)
-CT_OUT(cat, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
-CT_OUT(stack, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim), n, tensors, dim)
 
 /* Advanced indexing */
 CT_OUT(index_gather, tensor_t, (const tensor_t *t, int64_t n, const int64_t *dims, const tensor_t *const *indices),
@@ -182,32 +227,6 @@ CT_STATUS(index_put,
           n, dims, indices, values)
 CT_OUT(nonzero, tensor_t, (const tensor_t *t), t)
 
-/* ct_NAME(params) for a function tensor_NAME(&value, args...) that writes a number. */
-#define CT_VALUE(name, type, params, ...)                                  \
-  typedef struct {                                                         \
-    type value;                                                            \
-    tensor_status_t status;                                                \
-    char *message;                                                         \
-  } ct_##name##_result;                                                    \
-  static inline ct_##name##_result ct_##name params {                      \
-    ct_##name##_result r = {0, TENSOR_OK, NULL};                           \
-    r.status = tensor_##name(&r.value, __VA_ARGS__);                       \
-    if (r.status != TENSOR_OK) r.message = strdup(tensor_last_error());    \
-    return r;                                                              \
-  }
-CT_VALUE(item_float64, double, (const tensor_t *t), t)
-CT_VALUE(item_int64, int64_t, (const tensor_t *t), t)
-CT_VALUE(result_type, tensor_dtype_t, (const tensor_t *a, const tensor_t *b), a, b)
-CT_VALUE(equal, int32_t, (const tensor_t *a, const tensor_t *b), a, b)
-CT_VALUE(allclose, int32_t, (const tensor_t *a, const tensor_t *b, double rtol, double atol, int32_t equal_nan), a,
-         b, rtol, atol, equal_nan)
-
-/* Copies */
-CT_OUT(contiguous, tensor_t, (tensor_t * t), t)
-CT_OUT(clone, tensor_t, (const tensor_t *t), t)
-CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
-CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
-CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
 /* Copies with a memory format or a conversion policy (experimental) */
 CT_OUT(empty_like, tensor_t, (const tensor_t *t, tensor_dtype_t dtype, int32_t memory_format), t, dtype,
        memory_format)
@@ -220,17 +239,7 @@ CT_STATUS(copy_with, (tensor_t * dst, const tensor_t *src, uint32_t conversion),
 CT_STATUS(convert, (void *dst, tensor_dtype_t dst_dtype, const void *src, tensor_dtype_t src_dtype, int64_t count),
           dst, dst_dtype, src, src_dtype, count)
 
-/* DLPack */
-CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
-CT_OUT(from_dlpack, tensor_t, (DLManagedTensorVersioned * m), m)
-
-/* Arrow C Data Interface */
-CT_STATUS(to_arrow, (struct ArrowSchema * schema, struct ArrowArray *array, tensor_t *t, uint32_t flags), schema,
-          array, t, flags)
-CT_OUT(from_arrow, tensor_t, (struct ArrowSchema * schema, struct ArrowArray *array), schema, array)
-
-/* Settings */
-CT_STATUS(set_num_threads, (int32_t n), n)
+#endif /* CTENSOR_EXPERIMENTAL */
 
 /* Storage over Go memory: release.c's callback drops the cgo.Handle `handle`. */
 ct_result ct_storage_wrap_go(void *data, size_t nbytes, uint32_t flags, uintptr_t handle);

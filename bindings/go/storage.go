@@ -42,8 +42,25 @@ func NewStorage(nbytes int) (*Storage, error) {
 	return newStorage(C.ct_storage_new(C.size_t(nbytes)))
 }
 
+// open is Tensor.open for a storage.
+func (s *Storage) open(op string) (*C.tensor_storage_t, error) {
+	if s == nil {
+		return nil, nilError(op, "the *Storage")
+	}
+	s.mu.RLock()
+	if s.ptr == nil {
+		s.mu.RUnlock()
+		return nil, closedError(op)
+	}
+	return s.ptr, nil
+}
+
 // Close releases the reference; idempotent, waits for calls in progress.
+// Closing a nil *Storage does nothing.
 func (s *Storage) Close() error {
+	if s == nil {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ptr != nil {
@@ -54,24 +71,30 @@ func (s *Storage) Close() error {
 	return nil
 }
 
-// Nbytes is the storage's size in bytes (0 once closed).
+// Nbytes is the storage's size in bytes (0 once closed, or for a nil s).
 func (s *Storage) Nbytes() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return int(C.tensor_storage_nbytes(s.ptr))
+	p, err := s.open("")
+	if err == nil {
+		defer s.mu.RUnlock()
+	}
+	return int(C.tensor_storage_nbytes(p)) // the C getter's zero value for NULL
 }
 
 // IsReadOnly reports whether writes through any view fail with StatusReadOnly.
 func (s *Storage) IsReadOnly() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return C.tensor_storage_is_readonly(s.ptr) != 0
+	p, err := s.open("")
+	if err == nil {
+		defer s.mu.RUnlock()
+	}
+	return C.tensor_storage_is_readonly(p) != 0 // the C getter's zero value for NULL
 }
 
 // Refcount is the storage's reference count: this Storage's and one per tensor
-// on it (0 once closed).
+// on it (0 once closed, or for a nil s).
 func (s *Storage) Refcount() int64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return int64(C.tensor_storage_refcount(s.ptr))
+	p, err := s.open("")
+	if err == nil {
+		defer s.mu.RUnlock()
+	}
+	return int64(C.tensor_storage_refcount(p)) // the C getter's zero value for NULL
 }

@@ -41,7 +41,11 @@ func adoptTensor(p *C.tensor_t) *Tensor {
 
 // Close releases the reference. It is idempotent and waits for calls in
 // progress on t; slices from t's element accessors must not be used after it.
+// Closing a nil *Tensor does nothing.
 func (t *Tensor) Close() error {
+	if t == nil {
+		return nil // as tensor_release(NULL), so a defer after a failed call is harmless
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr != nil {
@@ -52,25 +56,41 @@ func (t *Tensor) Close() error {
 	return nil
 }
 
-// derive runs a C function that makes a new tensor from t, with t held open.
-func (t *Tensor) derive(op string, call func(p *C.tensor_t) C.ct_result) (*Tensor, error) {
+// open read-locks t and gives its handle; the caller calls t.mu.RUnlock after
+// using it. A nil or closed t gives StatusInvalid with nothing held. Every
+// call on a tensor goes through open (or withAll, for several), so none
+// dereferences a nil *Tensor.
+func (t *Tensor) open(op string) (*C.tensor_t, error) {
+	if t == nil {
+		return nil, nilError(op, "the *Tensor")
+	}
 	t.mu.RLock()
-	defer t.mu.RUnlock()
 	if t.ptr == nil {
+		t.mu.RUnlock()
 		return nil, closedError(op)
 	}
-	return newTensor(call(t.ptr))
+	return t.ptr, nil
 }
 
-// read runs a getter with t held open; a closed t gives the zero value.
-func read[T any](t *Tensor, get func(p *C.tensor_t) T) T {
-	t.mu.RLock()
+// derive runs a C function that makes a new tensor from t, with t held open.
+func (t *Tensor) derive(op string, call func(p *C.tensor_t) C.ct_result) (*Tensor, error) {
+	p, err := t.open(op)
+	if err != nil {
+		return nil, err
+	}
 	defer t.mu.RUnlock()
-	if t.ptr == nil {
+	return newTensor(call(p))
+}
+
+// read runs a getter with t held open; a nil or closed t gives the zero value.
+func read[T any](t *Tensor, get func(p *C.tensor_t) T) T {
+	p, err := t.open("")
+	if err != nil {
 		var zero T
 		return zero
 	}
-	return get(t.ptr)
+	defer t.mu.RUnlock()
+	return get(p)
 }
 
 // Empty is a new contiguous tensor of the given sizes (none: a 0-dim tensor)
@@ -87,15 +107,15 @@ func Zeros(dtype DType, sizes ...int64) (*Tensor, error) {
 // FromStorage is a tensor viewing s (strides nil means contiguous), checked
 // like AsStrided: every element must lie inside the storage.
 func FromStorage(s *Storage, dtype DType, sizes, strides []int64, storageOffset int64) (*Tensor, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.ptr == nil {
-		return nil, closedError("from_storage")
+	p, err := s.open("from_storage")
+	if err != nil {
+		return nil, err
 	}
+	defer s.mu.RUnlock()
 	if err := checkStrides("from_storage", sizes, strides); err != nil {
 		return nil, err
 	}
-	return newTensor(C.ct_from_storage(s.ptr, C.tensor_dtype_t(dtype), C.int64_t(len(sizes)),
+	return newTensor(C.ct_from_storage(p, C.tensor_dtype_t(dtype), C.int64_t(len(sizes)),
 		dimsPtr(sizes), dimsPtr(strides), C.int64_t(storageOffset)))
 }
 
@@ -137,11 +157,14 @@ func (t *Tensor) StorageOffset() int64 {
 	return read(t, func(p *C.tensor_t) int64 { return int64(C.tensor_storage_offset(p)) })
 }
 
-// DType is the element type (-1 once closed).
+// DType is the element type (-1 for a nil or closed t).
 func (t *Tensor) DType() DType {
-	t.mu.RLock()
+	p, err := t.open("dtype")
+	if err != nil {
+		return -1
+	}
 	defer t.mu.RUnlock()
-	return DType(C.tensor_dtype(t.ptr)) // -1 for NULL
+	return DType(C.tensor_dtype(p))
 }
 
 // Numel is the number of elements (1 for a scalar tensor).
@@ -161,21 +184,23 @@ func (t *Tensor) IsReadOnly() bool {
 
 // Device is where the memory lives, as a DLPack device type (1 for the CPU) and index.
 func (t *Tensor) Device() (deviceType, deviceID int32) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
 	var typ, id C.int32_t
-	C.tensor_device(t.ptr, &typ, &id)
+	p, err := t.open("device")
+	if err == nil {
+		defer t.mu.RUnlock()
+	}
+	C.tensor_device(p, &typ, &id) // zeros for NULL
 	return int32(typ), int32(id)
 }
 
 // Storage is a new reference to the storage t views.
 func (t *Tensor) Storage() (*Storage, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return nil, closedError("storage")
+	p, err := t.open("storage")
+	if err != nil {
+		return nil, err
 	}
-	return adoptStorage(C.tensor_storage_retain(C.tensor_storage(t.ptr))), nil
+	defer t.mu.RUnlock()
+	return adoptStorage(C.tensor_storage_retain(C.tensor_storage(p))), nil
 }
 
 // Refcount is the C handle's reference count (this Tensor holds one; 0 once closed).
@@ -185,6 +210,9 @@ func (t *Tensor) Refcount() int64 {
 
 // String describes the layout: "Tensor(float32, sizes [2 3], strides [3 1], offset 0)".
 func (t *Tensor) String() string {
+	if t == nil {
+		return "Tensor(nil)"
+	}
 	t.mu.RLock()
 	closed := t.ptr == nil
 	t.mu.RUnlock()

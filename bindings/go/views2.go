@@ -1,3 +1,5 @@
+//go:build ctensor_experimental
+
 package ctensor
 
 /*
@@ -88,12 +90,12 @@ func (t *Tensor) TensorSplitIndices(indices []int64, dim int64) ([]*Tensor, erro
 
 // pieces runs a split with t held open and adopts each piece.
 func (t *Tensor) pieces(op string, call func(p *C.tensor_t) C.ct_pieces) ([]*Tensor, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return nil, closedError(op)
+	p, err := t.open(op)
+	if err != nil {
+		return nil, err
 	}
-	r := call(t.ptr)
+	defer t.mu.RUnlock()
+	r := call(p)
 	if r.status != C.TENSOR_OK {
 		return nil, takeError(C.ct_result{status: r.status, message: r.message})
 	}

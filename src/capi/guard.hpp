@@ -15,14 +15,21 @@
 namespace ctensor::capi {
 
 // Records a copy of `message` as this thread's last error and returns `status`.
-// Never fails: if the copy cannot be stored, the message is a fixed text saying so.
+// Never fails: if no buffer can be had for the copy, its first 63 bytes are
+// kept (ending in "..."), so the message still starts with the op's name.
 tensor_status_t record_error(core::Status status, const char* message) noexcept;
 // As record_error with "op: what" or "op: what: detail", formatted without
 // allocating (cut at 511 characters).
 tensor_status_t record_error(core::Status status, const char* op, const char* what,
                              const char* detail = nullptr) noexcept;
-// Records a static string, which needs no copy.
-tensor_status_t record_fixed_error(core::Status status, const char* fixed) noexcept;
+// Records a core error thrown under `op`. Every out-of-memory message names the
+// op: one that does not start with it (the allocator's "cannot allocate N
+// bytes") becomes "op: out of memory: ...", and a message that could not be
+// formatted "op: out of memory while formatting the message".
+tensor_status_t record_core_error(const core::Error& e, const char* op) noexcept;
+// At library unload: this thread's message buffer is freed (its exit may run no
+// pthread key destructor: the main thread's never does) and no thread keeps one.
+void release_last_error_at_unload() noexcept;
 // This thread's last error message ("" if none).
 const char* last_error_text() noexcept;
 
@@ -72,7 +79,7 @@ tensor_status_t guarded(const char* op, Body&& body) noexcept {
     body(op);
     return TENSOR_OK;
   } catch (const core::Error& e) {
-    return record_error(e.status(), e.what());
+    return record_core_error(e, op);
   } catch (const std::bad_alloc&) {
     return record_error(core::Status::NoMem, op, "out of memory");
   } catch (const std::exception& e) {

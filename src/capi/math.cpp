@@ -9,6 +9,7 @@
 #include "ops/join.hpp"
 #include "ops/promotion.hpp"
 #include "ops/reduce.hpp"
+#include "ops/unary.hpp"
 
 using namespace ctensor;
 using core::Status;
@@ -29,6 +30,20 @@ tensor_status_t reduce(tensor_t** out, core::ReduceOp op, const tensor_t* t, int
     return core::reduce(op, input, ndims, dims, keepdim == 1);
   });
 }
+
+// The op of a TENSOR_UOP_* number.
+core::UnaryOp unary_op(const char* fn, tensor_unary_op_t op) {
+  if (op < 0 || op >= core::kNumUnaryOps)
+    core::fail(Status::Invalid, fn, ": unknown op ", op, " (expected TENSOR_UOP_NEG 0 .. TENSOR_UOP_BITWISE_NOT ",
+               core::kNumUnaryOps - 1, ")");
+  return static_cast<core::UnaryOp>(op);
+}
+
+#define CTENSOR_UNARY_VALUE(Enum, name, NAME, rule, refused)                 \
+  static_assert(TENSOR_UOP_##NAME == static_cast<int32_t>(core::UnaryOp::Enum), \
+                "TENSOR_UOP_" #NAME " differs from the core's op table");
+CTENSOR_UNARY_OPS(CTENSOR_UNARY_VALUE)
+#undef CTENSOR_UNARY_VALUE
 
 // The single element of t as `dtype` (converted as a copy converts).
 void item(const char* name, const tensor_t* t, core::DType dtype, void* out) {
@@ -124,13 +139,24 @@ tensor_status_t tensor_binary_into(tensor_t* dst, tensor_op_t op, const tensor_t
   });
 }
 
-tensor_status_t tensor_neg(tensor_t** out, const tensor_t* a) {
-  return capi::produce(out, "neg", [&](const char*) { return core::neg(capi::arg(a, "neg")); });
+tensor_status_t tensor_unary(tensor_t** out, tensor_unary_op_t op, const tensor_t* a) {
+  return capi::produce(out, "unary", [&](const char* fn) { return core::unary(unary_op(fn, op), capi::arg(a, fn, "a")); });
 }
 
-tensor_status_t tensor_abs(tensor_t** out, const tensor_t* a) {
-  return capi::produce(out, "abs", [&](const char*) { return core::abs(capi::arg(a, "abs")); });
+tensor_status_t tensor_unary_into(tensor_t* dst, tensor_unary_op_t op, const tensor_t* a) {
+  return capi::guarded("unary_into", [&](const char* fn) {
+    const core::UnaryOp uop = unary_op(fn, op);
+    core::unary_into(uop, capi::arg(dst, fn, "dst"), capi::arg(a, fn, "a"));
+  });
 }
+
+// tensor_neg, tensor_exp, ...: one per row of the table.
+#define CTENSOR_UNARY_FUNCTION(Enum, name, NAME, rule, refused)                                      \
+  tensor_status_t tensor_##name(tensor_t** out, const tensor_t* a) {                                \
+    return capi::produce(out, #name, [&](const char* fn) { return core::unary(core::UnaryOp::Enum, capi::arg(a, fn)); }); \
+  }
+CTENSOR_UNARY_OPS(CTENSOR_UNARY_FUNCTION)
+#undef CTENSOR_UNARY_FUNCTION
 
 tensor_status_t tensor_conj(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj", [&](const char*) { return core::conj(capi::arg(a, "conj")); });

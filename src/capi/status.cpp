@@ -1,12 +1,11 @@
 // Status codes: the thread-local last error and the status names.
-#include <pthread.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "guard.hpp"
+#include "memory/thread_exit_key.hpp"
 
 namespace ctensor::capi {
 
@@ -22,10 +21,9 @@ namespace {
 constexpr const char* kStatusNames[] = {CTENSOR_STATUSES(CTENSOR_STATUS_NAME)};
 #undef CTENSOR_STATUS_NAME
 
-constexpr const char kStoreFailed[] = "out of memory while storing the message";
-
-// This thread's last message: a fixed text, or `buffer`, which grows as needed
-// and is kept for the next message. Initial-exec TLS of plain data, so touching
+// This thread's last message: a fixed text, `buffer`, which grows as needed
+// and is kept for the next message, or, when no buffer can be had, the start of
+// the message in `cut`. Initial-exec TLS of plain data, so touching
 // it never allocates (lazily allocated dynamic TLS, or a thread_local with a
 // destructor, aborts the process when memory runs out); the buffer is freed at
 // thread exit through a pthread key, set when the buffer is first made. Plain
@@ -35,6 +33,7 @@ struct LastError {
   char* buffer;
   size_t capacity;
   bool registered;
+  char cut[64];
 };
 thread_local LastError last_error __attribute__((tls_model("initial-exec")));
 
@@ -43,11 +42,12 @@ void free_buffer(void*) noexcept {
   last_error = LastError{};
 }
 
-bool free_at_thread_exit() noexcept {
-  static pthread_key_t key;
-  static const bool have_key = pthread_key_create(&key, free_buffer) == 0;
-  return have_key && pthread_setspecific(key, &last_error) == 0;
+core::ThreadExitKey& thread_exit_key() noexcept {
+  static core::ThreadExitKey key(free_buffer);
+  return key;
 }
+
+bool free_at_thread_exit() noexcept { return thread_exit_key().set(&last_error); }
 
 }  // namespace
 
@@ -58,7 +58,14 @@ tensor_status_t record_error(core::Status status, const char* message) noexcept 
     if (!e.registered) e.registered = free_at_thread_exit();
     const size_t capacity = std::max<size_t>(n, 256);
     char* grown = e.registered ? static_cast<char*>(std::malloc(capacity)) : nullptr;
-    if (!grown) return record_fixed_error(status, kStoreFailed);
+    if (!grown) {
+      // The message's start, which names the op: "zeros: out of memory: ca...".
+      const size_t keep = std::min(n, sizeof e.cut);
+      std::memcpy(e.cut, message, keep);
+      if (keep < n) std::memcpy(e.cut + sizeof e.cut - 4, "...", 4);
+      e.text = e.cut;
+      return static_cast<tensor_status_t>(status);
+    }
     std::free(e.buffer);
     e.buffer = grown;
     e.capacity = capacity;
@@ -68,9 +75,13 @@ tensor_status_t record_error(core::Status status, const char* message) noexcept 
   return static_cast<tensor_status_t>(status);
 }
 
-tensor_status_t record_fixed_error(core::Status status, const char* fixed) noexcept {
-  last_error.text = fixed;
-  return static_cast<tensor_status_t>(status);
+tensor_status_t record_core_error(const core::Error& e, const char* op) noexcept {
+  const char* what = e.what();
+  if (what == core::kFormatFailed) return record_error(e.status(), op, what);
+  const size_t n = std::strlen(op);
+  const bool names_op = std::strncmp(what, op, n) == 0 && what[n] == ':';
+  if (e.status() == core::Status::NoMem && !names_op) return record_error(e.status(), op, "out of memory", what);
+  return record_error(e.status(), what);
 }
 
 tensor_status_t record_error(core::Status status, const char* op, const char* what, const char* detail) noexcept {
@@ -80,6 +91,11 @@ tensor_status_t record_error(core::Status status, const char* op, const char* wh
   else
     std::snprintf(message, sizeof message, "%s: %s", op, what);
   return record_error(status, message);
+}
+
+void release_last_error_at_unload() noexcept {
+  free_buffer(nullptr);
+  thread_exit_key().remove();
 }
 
 const char* last_error_text() noexcept { return last_error.text ? last_error.text : ""; }

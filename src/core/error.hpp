@@ -68,6 +68,19 @@ inline std::ostream& operator<<(std::ostream& os, DimList d) {
   return os << ']';
 }
 
+// A byte count the caller passed as size_t, printed as "18446744073709551615
+// (-1 as size_t)" when it is a negative number converted to size_t, so the
+// message shows what was asked.
+struct ByteCount {
+  uint64_t n;
+};
+
+inline std::ostream& operator<<(std::ostream& os, ByteCount b) {
+  os << b.n;
+  if (b.n > static_cast<uint64_t>(INT64_MAX)) os << " (-" << (0 - b.n) << " as size_t)";
+  return os;
+}
+
 // Throws Error(status, concatenation of parts), or Error(status, kFormatFailed)
 // if memory runs out on the way (a stream would otherwise swallow bad_alloc
 // and give a message cut short).

@@ -1,19 +1,24 @@
 #!/usr/bin/python3
-"""Generates the boundary test from the public header: for every CTENSOR_API
-function, a call with valid arguments, then one call per pointer parameter with
-that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
+"""Generates the boundary test from api.json (the public header as data, made by
+scripts/gen_api.py): for every function of ctensor.h, a call with valid arguments,
+then one call per pointer parameter with that pointer NULL (TENSOR_E_INVALID with a message, *out left NULL; getters just
 must not crash), `ndim` out of range, unknown dtypes, unknown flag bits, copy
 modes, memory formats and conversion policies (TENSOR_E_INVALID; 0 or NULL from
 functions without a status).
 A pointer may be NULL where its doc comment says so ("`p` NULL means ...",
 "accepts NULL", "may be NULL"), and callbacks and their contexts are opaque.
 A parameter type without a rule below stops the build, so a new function is
-covered as soon as it is declared, or its new type gets a rule.
+covered as soon as it is declared (and api.json regenerated), or its new type
+gets a rule.
 
-usage: gen_boundary.py INCLUDE/ctensor.h OUTPUT.c
+usage: gen_boundary.py API_JSON OUTPUT.c
 """
+import json
 import re
 import sys
+
+# The headers whose functions are covered (another header's join once its types have rules).
+BOUNDARY_HEADERS = {"ctensor.h"}
 
 # type -> (C expression of a valid value, kind)
 #   kind: "out:<release>" a result the test releases, "in" an input, "opaque"
@@ -44,6 +49,7 @@ VALID = {
     "tensor_status_t": ("TENSOR_OK", "value"),
     "uint64_t": ("0", "value"),
     "tensor_op_t": ("0", "value"),
+    "tensor_unary_op_t": ("0", "value"),
     "tensor_dtype_t *": ("&out_dtype", "in"),
     "double *": ("&out_f64", "in"),
     "int64_t *": ("&out_i64", "in"),
@@ -118,7 +124,9 @@ VALUES = {"fd": "fx_fd()", "ndim": "2", "n": "1", "n_meta": "1", "dim1": "1", "e
 FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "count"): "1",
              ("tensor_item_float64", "t"): "fx_one()", ("tensor_item_int64", "t"): "fx_one()",
              ("tensor_index_gather", "indices"): "fx_indices()", ("tensor_index_put", "indices"): "fx_indices()",
-             ("tensor_index_put", "values"): "fx_index_value()"}
+             ("tensor_index_put", "values"): "fx_index_value()",
+             # bitwise_not takes bool and integers only: the int64 index tensor
+             ("tensor_bitwise_not", "a"): "fx_indices()[0]"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.
 BAD_RESULTS = {"tensor_dtype_kind": "-1"}
 # Strings by parameter name (paths stay nonexistent: files are opened only by the fixture).
@@ -131,21 +139,16 @@ BAD_MEMORY_FORMATS = ["-1", "2", "INT32_MAX", "INT32_MIN"]
 BAD_CONVERSIONS = ["2u", "0x80000000u", "0xFFFFFFFFu"]
 
 
-def declarations(header):
-    text = open(header).read()
-    pattern = re.compile(r"/\*\*((?:(?!\*/).)*)\*/\s*CTENSOR_API\s+([^;(]*?)\b(\w+)\s*\(([^)]*)\)\s*;", re.S)
-    for m in pattern.finditer(text):
-        doc, ret, name, params = m.group(1), " ".join(m.group(2).split()), m.group(3), m.group(4)
-        ps = []
-        for p in params.split(","):
-            p = " ".join(p.split())
-            if p in ("void", ""):
-                continue
-            pm = re.match(r"(.*?)(\w+)$", p)
-            ptype = " ".join(pm.group(1).replace("*", " * ").split()).replace("* *", "**")
-            ptype = re.sub(r" \*", " *", ptype)
-            ps.append((ptype.strip(), pm.group(2)))
-        yield name, ret, ps, " ".join(doc.split())
+def declarations(api_json):
+    """(name, return type, [(type, name)], doc) of each covered function, types spelled
+    as the rules above spell them."""
+    with open(api_json) as f:
+        api = json.load(f)
+    for fn in api["functions"]:
+        if fn["header"] not in BOUNDARY_HEADERS:
+            continue
+        params = [(p["c"].replace("*const", "* const"), p["name"]) for p in fn["params"]]
+        yield fn["name"], fn["returns"]["c"], params, " ".join(fn["doc"].split())
 
 
 def null_allowed(doc, pname, ptype):
@@ -246,11 +249,11 @@ def emit_call(out, fn, ret, params, args, expect, what):
     out.append("  }")
 
 
-def main(header, output):
+def main(api_json, output):
     out = []
-    functions = list(declarations(header))
+    functions = list(declarations(api_json))
     if not functions:
-        sys.exit("gen_boundary.py: no CTENSOR_API declarations found")
+        sys.exit(f"gen_boundary.py: no functions of {sorted(BOUNDARY_HEADERS)} in {api_json}")
     used = {t for _, _, params, _ in functions for t, _ in params}
     used |= {f"{t} {n}" for _, _, params, _ in functions for t, n in params}
     if "tensor_safetensors_t *" in used:
@@ -301,7 +304,7 @@ def main(header, output):
     out.append("};")
     out.append(f"static const int n_functions = {len(functions)};")
     with open(output, "w") as f:
-        f.write("/* Generated by tests/boundary/gen_boundary.py from include/ctensor.h. */\n")
+        f.write("/* Generated by tests/boundary/gen_boundary.py from api.json. */\n")
         f.write("#define _GNU_SOURCE\n")
         f.write('#include "boundary_fixture.h"\n\n')
         f.write("\n".join(out) + "\n\n")

@@ -1,9 +1,12 @@
 """ctypes access to libctensor for differential tests against PyTorch and NumPy.
 
 The library is found through $CTENSOR_LIB (set by scripts/test.sh), else in the
-default build directories.
+default build directories. Every function of api.json (the header as data, made by
+scripts/gen_api.py) gets its argtypes and restype from it at import; the constants
+below are api.json's too.
 """
 import ctypes
+import json
 import os
 import pathlib
 
@@ -32,59 +35,52 @@ PP = ctypes.POINTER(ctypes.c_void_p)
 I64P = ctypes.POINTER(ctypes.c_int64)
 
 
-def _proto(name, restype, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype = restype
-    fn.argtypes = list(argtypes)
+API = json.loads((ROOT / "api.json").read_text())
+
+_INTEGERS = {"int8_t": ctypes.c_int8, "uint8_t": ctypes.c_uint8, "int16_t": ctypes.c_int16,
+             "uint16_t": ctypes.c_uint16, "int32_t": i32, "uint32_t": ctypes.c_uint32, "int64_t": i64,
+             "uint64_t": ctypes.c_uint64, "size_t": ctypes.c_size_t}
+_INTEGER_TYPEDEFS = {t["name"]: t["c"] for t in API["typedefs"] if t["kind"] in ("integer", "enum")}
 
 
-_proto("tensor_last_error", ctypes.c_char_p)
-_proto("tensor_status_name", ctypes.c_char_p, i32)
-_proto("tensor_dtype_name", ctypes.c_char_p, i32)
-_proto("tensor_dtype_size", ctypes.c_size_t, i32)
-_proto("tensor_dtype_kind", i32, i32)
-_proto("tensor_dtype_is_signed", i32, i32)
-_proto("tensor_from_data", i32, PP, P, i64, I64P, i32)
-_proto("tensor_empty", i32, PP, i64, I64P, i32)
-_proto("tensor_release", None, P)
-_proto("tensor_retain", P, P)
-_proto("tensor_ndim", i64, P)
-_proto("tensor_sizes", I64P, P)
-_proto("tensor_strides", I64P, P)
-_proto("tensor_storage_offset", i64, P)
-_proto("tensor_dtype", i32, P)
-_proto("tensor_numel", i64, P)
-_proto("tensor_data", P, P)
-_proto("tensor_storage", P, P)
-_proto("tensor_storage_data", P, P)
-_proto("tensor_storage_nbytes", ctypes.c_size_t, P)
-_proto("tensor_is_contiguous", i32, P)
-_proto("tensor_refcount", i64, P)
-_proto("tensor_as_strided", i32, PP, P, i64, I64P, I64P, i64)
-_proto("tensor_empty_like", i32, PP, P, i32, i32)
-_proto("tensor_zeros_like", i32, PP, P, i32, i32)
-_proto("tensor_copy_with", i32, P, P, ctypes.c_uint32)
-_proto("tensor_to_with", i32, PP, P, i32, i32, i32, ctypes.c_uint32)
+def ctypes_type(t):
+    """The ctypes type of an api.json type: handles, structs, callbacks and void * are
+    P (c_void_p), `T **` handles PP, strings c_char_p, numbers and their pointers typed."""
+    kind, depth = t["base_kind"], t["pointer_depth"]
+    if kind == "function_pointer":
+        return P
+    if kind == "void" and depth == 0:
+        return None
+    if kind in ("handle", "struct", "void"):
+        scalar, depth = P, depth - 1
+    elif kind == "char":
+        scalar, depth = ctypes.c_char_p, depth - 1
+    elif kind == "float":
+        scalar = {"double": ctypes.c_double, "float": ctypes.c_float}[t["base"]]
+    else:
+        scalar = _INTEGERS[_INTEGER_TYPEDEFS.get(t["base"], t["base"])]
+    for _ in range(depth):
+        scalar = ctypes.POINTER(scalar)
+    return scalar
 
-# Memory formats and conversion policies (ctensor.h's experimental section).
-PRESERVE_FORMAT, CONTIGUOUS_FORMAT = 0, 1
-CONVERT_LIBRARY, CONVERT_TORCH_X86 = 0, 1
-COPY_IF_NEEDED, COPY_ALWAYS, COPY_NEVER = 0, 1, 2
 
-STATUS = {
-    "TENSOR_OK": 0, "TENSOR_E_INVALID": 1, "TENSOR_E_NOMEM": 2, "TENSOR_E_BOUNDS": 3,
-    "TENSOR_E_SHAPE": 4, "TENSOR_E_STRIDE": 5, "TENSOR_E_DTYPE": 6, "TENSOR_E_OVERFLOW": 7,
-    "TENSOR_E_READONLY": 8, "TENSOR_E_OVERLAP": 9, "TENSOR_E_DEVICE": 10, "TENSOR_E_COPY": 11,
-    "TENSOR_E_IO": 12, "TENSOR_E_FORMAT": 13, "TENSOR_E_UNSUPPORTED": 14,
-    "TENSOR_E_INTERNAL": 15,
-}
+for _f in API["functions"]:
+    _fn = getattr(lib, _f["name"])
+    _fn.restype = ctypes_type(_f["returns"])
+    _fn.argtypes = [ctypes_type(p) for p in _f["params"]]
+
+_CONSTANTS = {c["name"]: c["value"] for c in API["constants"]}
+# Memory formats, conversion policies and copy modes.
+PRESERVE_FORMAT, CONTIGUOUS_FORMAT = _CONSTANTS["TENSOR_PRESERVE_FORMAT"], _CONSTANTS["TENSOR_CONTIGUOUS_FORMAT"]
+CONVERT_LIBRARY, CONVERT_TORCH_X86 = _CONSTANTS["TENSOR_CONVERT_LIBRARY"], _CONSTANTS["TENSOR_CONVERT_TORCH_X86"]
+COPY_IF_NEEDED, COPY_ALWAYS, COPY_NEVER = (_CONSTANTS["TENSOR_COPY_IF_NEEDED"], _CONSTANTS["TENSOR_COPY_ALWAYS"],
+                                           _CONSTANTS["TENSOR_COPY_NEVER"])
+
+STATUS = {s["name"]: s["value"] for s in API["statuses"]}
 
 # ctensor dtype value -> NumPy dtype (None where NumPy has no equivalent).
-NUMPY_DTYPES = {
-    0: np.uint8, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.int64, 5: np.float16,
-    6: np.float32, 7: np.float64, 9: np.complex64, 10: np.complex128, 11: np.bool_,
-    15: None, 27: np.uint16, 28: np.uint32, 29: np.uint64,
-}
+_NUMPY_NAMES = {"bool": "bool_"}
+NUMPY_DTYPES = {d["value"]: getattr(np, _NUMPY_NAMES.get(d["name"], d["name"]), None) for d in API["dtypes"]}
 
 
 class CtensorError(Exception):

@@ -8,39 +8,16 @@ import random
 import numpy as np
 import torch
 
-from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import P, STATUS, Tensor, check, i32, int64_array, lib
 
 OPS = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge"]
 REDUCTIONS = ["sum", "mean", "prod", "amax", "amin"]
+# TENSOR_UOP_* order: the index is the op code (ctensor_ctypes declares the functions).
+UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "relu", "gelu", "erf", "floor", "ceil",
+         "round", "trunc", "frac", "sign", "reciprocal", "square", "isnan", "isinf", "isfinite", "logical_not",
+         "bitwise_not"]
 
-
-def _proto(name, restype, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype = restype
-    fn.argtypes = list(argtypes)
-
-
-for _op in OPS:
-    _proto("tensor_" + _op, i32, PP, P, P)
-for _op in REDUCTIONS:
-    _proto("tensor_" + _op, i32, PP, P, i64, I64P, i32)
-_proto("tensor_scalar_bool", i32, PP, i32)
-_proto("tensor_scalar_int64", i32, PP, i64)
-_proto("tensor_scalar_float64", i32, PP, ctypes.c_double)
-_proto("tensor_scalar_complex128", i32, PP, ctypes.c_double, ctypes.c_double)
-_proto("tensor_result_type", i32, ctypes.POINTER(i32), P, P)
-_proto("tensor_binary_into", i32, P, i32, P, P)
-_proto("tensor_neg", i32, PP, P)
-_proto("tensor_abs", i32, PP, P)
-_proto("tensor_item_float64", i32, ctypes.POINTER(ctypes.c_double), P)
-_proto("tensor_item_int64", i32, ctypes.POINTER(i64), P)
-_proto("tensor_cat", i32, PP, i64, PP, i64)
-_proto("tensor_stack", i32, PP, i64, PP, i64)
-_proto("tensor_equal", i32, ctypes.POINTER(i32), P, P)
-_proto("tensor_allclose", i32, ctypes.POINTER(i32), P, P, ctypes.c_double, ctypes.c_double, i32)
-_proto("tensor_as_strided", i32, PP, P, i64, I64P, I64P, i64)
-_proto("tensor_clone", i32, PP, P)
-_proto("tensor_from_data", i32, PP, P, i64, I64P, i32)
 
 ALL = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 15, 27, 28, 29]
 NAMES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16", 6: "float32",

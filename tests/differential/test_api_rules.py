@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import I64P, NUMPY_DTYPES, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import NUMPY_DTYPES, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -26,41 +26,6 @@ INT64_MIN = -(2**63)
 ITEM = {0: 1, 1: 1, 2: 2, 3: 4, 4: 8, 5: 2, 6: 4, 7: 8, 9: 8, 10: 16, 11: 1, 15: 2, 27: 2, 28: 4, 29: 8}
 
 RELEASE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-
-def _proto(name, restype, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype = restype
-    fn.argtypes = list(argtypes)
-
-
-_proto("tensor_storage_new", i32, PP, ctypes.c_size_t)
-_proto("tensor_storage_release", None, P)
-_proto("tensor_storage_retain", P, P)
-_proto("tensor_storage_refcount", i64, P)
-_proto("tensor_from_storage", i32, PP, P, i32, i64, I64P, I64P, i64)
-_proto("tensor_as_strided", i32, PP, P, i64, I64P, I64P, i64)
-_proto("tensor_is_readonly", i32, P)
-_proto("tensor_fill", i32, P, ctypes.c_double)
-_proto("tensor_copy", i32, P, P)
-_proto("tensor_zeros", i32, PP, i64, I64P, i32)
-_proto("tensor_contiguous", i32, PP, P)
-_proto("tensor_clone", i32, PP, P)
-_proto("tensor_to", i32, PP, P, i32, i32)
-_proto("tensor_empty", i32, PP, i64, I64P, i32)
-_proto("tensor_squeeze", i32, PP, P, i64)
-_proto("tensor_unsqueeze", i32, PP, P, i64)
-_proto("tensor_flatten", i32, PP, P, i64, i64)
-_proto("tensor_expand", i32, PP, P, i64, I64P)
-_proto("tensor_transpose", i32, PP, P, i64, i64)
-_proto("tensor_select", i32, PP, P, i64, i64)
-_proto("tensor_narrow", i32, PP, P, i64, i64, i64)
-_proto("tensor_slice", i32, PP, P, i64, i64, i64, i64)
-_proto("tensor_view", i32, PP, P, i64, I64P)
-_proto("tensor_reshape", i32, PP, P, i64, I64P)
-_proto("tensor_permute", i32, PP, P, i64, I64P)
-_proto("tensor_broadcast_to", i32, PP, P, i64, I64P)
-_proto("tensor_view_dtype", i32, PP, P, i32)
 
 
 # Private function objects (lib[...] makes a new one each time), so that other test
@@ -278,9 +243,6 @@ def test_from_storage_bounds_exact(seed):
         del base
     for s in storages.values():
         lib.tensor_storage_release(s)
-
-
-_proto("tensor_from_blob", i32, PP, P, i32, i64, I64P, I64P, ctypes.c_uint32, P, P)
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -17,16 +17,8 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import P, PP, Tensor, check, from_numpy, i32, i64, int64_array, lib
+from ctensor_ctypes import Tensor, check, from_numpy, int64_array, lib
 
-lib.tensor_to.restype = i32
-lib.tensor_to.argtypes = [PP, P, i32, i32]
-lib.tensor_copy.restype = i32
-lib.tensor_copy.argtypes = [P, P]
-lib.tensor_fill.restype = i32
-lib.tensor_fill.argtypes = [P, ctypes.c_double]
-lib.tensor_as_strided.restype = i32
-lib.tensor_as_strided.argtypes = [PP, P, i64, ctypes.POINTER(i64), ctypes.POINTER(i64), i64]
 
 COPY_ALWAYS = 1
 UINT8, INT8, INT16, INT32, INT64 = 0, 1, 2, 3, 4

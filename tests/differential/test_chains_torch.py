@@ -18,7 +18,7 @@ import torch
 import torch.utils.dlpack as tud
 
 import test_views_torch as V
-from ctensor_ctypes import P, PP, STATUS, Tensor, check, int64_array, lib
+from ctensor_ctypes import STATUS, Tensor, check, int64_array, lib
 
 OK = STATUS["TENSOR_OK"]
 SHAPE = STATUS["TENSOR_E_SHAPE"]
@@ -28,26 +28,6 @@ READONLY = STATUS["TENSOR_E_READONLY"]
 # look at sizes, so the unsigned dtypes map to the signed ones of their size)
 SAME_SIZE = dict(V.TORCH_DTYPES)
 SAME_SIZE.update({15: torch.bfloat16, 27: torch.int16, 28: torch.int32, 29: torch.int64})
-
-lib.tensor_set_num_threads.argtypes = [ctypes.c_int32]
-lib.tensor_set_num_threads.restype = ctypes.c_int32
-lib.tensor_clone.argtypes = [PP, P]
-lib.tensor_clone.restype = ctypes.c_int32
-lib.tensor_copy.argtypes = [P, P]
-lib.tensor_copy.restype = ctypes.c_int32
-lib.tensor_fill.argtypes = [P, ctypes.c_double]
-lib.tensor_fill.restype = ctypes.c_int32
-lib.tensor_to.argtypes = [PP, P, ctypes.c_int32, ctypes.c_int32]
-lib.tensor_to.restype = ctypes.c_int32
-lib.tensor_from_dlpack_legacy.argtypes = [PP, P]
-lib.tensor_from_dlpack_legacy.restype = ctypes.c_int32
-lib.tensor_to_dlpack_legacy.argtypes = [PP, P]
-lib.tensor_to_dlpack_legacy.restype = ctypes.c_int32
-lib.tensor_storage_wrap.argtypes = [PP, P, ctypes.c_size_t, ctypes.c_uint32, P, P]
-lib.tensor_storage_wrap.restype = ctypes.c_int32
-lib.tensor_storage_release.argtypes = [P]
-lib.tensor_from_storage.argtypes = [PP, P, ctypes.c_int32, ctypes.c_int64, V.I64P, V.I64P, ctypes.c_int64]
-lib.tensor_from_storage.restype = ctypes.c_int32
 
 
 def raw_bytes(t):

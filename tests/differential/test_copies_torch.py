@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import P, STATUS, Tensor, check, int64_array, lib
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -28,26 +28,6 @@ READONLY = STATUS["TENSOR_E_READONLY"]
 OVERLAP = STATUS["TENSOR_E_OVERLAP"]
 COPY = STATUS["TENSOR_E_COPY"]
 
-
-def _proto(name, restype, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype = restype
-    fn.argtypes = list(argtypes)
-
-
-_proto("tensor_storage_new", i32, PP, ctypes.c_size_t)
-_proto("tensor_storage_release", None, P)
-_proto("tensor_storage_refcount", i64, P)
-_proto("tensor_from_storage", i32, PP, P, i32, i64, I64P, I64P, i64)
-_proto("tensor_copy", i32, P, P)
-_proto("tensor_fill", i32, P, ctypes.c_double)
-_proto("tensor_to", i32, PP, P, i32, i32)
-_proto("tensor_contiguous", i32, PP, P)
-_proto("tensor_clone", i32, PP, P)
-_proto("tensor_is_readonly", i32, P)
-_proto("tensor_zeros", i32, PP, i64, I64P, i32)
-_proto("tensor_set_num_threads", i32, i32)
-_proto("tensor_get_num_threads", i32)
 
 NP = {0: np.uint8, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.int64, 5: np.float16,
       6: np.float32, 7: np.float64, 9: np.complex64, 10: np.complex128, 11: np.bool_,
@@ -58,11 +38,7 @@ TORCH = {0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32, 4: torch
 INTS = [0, 1, 2, 3, 4, 27, 28, 29]
 
 
-# A private function object (lib[...] makes a new one): other test modules in the
-# same process declare tensor_storage_wrap's release argument with their own type.
-_storage_wrap = lib["tensor_storage_wrap"]
-_storage_wrap.restype = i32
-_storage_wrap.argtypes = [PP, P, ctypes.c_size_t, ctypes.c_uint32, P, P]
+_storage_wrap = lib.tensor_storage_wrap
 
 
 class Storage:

@@ -7,19 +7,8 @@ import io
 import numpy as np
 import pytest
 
-from ctensor_ctypes import (NUMPY_DTYPES, STATUS, CtensorError, P, PP, Tensor, check, from_numpy,
-                            i32, i64, lib)
+from ctensor_ctypes import NUMPY_DTYPES, STATUS, CtensorError, Tensor, check, from_numpy, lib
 
-lib.tensor_load_npy.restype = i32
-lib.tensor_load_npy.argtypes = [PP, ctypes.c_char_p, ctypes.c_uint32]
-lib.tensor_save_npy.restype = i32
-lib.tensor_save_npy.argtypes = [P, ctypes.c_char_p]
-lib.tensor_is_readonly.restype = i32
-lib.tensor_is_readonly.argtypes = [P]
-lib.tensor_transpose.restype = i32
-lib.tensor_transpose.argtypes = [PP, P, i64, i64]
-lib.tensor_slice.restype = i32
-lib.tensor_slice.argtypes = [PP, P, i64, i64, i64, i64]
 
 LOAD_COPY, LOAD_WRITABLE = 1, 2
 CODE = {np.dtype(v): k for k, v in NUMPY_DTYPES.items() if v is not None}

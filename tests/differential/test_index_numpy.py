@@ -7,21 +7,16 @@ import random
 import numpy as np
 import pytest
 
-from ctensor_ctypes import I64P, P, PP, Tensor, i32, i64, int64_array, lib
+from ctensor_ctypes import Tensor, i32, int64_array, lib
 
 INT, SLICE, NEWAXIS, ELLIPSIS, BOOL = 0, 1, 2, 3, 4
 INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
 
-_storage_new = lib["tensor_storage_new"]
-_storage_new.restype, _storage_new.argtypes = i32, [PP, ctypes.c_size_t]
-_storage_data = lib["tensor_storage_data"]
-_storage_data.restype, _storage_data.argtypes = P, [P]
-_storage_release = lib["tensor_storage_release"]
-_storage_release.restype, _storage_release.argtypes = None, [P]
-_from_storage = lib["tensor_from_storage"]
-_from_storage.restype, _from_storage.argtypes = i32, [PP, P, i32, i64, I64P, I64P, i64]
-_index = lib["tensor_index"]
-_index.restype, _index.argtypes = i32, [PP, P, i64, ctypes.POINTER(i32), I64P]
+_storage_new = lib.tensor_storage_new
+_storage_data = lib.tensor_storage_data
+_storage_release = lib.tensor_storage_release
+_from_storage = lib.tensor_from_storage
+_index = lib.tensor_index
 
 
 def encode(items):

@@ -32,8 +32,6 @@ from math_helpers import (ALL, COMPLEX, FLOATS, INTS, NAMES, OPS, REDUCTIONS, ST
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
-lib.tensor_set_num_threads.argtypes, lib.tensor_set_num_threads.restype = [i32], i32
-lib.tensor_get_num_threads.restype = i32
 
 OK = STATUS["TENSOR_OK"]
 INVALID = STATUS["TENSOR_E_INVALID"]
@@ -419,11 +417,8 @@ def test_binary_into_out_dtypes(op, out_dtype):
             assert st == DTYPE
             continue
         # computed in the op's dtype, then converted as tensor_copy converts
-        conv = new_ref(lib.tensor_from_data, None, 0, None, 0) if False else None
         expected = from_array(np.zeros((3, 4), STORE[out_dtype]), out_dtype)
-        _proto_copy = lib.tensor_copy
-        _proto_copy.restype, _proto_copy.argtypes = i32, [ctypes.c_void_p, ctypes.c_void_p]
-        check(_proto_copy(expected.handle, res.handle))
+        check(lib.tensor_copy(expected.handle, res.handle))
         np.testing.assert_array_equal(to_array(dst), to_array(expected))
 
 

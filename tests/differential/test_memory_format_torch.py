@@ -17,11 +17,9 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import (COPY_ALWAYS, COPY_IF_NEEDED, CONTIGUOUS_FORMAT, CONVERT_TORCH_X86, PP, P,
-                            PRESERVE_FORMAT, Tensor, check, from_numpy, i32, i64, int64_array, lib)
+from ctensor_ctypes import (COPY_ALWAYS, COPY_IF_NEEDED, CONTIGUOUS_FORMAT, CONVERT_TORCH_X86,
+                            PRESERVE_FORMAT, Tensor, check, from_numpy, int64_array, lib)
 
-lib.tensor_slice.restype = i32
-lib.tensor_slice.argtypes = [PP, P, i64, i64, i64, i64]
 
 FLOAT32, FLOAT64, INT16 = 6, 7, 2
 BASE = 4096

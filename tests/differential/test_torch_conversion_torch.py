@@ -14,15 +14,11 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import (COPY_ALWAYS, CONVERT_LIBRARY, CONVERT_TORCH_X86, PP, PRESERVE_FORMAT, P, Tensor,
-                            check, from_numpy, i32, i64, int64_array, lib)
+from ctensor_ctypes import (COPY_ALWAYS, CONVERT_LIBRARY, CONVERT_TORCH_X86, PRESERVE_FORMAT, Tensor,
+                            check, from_numpy, int64_array, lib)
 from test_casts_torch import (BFLOAT16, BOOL, COMPLEX64, COMPLEX128, FLOAT16, FLOAT32, FLOAT64, INT8, INT16, INT32,
                               INT64, STORAGE, TORCH, UINT8, read, same, source_values)
 
-lib.tensor_transpose.restype = i32
-lib.tensor_transpose.argtypes = [PP, P, i64, i64]
-lib.tensor_clone.restype = i32
-lib.tensor_clone.argtypes = [PP, P]
 
 TORCH_DTYPES = [UINT8, INT8, INT16, INT32, INT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, BOOL, BFLOAT16]
 TORCH_OF = {**TORCH, BFLOAT16: torch.bfloat16}

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import torch
 
-from ctensor_ctypes import I64P, P, PP, STATUS, Tensor, check, i32, i64, int64_array, lib
+from ctensor_ctypes import P, STATUS, Tensor, check, int64_array, lib
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -28,24 +28,6 @@ SHAPE = STATUS["TENSOR_E_SHAPE"]
 STRIDE = STATUS["TENSOR_E_STRIDE"]
 OVERFLOW = STATUS["TENSOR_E_OVERFLOW"]
 
-
-def _proto(name, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype = i32
-    fn.argtypes = [PP, P, *argtypes]
-
-
-_proto("tensor_as_strided", i64, I64P, I64P, i64)
-for _name in ("tensor_view", "tensor_reshape", "tensor_permute", "tensor_expand", "tensor_broadcast_to"):
-    _proto(_name, i64, I64P)
-_proto("tensor_transpose", i64, i64)
-_proto("tensor_slice", i64, i64, i64, i64)
-_proto("tensor_select", i64, i64)
-_proto("tensor_narrow", i64, i64, i64)
-_proto("tensor_squeeze", i64)
-_proto("tensor_unsqueeze", i64)
-_proto("tensor_flatten", i64, i64)
-_proto("tensor_view_dtype", i32)
 
 # ctensor dtype value -> torch dtype, for the dtypes both libraries and NumPy have.
 TORCH_DTYPES = {

@@ -13,24 +13,9 @@ import safetensors.numpy
 import safetensors.torch
 import torch
 
-from ctensor_ctypes import NUMPY_DTYPES, STATUS, CtensorError, P, PP, Tensor, check, from_numpy, i32, i64, lib
+from ctensor_ctypes import NUMPY_DTYPES, STATUS, CtensorError, P, PP, Tensor, check, from_numpy, i32, lib
 
 c_str = ctypes.c_char_p
-lib.tensor_safetensors_open.restype = i32
-lib.tensor_safetensors_open.argtypes = [PP, c_str, ctypes.c_uint32]
-lib.tensor_safetensors_release.restype = None
-lib.tensor_safetensors_release.argtypes = [P]
-lib.tensor_safetensors_count.restype = i64
-lib.tensor_safetensors_count.argtypes = [P]
-lib.tensor_safetensors_name.restype = c_str
-lib.tensor_safetensors_name.argtypes = [P, i64]
-lib.tensor_safetensors_get.restype = i32
-lib.tensor_safetensors_get.argtypes = [PP, P, c_str]
-lib.tensor_safetensors_metadata.restype = c_str
-lib.tensor_safetensors_metadata.argtypes = [P, c_str]
-lib.tensor_safetensors_save.restype = i32
-lib.tensor_safetensors_save.argtypes = [c_str, i64, ctypes.POINTER(c_str), ctypes.POINTER(P), i64,
-                                        ctypes.POINTER(c_str), ctypes.POINTER(c_str)]
 
 CODE = {np.dtype(v): k for k, v in NUMPY_DTYPES.items() if v is not None}
 BF16 = 15

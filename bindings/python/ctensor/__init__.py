@@ -12,15 +12,20 @@ from ctensor._C import __version__, _rebuild_shared, _rebuild_storage, _rebuild_
 from ctensor._arrow import from_arrow, from_arrow_variable_shape  # noqa: F401
 from ctensor._device import channels_last, channels_last_3d, contiguous_format, device, preserve_format  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
+from ctensor._functions import FUNCTIONS as _COMPOSED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ctensor._legacy import TYPES as _LEGACY
 from ctensor._size import Size
 from ctensor._tensor_str import set_printoptions, tensor_repr as _tensor_repr  # noqa: F401
+from ctensor._unary import FUNCTIONS as _UNARY, METHODS as _UNARY_METHODS
 
 _C._set_size_type(Size)
 _C._set_device_type(device)
 _C._set_repr(_tensor_repr)
+_C._set_tensor_methods(_UNARY_METHODS)
 
 globals().update(_FORWARDED)
+globals().update(_COMPOSED)
 globals().update(_LEGACY)
-del _FORWARDED, _LEGACY
+globals().update(_UNARY)
+del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS

@@ -18,7 +18,9 @@ def _forwarder(name):
 
     forward.__name__ = forward.__qualname__ = name
     forward.__module__ = "ctensor"
-    forward.__doc__ = f"Tensor.{name}(...) as a function."
+    # The method's note that it is built on the experimental C API, if it has one.
+    note = (getattr(Tensor, name).__doc__ or "").partition("\n\nNote: experimental")[1:]
+    forward.__doc__ = f"Tensor.{name}(...) as a function." + "".join(note)
     return forward
 
 

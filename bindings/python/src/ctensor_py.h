@@ -26,6 +26,10 @@ int ct_check_options(PyObject *device, int requires_grad, const char *what);
 /* ---- dtype.c ----------------------------------------------------------- */
 
 /* dtype codes are c10::ScalarType values, all below this. */
+/* The docstring line of functions over ctensor.h's experimental section. */
+#define CT_EXPERIMENTAL_NOTE \
+  "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
+
 #define CT_DTYPE_LIMIT 64
 
 typedef struct {

@@ -198,9 +198,16 @@ static tensor_t *consume(PyObject *capsule) {
     st = tensor_from_dlpack_legacy(&t, PyCapsule_GetPointer(capsule, LEGACY));
     if (st == TENSOR_OK && PyCapsule_SetName(capsule, USED_LEGACY) < 0) return NULL;
   } else {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed "
-                    "only once, so you might have already constructed a tensor from it once.");
+    const char *name = PyCapsule_GetName(capsule); /* NULL (with an error set) for a capsule of no name */
+    PyErr_Clear();
+    if (name && (strcmp(name, USED_VERSIONED) == 0 || strcmp(name, USED_LEGACY) == 0))
+      PyErr_SetString(PyExc_RuntimeError,
+                      "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed "
+                      "only once, so you might have already constructed a tensor from it once.");
+    else
+      PyErr_Format(PyExc_RuntimeError,
+                   "from_dlpack(): a capsule named %s%.100s%s is not a DLPack capsule (expected \"%s\" or \"%s\")",
+                   name ? "\"" : "", name ? name : "(none)", name ? "\"" : "", LEGACY, VERSIONED);
     return NULL;
   }
   /* on failure the capsule keeps the managed tensor and its destructor deletes it */
@@ -229,6 +236,12 @@ tensor_t *ct_tensor_from_dlpack_object(PyObject *obj) {
   Py_XDECREF(empty);
   Py_DECREF(method);
   if (!capsule) return NULL;
+  if (!PyCapsule_CheckExact(capsule)) {
+    PyErr_Format(PyExc_TypeError, "from_dlpack(): %.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                 Py_TYPE(obj)->tp_name, Py_TYPE(capsule)->tp_name);
+    Py_DECREF(capsule);
+    return NULL;
+  }
   tensor_t *t = consume(capsule);
   Py_DECREF(capsule);
   return t;

@@ -203,6 +203,13 @@ PyTypeObject Ct_DtypeType = {
 
 int ct_dtype_init(PyObject *module) {
   if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
+  /* pickle finds a singleton through its instance's __module__ (as torch's dtypes say
+     "torch"); without it pickle searches every loaded module for the name "bool". */
+  PyObject *module_name = PyUnicode_FromString("ctensor");
+  int set = module_name ? PyDict_SetItemString(Ct_DtypeType.tp_dict, "__module__", module_name) : -1;
+  Py_XDECREF(module_name);
+  if (set < 0) return -1;
+  PyType_Modified(&Ct_DtypeType);
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
   for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
     if (!tensor_dtype_name(code)) continue; /* not a dtype */

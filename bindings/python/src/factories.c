@@ -353,9 +353,9 @@ PyMethodDef ct_factory_methods[] = {
     KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
     KW("full", full, "full(size, fill_value, dtype=None): dtype inferred from fill_value."),
     KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
-    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None, memory_format=preserve_format): zeros shaped (and laid out) as input."),
-    KW("ones_like", ones_like, "ones_like(input, dtype=None, memory_format=preserve_format)."),
-    KW("empty_like", empty_like, "empty_like(input, dtype=None, memory_format=preserve_format)."),
-    KW("full_like", full_like, "full_like(input, fill_value, dtype=None, memory_format=preserve_format)."),
+    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None, memory_format=preserve_format): zeros shaped (and laid out) as input." CT_EXPERIMENTAL_NOTE),
+    KW("ones_like", ones_like, "ones_like(input, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
+    KW("empty_like", empty_like, "empty_like(input, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
+    KW("full_like", full_like, "full_like(input, fill_value, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
     {NULL, NULL, 0, NULL},
 };

@@ -1,7 +1,7 @@
 /* Math on the C API: the arithmetic and comparison operators with PyTorch's
    Python-number promotion (numbers become wrapped-number scalars), in-place
-   operators, neg/abs, reductions, and ctensor.cat/stack/equal/allclose/
-   result_type. Large operations let other Python threads run. */
+   operators, neg/abs, reductions, ctensor.cat/stack/equal/allclose/
+   result_type, and the one entry behind the unary family (ctensor/_unary.py). Large operations let other Python threads run. */
 #include "ctensor_py.h"
 
 typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_t *);
@@ -268,6 +268,7 @@ static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, Reduce
                                    &keepdims, &out_arg))
     return NULL;
   if (out_arg != Py_None || (axis && dim)) {
+    /* as torch's methods (out= is the module functions', in ctensor/_functions.py) */
     PyErr_Format(PyExc_TypeError, "%s(): %s", name, out_arg != Py_None ? "out= is not supported" : "dim and axis both given");
     return NULL;
   }
@@ -468,56 +469,137 @@ static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   return st == TENSOR_OK ? Py_NewRef(ct_dtype_object(d)) : ct_raise(st);
 }
 
-static PyObject *forward_binary(PyObject *args, BinaryFn fn, const char *name) {
-  PyObject *a, *b;
-  if (!PyArg_UnpackTuple(args, name, 2, 2, &a, &b)) return NULL;
-  PyObject *r = binary(a, b, fn);
-  if (r == Py_NotImplemented) {
-    Py_DECREF(r);
-    return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+/* torch.add(a, b, out=None) & co.: with out=, computed into out by PyTorch's out=
+   rules (tensor_binary_into: the result's shape, a dtype the result casts to). */
+static PyObject *forward_binary(PyObject *args, PyObject *kwargs, BinaryFn fn, tensor_op_t op, const char *name) {
+  static char *kwlist[] = {"input", "other", "out", NULL};
+  PyObject *a, *b, *out = Py_None;
+  char format[32];
+  PyOS_snprintf(format, sizeof format, "OO|$O:%s", name);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &a, &b, &out)) return NULL;
+  if (out == Py_None) {
+    PyObject *r = binary(a, b, fn);
+    if (r == Py_NotImplemented) {
+      Py_DECREF(r);
+      return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+    }
+    return r;
   }
-  return r;
+  if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "%s(): out must be a Tensor", name);
+  tensor_t *ta, *tb = NULL;
+  int r = operand(a, &ta);
+  if (r > 0) r = operand(b, &tb);
+  if (r <= 0) {
+    tensor_release(ta);
+    return r < 0 ? NULL : PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+  }
+  tensor_status_t st;
+  if (large(ta, tb)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = tensor_binary_into(SELF(out), op, ta, tb);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = tensor_binary_into(SELF(out), op, ta, tb);
+  }
+  tensor_release(ta);
+  tensor_release(tb);
+  return st == TENSOR_OK ? Py_NewRef(out) : ct_raise(st);
 }
 
-#define FN_BINARY(name, fn)                                                          \
-  static PyObject *fn_##name(PyObject *m, PyObject *args) {                          \
+#define FN_BINARY(name, fn, op)                                                      \
+  static PyObject *fn_##name(PyObject *m, PyObject *args, PyObject *kwargs) {        \
     (void)m;                                                                         \
-    return forward_binary(args, fn, #name);                                          \
+    return forward_binary(args, kwargs, fn, op, #name);                              \
   }
-FN_BINARY(add, tensor_add)
-FN_BINARY(sub, tensor_sub)
-FN_BINARY(mul, tensor_mul)
-FN_BINARY(div, tensor_div)
-FN_BINARY(pow, tensor_pow)
-FN_BINARY(maximum, tensor_maximum)
-FN_BINARY(minimum, tensor_minimum)
-FN_BINARY(eq, tensor_eq)
-FN_BINARY(ne, tensor_ne)
-FN_BINARY(lt, tensor_lt)
-FN_BINARY(le, tensor_le)
-FN_BINARY(gt, tensor_gt)
-FN_BINARY(ge, tensor_ge)
+FN_BINARY(add, tensor_add, TENSOR_OP_ADD)
+FN_BINARY(sub, tensor_sub, TENSOR_OP_SUB)
+FN_BINARY(mul, tensor_mul, TENSOR_OP_MUL)
+FN_BINARY(div, tensor_div, TENSOR_OP_DIV)
+FN_BINARY(pow, tensor_pow, TENSOR_OP_POW)
+FN_BINARY(maximum, tensor_maximum, TENSOR_OP_MAXIMUM)
+FN_BINARY(minimum, tensor_minimum, TENSOR_OP_MINIMUM)
+FN_BINARY(eq, tensor_eq, TENSOR_OP_EQ)
+FN_BINARY(ne, tensor_ne, TENSOR_OP_NE)
+FN_BINARY(lt, tensor_lt, TENSOR_OP_LT)
+FN_BINARY(le, tensor_le, TENSOR_OP_LE)
+FN_BINARY(gt, tensor_gt, TENSOR_OP_GT)
+FN_BINARY(ge, tensor_ge, TENSOR_OP_GE)
+
+static tensor_status_t unary_by_code(int op, const tensor_t *input, tensor_t *out, tensor_t **result) {
+  return out ? tensor_unary_into(out, op, input) : tensor_unary(result, op, input);
+}
+
+/* _unary(op, input, out): the unary family by TENSOR_UOP_* code, for the
+   package's generated methods and functions (ctensor/_unary.py): op(input) in
+   a new tensor when out is None, else into out (out may be input: in place). */
+static PyObject *fn_unary(PyObject *module, PyObject *args) {
+  (void)module;
+  int op;
+  PyObject *input, *out;
+  if (!PyArg_ParseTuple(args, "iO!O:_unary", &op, &Ct_TensorType, &input, &out)) return NULL;
+  if (out != Py_None && !Ct_Tensor_Check(out)) {
+    PyErr_Format(PyExc_TypeError, "out must be a Tensor or None, not %s", Py_TYPE(out)->tp_name);
+    return NULL;
+  }
+  tensor_t *result = NULL;
+  tensor_status_t st;
+  if (large(SELF(input), NULL)) {
+    Py_BEGIN_ALLOW_THREADS
+    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
+  }
+  if (st != TENSOR_OK) return ct_raise(st);
+  if (out == Py_None) return ct_tensor_wrap(result);
+  Py_INCREF(out);
+  return out;
+}
+
+/* _set_tensor_methods(dict): Python functions that join Tensor's methods (the
+   package's generated ones; a name Tensor already has is refused). */
+static PyObject *fn_set_tensor_methods(PyObject *module, PyObject *methods) {
+  (void)module;
+  if (!PyDict_Check(methods)) {
+    PyErr_SetString(PyExc_TypeError, "_set_tensor_methods(): expected a dict");
+    return NULL;
+  }
+  PyObject *name, *function;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(methods, &pos, &name, &function)) {
+    if (PyDict_Contains(Ct_TensorType.tp_dict, name)) {
+      PyErr_Format(PyExc_ValueError, "_set_tensor_methods(): Tensor.%S exists", name);
+      return NULL;
+    }
+    if (PyDict_SetItem(Ct_TensorType.tp_dict, name, function) < 0) return NULL;
+  }
+  PyType_Modified(&Ct_TensorType);
+  Py_RETURN_NONE;
+}
 
 PyMethodDef ct_math_functions[] = {
+    {"_unary", fn_unary, METH_VARARGS, "_unary(op, input, out): the unary op of code op (TENSOR_UOP_*)."},
+    {"_set_tensor_methods", fn_set_tensor_methods, METH_O,
+     "_set_tensor_methods(dict): adds Python functions to Tensor's methods (the package does, on import)."},
     M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
     M_KW("concat", fn_cat, "concat(tensors, dim=0): cat."),
     M_KW("stack", fn_stack, "stack(tensors, dim=0): joined along a new dim."),
     {"equal", fn_equal, METH_VARARGS, "equal(a, b): same sizes and equal elements."},
     M_KW("allclose", fn_allclose, "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."),
     {"result_type", fn_result_type, METH_VARARGS, "result_type(a, b): torch's promotion of tensors and numbers."},
-    {"add", fn_add, METH_VARARGS, "add(a, b)."},
-    {"sub", fn_sub, METH_VARARGS, "sub(a, b)."},
-    {"mul", fn_mul, METH_VARARGS, "mul(a, b)."},
-    {"div", fn_div, METH_VARARGS, "div(a, b): true division."},
-    {"true_divide", fn_div, METH_VARARGS, "true_divide(a, b)."},
-    {"pow", fn_pow, METH_VARARGS, "pow(a, b)."},
-    {"maximum", fn_maximum, METH_VARARGS, "maximum(a, b)."},
-    {"minimum", fn_minimum, METH_VARARGS, "minimum(a, b)."},
-    {"eq", fn_eq, METH_VARARGS, "eq(a, b)."},
-    {"ne", fn_ne, METH_VARARGS, "ne(a, b)."},
-    {"lt", fn_lt, METH_VARARGS, "lt(a, b)."},
-    {"le", fn_le, METH_VARARGS, "le(a, b)."},
-    {"gt", fn_gt, METH_VARARGS, "gt(a, b)."},
-    {"ge", fn_ge, METH_VARARGS, "ge(a, b)."},
+    M_KW("add", fn_add, "add(input, other, *, out=None)."),
+    M_KW("sub", fn_sub, "sub(input, other, *, out=None)."),
+    M_KW("mul", fn_mul, "mul(input, other, *, out=None)."),
+    M_KW("div", fn_div, "div(input, other, *, out=None): true division."),
+    M_KW("true_divide", fn_div, "true_divide(input, other, *, out=None)."),
+    M_KW("pow", fn_pow, "pow(input, other, *, out=None)."),
+    M_KW("maximum", fn_maximum, "maximum(input, other, *, out=None)."),
+    M_KW("minimum", fn_minimum, "minimum(input, other, *, out=None)."),
+    M_KW("eq", fn_eq, "eq(input, other, *, out=None)."),
+    M_KW("ne", fn_ne, "ne(input, other, *, out=None)."),
+    M_KW("lt", fn_lt, "lt(input, other, *, out=None)."),
+    M_KW("le", fn_le, "le(input, other, *, out=None)."),
+    M_KW("gt", fn_gt, "gt(input, other, *, out=None)."),
+    M_KW("ge", fn_ge, "ge(input, other, *, out=None)."),
     {NULL, NULL, 0, NULL},
 };

@@ -116,10 +116,31 @@ PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwarg
                     "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
     return NULL;
   }
+  /* torch: an int64 tensor of 0 dims is a number of sections, of 1 dim the indices. */
+  PyObject *values = NULL;
+  if (Ct_Tensor_Check(how)) {
+    const tensor_t *spec = SELF(how);
+    if (tensor_dtype(spec) != TENSOR_INT64) {
+      PyErr_Format(PyExc_RuntimeError, "tensor_split expected tensor_indices_or_sections to have dtype of long, but got %s",
+                   tensor_dtype_name(tensor_dtype(spec)));
+      return NULL;
+    }
+    if (tensor_ndim(spec) > 1) {
+      PyErr_Format(PyExc_RuntimeError,
+                   "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional "
+                   "tensor, but got a tensor with %lld dims", (long long)tensor_ndim(spec));
+      return NULL;
+    }
+    how = values = PyObject_CallMethod(how, tensor_ndim(spec) == 0 ? "item" : "tolist", NULL);
+    if (!values) return NULL;
+  }
   if (parse_dim(dim_obj, s.t, &s.dim, "tensor_split") < 0 ||
       split_arg(how, &s, SECTIONS, INDICES, "tensor_split(): indices_or_sections must be an int or a sequence of ints",
-                &list) < 0)
+                &list) < 0) {
+    Py_XDECREF(values);
     return NULL;
+  }
+  Py_XDECREF(values);
   PyObject *r = split_tuple(&s);
   PyMem_Free(list);
   return r;

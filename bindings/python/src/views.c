@@ -483,11 +483,15 @@ PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {
   Py_RETURN_FALSE;
 }
 
+/* torch's ravel is contiguous().view(-1): a view only of a contiguous tensor,
+   else a contiguous copy (never a strided view, even where one would do). */
 PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const int64_t flat = -1;
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_reshape(&out, SELF(self), 1, &flat);
+  tensor_t *dense = NULL, *out = NULL;
+  tensor_status_t st = tensor_contiguous(&dense, SELF(self));
+  if (st == TENSOR_OK) st = tensor_view(&out, dense, 1, &flat);
+  tensor_release(dense);
   return result(st, out, 0, NULL);
 }
 

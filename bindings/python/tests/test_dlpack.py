@@ -87,6 +87,25 @@ def test_capsules_are_consumed_once_and_renamed():
     assert _get_name(own) == b"used_dltensor"
 
 
+def test_exporter_returning_no_capsule_is_named():
+    class NotAnExporter:
+        def __dlpack__(self, **kwargs):
+            return [1, 2, 3]
+
+    with pytest.raises(TypeError, match=r"NotAnExporter.__dlpack__\(\) returned list, not a DLPack capsule"):
+        ctensor.from_dlpack(NotAnExporter())
+
+
+def test_capsule_of_another_kind_is_named():
+    other = ctypes.pythonapi.PyCapsule_New
+    other.restype = ctypes.py_object
+    other.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    target = ctypes.c_int(0)
+    cap = other(ctypes.addressof(target), b"not_dltensor", None)
+    with pytest.raises(RuntimeError, match='capsule named "not_dltensor" is not a DLPack capsule'):
+        ctensor.from_dlpack(cap)
+
+
 def test_versioned_capsules():
     t, watch = watched_tensor()
     cap = t.__dlpack__(max_version=(1, 0))

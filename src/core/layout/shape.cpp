@@ -141,7 +141,7 @@ void fail_addressed_bytes(const char* op, uintptr_t data, uint64_t byte_offset, 
   const int64_t count = checked_add(checked_add(d.hi, 1, op), before, op);
   const int64_t nbytes = checked_mul(count, item, op);
   const int64_t below = checked_mul(before, item, op);
-  fail(Status::Overflow, op, ": the view spans bytes [-", below, ", ", nbytes - below,
+  fail(Status::Overflow, op, ": the view spans bytes [", -below, ", ", nbytes - below,
        ") around its first element, which leaves the address space (sizes ", DimList{sizes, ndim},
        ", strides ", DimList{strides, ndim}, ")");
 }

@@ -120,7 +120,7 @@ Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DTy
   if (nbytes == 0) fail(Status::Invalid, op, ": both buffer length (0) and count (", count, ") must not be 0");
   if (offset < 0 || static_cast<uint64_t>(offset) >= nbytes)
     fail(Status::Invalid, op, ": offset (", offset, " bytes) must be non-negative and no greater than buffer length (",
-         nbytes, " bytes) minus 1");
+         ByteCount{nbytes}, " bytes) minus 1");
   if (count == 0) fail(Status::Invalid, op, ": both buffer length (", nbytes, ") and count (0) must not be 0");
   const size_t itemsize = dtype_size(dtype);
   const size_t remaining = nbytes - static_cast<size_t>(offset);
@@ -138,7 +138,7 @@ Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DTy
     const int64_t bytes = checked_mul(count, static_cast<int64_t>(itemsize), op);
     if (static_cast<uint64_t>(bytes) > remaining)
       fail(Status::Invalid, op, ": requested buffer length (", count, " * ", itemsize, " bytes) after offset (",
-           offset, " bytes) must not be greater than actual buffer length (", nbytes, " bytes)");
+           offset, " bytes) must not be greater than actual buffer length (", ByteCount{nbytes}, " bytes)");
     used = static_cast<size_t>(bytes);
   }
   Ref<Tensor> t = make(Storage::wrap(static_cast<char*>(buffer) + offset, used, readonly, nullptr, nullptr), dtype,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 
 #include "error.hpp"
 
@@ -108,9 +109,11 @@ class BlockCache {
   const size_t limit_ = cache_limit_from_env();
 };
 
-// Never destroyed: storages may still be freed while the program exits.
+// Never destroyed: storages may still be freed while the program exits. Built
+// in static storage, not on the heap, so a host's leak checker sees no block.
 BlockCache& cache() {
-  static BlockCache* c = new BlockCache;
+  alignas(BlockCache) static unsigned char place[sizeof(BlockCache)];
+  static BlockCache* c = ::new (place) BlockCache;
   return *c;
 }
 
@@ -120,12 +123,12 @@ void* allocate_bytes(size_t nbytes, bool zeroed) {
   if (nbytes < kLargeBlock) {
     void* p = nullptr;
     if (posix_memalign(&p, kAlignment, nbytes ? nbytes : kAlignment) != 0)
-      fail(Status::NoMem, "cannot allocate ", nbytes, " bytes");
+      fail(Status::NoMem, "cannot allocate ", ByteCount{nbytes}, " bytes");
     if (zeroed) std::memset(p, 0, nbytes);
     return p;
   }
   const size_t size = mapped_size(nbytes);
-  if (size < nbytes || size + kHugePage < size) fail(Status::NoMem, "cannot allocate ", nbytes, " bytes");
+  if (size < nbytes || size + kHugePage < size) fail(Status::NoMem, "cannot allocate ", ByteCount{nbytes}, " bytes");
   if (void* p = cache().take(size)) {
     if (zeroed) std::memset(p, 0, nbytes);
     return p;

@@ -3,10 +3,11 @@
 // operator new and delete go through BlockCache<T>.
 #pragma once
 
-#include <pthread.h>
-
+#include <atomic>
 #include <cstddef>
 #include <new>
+
+#include "memory/thread_exit_key.hpp"
 
 namespace ctensor::core {
 
@@ -18,7 +19,10 @@ namespace ctensor::core {
 // is allocated on first access and aborts the process when that fails). The
 // blocks go back to the heap at thread exit through a pthread key, set when the
 // thread keeps its first block; if setting it fails, blocks are not kept. A
-// block freed on another thread joins that thread's cache.
+// block freed on another thread joins that thread's cache. release_thread()
+// gives the calling thread's blocks back now (tensor_thread_release_caches);
+// unload() runs when the library is unloaded or the process exits, where the
+// main thread's exit runs no pthread key destructor.
 template <typename T>
 class BlockCache {
  public:
@@ -35,7 +39,7 @@ class BlockCache {
 
   static void give(void* p) noexcept {
     List& l = list_;
-    if (l.count < List::kMax && !l.closed) {
+    if (l.count < List::kMax && !l.closed && !unloaded_.load(std::memory_order_relaxed)) {
       if (!l.registered) l.registered = register_thread_exit(l);
       if (l.registered) {
         l.head = ::new (p) FreeBlock{l.head};
@@ -44,6 +48,16 @@ class BlockCache {
       }
     }
     ::operator delete(p);
+  }
+
+  static void release_thread() noexcept { free_all(list_); }
+
+  // This thread's blocks go back, no thread keeps blocks from now on, and the
+  // thread-exit key goes (its destructor would be code that is unmapped).
+  static void unload() noexcept {
+    unloaded_.store(true, std::memory_order_relaxed);
+    drain(nullptr);
+    key().remove();
   }
 
  private:
@@ -59,9 +73,9 @@ class BlockCache {
   };
   static thread_local List list_ __attribute__((tls_model("initial-exec")));
 
-  static void drain(void*) noexcept {
-    List& l = list_;
-    l.closed = true;
+  static inline std::atomic<bool> unloaded_{false};
+
+  static void free_all(List& l) noexcept {
     while (FreeBlock* b = l.head) {
       l.head = b->next;
       ::operator delete(b);
@@ -69,12 +83,19 @@ class BlockCache {
     l.count = 0;
   }
 
-  // Created on first use; if no key is to be had, no thread keeps blocks.
-  static bool register_thread_exit(List& l) noexcept {
-    static pthread_key_t key;
-    static const bool have_key = pthread_key_create(&key, drain) == 0;
-    return have_key && pthread_setspecific(key, &l) == 0;
+  static void drain(void*) noexcept {
+    List& l = list_;
+    l.closed = true;
+    free_all(l);
   }
+
+  // If no key is to be had, no thread keeps blocks.
+  static ThreadExitKey& key() noexcept {
+    static ThreadExitKey k(drain);
+    return k;
+  }
+
+  static bool register_thread_exit(List& l) noexcept { return key().set(&l); }
 };
 
 template <typename T>
@@ -89,6 +110,8 @@ class BlockCache {
  public:
   static void* take(size_t size) { return ::operator new(size); }
   static void give(void* p) noexcept { ::operator delete(p); }
+  static void release_thread() noexcept {}
+  static void unload() noexcept {}
 };
 
 #endif

@@ -141,7 +141,7 @@ Ref<Storage> map_file(const char* op, const char* path, uint64_t offset, uint64_
 Ref<Storage> new_shared(size_t nbytes) {
   constexpr const char* op = "storage_new_shared";
   if (nbytes > static_cast<uint64_t>(INT64_MAX))
-    fail(Status::Overflow, op, ": ", nbytes, " bytes exceed the largest file size");
+    fail(Status::Overflow, op, ": ", ByteCount{nbytes}, " bytes exceed the largest file size");
   File file(memfd_create("ctensor", MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (file.fd() < 0) fail(Status::IO, op, ": memfd_create: ", system_error_text(errno));
   if (ftruncate(file.fd(), static_cast<off_t>(nbytes)) != 0)
@@ -160,7 +160,8 @@ Ref<Storage> from_descriptor(int fd, size_t nbytes, MapMode mode) {
   const uint64_t size = file.size(op);
   if (nbytes == 0) nbytes = static_cast<size_t>(size);
   if (nbytes > size)
-    fail(Status::Bounds, op, ": ", nbytes, " bytes asked but descriptor ", fd, " has ", size);
+    fail(Status::Bounds, op, ": nbytes ", ByteCount{nbytes}, " is more than the ", size, " bytes of descriptor ",
+         fd, " (nbytes 0 maps them all)");
   return map_descriptor(op, file, 0, nbytes, mode, &file);
 }
 

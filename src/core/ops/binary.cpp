@@ -570,50 +570,6 @@ Ref<Tensor> unary(const char* name, const Tensor& a, DType result, F f) {
   return unary_into<R, T>(name, empty_like_inputs(name, result, a.ndim(), a.sizes(), 1, inputs), a, f);
 }
 
-}  // namespace
-
-Ref<Tensor> neg(const Tensor& a) {
-  a.require_readable("neg");
-  if (a.dtype() == dtype::Bool)
-    fail(Status::DType, "neg: negation of a bool tensor is not supported (as in PyTorch); use logical_not instead");
-  return dispatch(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    if constexpr (std::is_same_v<C, bool>) {
-      return Ref<Tensor>();
-    } else {
-      return unary<T, T>("neg", a, a.dtype(), [](C x) {
-        if constexpr (std::is_integral_v<C>) return wrapping_sub(C{0}, x);
-        else return -x;
-      });
-    }
-  });
-}
-
-Ref<Tensor> abs(const Tensor& a) {
-  a.require_readable("abs");
-  if (a.dtype() == dtype::Bool) fail(Status::DType, "abs: not implemented for bool (as in PyTorch)");
-  return dispatch(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = compute_t<T>;
-    if constexpr (std::is_same_v<C, bool>) {
-      return Ref<Tensor>();
-    } else if constexpr (is_std_complex<C>) {
-      using Real = typename C::value_type;
-      return unary<Real, T>("abs", a, to_real(a.dtype()), [](C x) { return std::abs(x); });
-    } else {
-      return unary<T, T>("abs", a, a.dtype(), [](C x) {
-        if constexpr (std::is_unsigned_v<C>) return x;
-        else if constexpr (std::is_integral_v<C>) return x < 0 ? wrapping_sub(C{0}, x) : x;
-        else return std::fabs(x);
-      });
-    }
-  });
-}
-
-
-namespace {
-
 // The conjugate in a new tensor (`layout_like_a`: in a's preserve-format layout,
 // else as TensorIterator lays out outputs); a non-complex tensor, whose values are
 // not read, is shared.

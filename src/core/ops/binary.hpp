@@ -1,5 +1,5 @@
 // Element-wise math: binary ops with broadcasting and type promotion, and the
-// unary neg/abs/conj. Inputs may have any strides (negative, zero, overlapping) and
+// unary conj (the unary math family is ops/unary.hpp). Inputs may have any strides (negative, zero, overlapping) and
 // may be read-only; non-CPU memory is refused (Device).
 #pragma once
 
@@ -23,8 +23,6 @@ Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b);
 // overlap; dst may be a or b (in place); any other overlap reads a snapshot.
 void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& b);
 
-Ref<Tensor> neg(const Tensor& a);
-Ref<Tensor> abs(const Tensor& a);
 // torch.conj_physical: complex values conjugated into a new tensor; any other
 // dtype gives `a` itself (one more reference).
 Ref<Tensor> conj_physical(const Tensor& a);

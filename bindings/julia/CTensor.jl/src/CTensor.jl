@@ -30,7 +30,7 @@ include("dtypes.jl")
 include("tensor.jl")
 include("array.jl")
 
-const CTENSOR_VERSION_NUMBER = 100  # the header version this package is written against (0.1.0)
+const CTENSOR_VERSION_NUMBER = 200  # the header version this package is written against (0.2.0)
 
 function find_library()
     path = get(ENV, "CTENSOR_LIB", "")

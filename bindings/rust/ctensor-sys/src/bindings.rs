@@ -5,9 +5,9 @@ pub const DLPACK_MINOR_VERSION: u32 = 0;
 pub const DLPACK_FLAG_BITMASK_READ_ONLY: u64 = 1;
 pub const DLPACK_FLAG_BITMASK_IS_COPIED: u64 = 2;
 pub const CTENSOR_VERSION_MAJOR: i32 = 0;
-pub const CTENSOR_VERSION_MINOR: i32 = 1;
+pub const CTENSOR_VERSION_MINOR: i32 = 2;
 pub const CTENSOR_VERSION_PATCH: i32 = 0;
-pub const CTENSOR_VERSION_NUMBER: i32 = 100;
+pub const CTENSOR_VERSION_NUMBER: i32 = 200;
 pub const TENSOR_OK: i32 = 0;
 pub const TENSOR_E_INVALID: i32 = 1;
 pub const TENSOR_E_NOMEM: i32 = 2;
@@ -73,9 +73,50 @@ pub const TENSOR_OP_LT: i32 = 9;
 pub const TENSOR_OP_LE: i32 = 10;
 pub const TENSOR_OP_GT: i32 = 11;
 pub const TENSOR_OP_GE: i32 = 12;
+pub const TENSOR_UOP_NEG: i32 = 0;
+pub const TENSOR_UOP_ABS: i32 = 1;
+pub const TENSOR_UOP_EXP: i32 = 2;
+pub const TENSOR_UOP_EXP2: i32 = 3;
+pub const TENSOR_UOP_EXPM1: i32 = 4;
+pub const TENSOR_UOP_LOG: i32 = 5;
+pub const TENSOR_UOP_LOG2: i32 = 6;
+pub const TENSOR_UOP_LOG10: i32 = 7;
+pub const TENSOR_UOP_LOG1P: i32 = 8;
+pub const TENSOR_UOP_SQRT: i32 = 9;
+pub const TENSOR_UOP_RSQRT: i32 = 10;
+pub const TENSOR_UOP_SIN: i32 = 11;
+pub const TENSOR_UOP_COS: i32 = 12;
+pub const TENSOR_UOP_TAN: i32 = 13;
+pub const TENSOR_UOP_ASIN: i32 = 14;
+pub const TENSOR_UOP_ACOS: i32 = 15;
+pub const TENSOR_UOP_ATAN: i32 = 16;
+pub const TENSOR_UOP_SINH: i32 = 17;
+pub const TENSOR_UOP_COSH: i32 = 18;
+pub const TENSOR_UOP_TANH: i32 = 19;
+pub const TENSOR_UOP_SIGMOID: i32 = 20;
+pub const TENSOR_UOP_RELU: i32 = 21;
+pub const TENSOR_UOP_GELU: i32 = 22;
+pub const TENSOR_UOP_ERF: i32 = 23;
+pub const TENSOR_UOP_FLOOR: i32 = 24;
+pub const TENSOR_UOP_CEIL: i32 = 25;
+pub const TENSOR_UOP_ROUND: i32 = 26;
+pub const TENSOR_UOP_TRUNC: i32 = 27;
+pub const TENSOR_UOP_FRAC: i32 = 28;
+pub const TENSOR_UOP_SIGN: i32 = 29;
+pub const TENSOR_UOP_RECIPROCAL: i32 = 30;
+pub const TENSOR_UOP_SQUARE: i32 = 31;
+pub const TENSOR_UOP_ISNAN: i32 = 32;
+pub const TENSOR_UOP_ISINF: i32 = 33;
+pub const TENSOR_UOP_ISFINITE: i32 = 34;
+pub const TENSOR_UOP_LOGICAL_NOT: i32 = 35;
+pub const TENSOR_UOP_BITWISE_NOT: i32 = 36;
+#[cfg(feature = "experimental")]
 pub const TENSOR_PRESERVE_FORMAT: i32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONTIGUOUS_FORMAT: i32 = 1;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_LIBRARY: u32 = 0;
+#[cfg(feature = "experimental")]
 pub const TENSOR_CONVERT_TORCH_X86: u32 = 1;
 pub const ARROW_FLAG_DICTIONARY_ORDERED: i64 = 1;
 pub const ARROW_FLAG_NULLABLE: i64 = 2;
@@ -300,10 +341,12 @@ unsafe extern "C" {
  "as_strided: view needs storage bytes [0, 4100) but storage has 4096 bytes".
  Returns "" if no call has failed on this thread. The string is owned by the
  library and stays valid until the next failing call on the same thread.
- It is always the last failed call's own message; when memory runs out while
- that message is built or kept, it is the fixed text "out of memory while
- formatting the message" or "out of memory while storing the message" (the
- status is still the call's own). Never allocates. Thread-safe (thread-local).
+ It is always the last failed call's own message, and it always starts with
+ the function's name without the prefix ("zeros: out of memory: cannot
+ allocate 4096 bytes"): when memory runs out while that message is built, it
+ is "<name>: out of memory while formatting the message"; while it is kept,
+ its first 60 bytes followed by "..." (the status is still the call's own).
+ Never allocates. Thread-safe (thread-local).
  @since 0.1*/
     pub fn tensor_last_error() -> *const ::std::os::raw::c_char;
 }
@@ -325,12 +368,12 @@ unsafe extern "C" {
 }
 unsafe extern "C" {
     /** The kind of `dtype`: TENSOR_KIND_BOOL, _INT, _FLOAT or _COMPLEX; -1 if `dtype`
- is unknown (so this also tells known dtypes apart). @since 0.1*/
+ is unknown (so this also tells known dtypes apart). @since 0.2*/
     pub fn tensor_dtype_kind(dtype: tensor_dtype_t) -> i32;
 }
 unsafe extern "C" {
     /** torch.dtype.is_signed: 1 for the signed integers and every float and complex
- dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.1*/
+ dtype; 0 for bool, the unsigned integers and an unknown dtype. @since 0.2*/
     pub fn tensor_dtype_is_signed(dtype: tensor_dtype_t) -> i32;
 }
 #[repr(C)]
@@ -932,8 +975,9 @@ unsafe extern "C" {
  included: copies (tensor_contiguous, tensor_clone, tensor_copy, tensor_to,
  tensor_fill, tensor_cat, tensor_stack, the experimental tensor_copy_with and
  tensor_to_with, and the copies made by reshape/flatten), element-wise math
- (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs, the
- experimental conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
+ (tensor_add to tensor_ge, tensor_binary_into, tensor_neg, tensor_abs,
+ tensor_unary, tensor_unary_into and its named ops, the experimental
+ conjugates), reductions (tensor_sum, tensor_mean, tensor_prod,
  tensor_amax, tensor_amin) and tensor_index_gather. An operation takes one
  thread per 2 MiB of its result (copies, element-wise math, gathers) or of its
  input (reductions), up to n, so operations under 2 MiB never leave the
@@ -955,6 +999,19 @@ unsafe extern "C" {
  number of CPUs the process may run on (its affinity mask).
  Thread-safe. @since 0.1*/
     pub fn tensor_get_num_threads() -> i32;
+}
+unsafe extern "C" {
+    /** Gives the calling thread's cached blocks back to the heap. Released tensors
+ and storages leave their small control blocks (up to 64 of each) in a cache
+ of the thread that releases them, for the next view or wrap to reuse. A
+ thread's cache is freed when the thread exits, and the cache of the thread
+ that unloads the library (or calls exit()) when the library is unloaded, so
+ a leak checker sees nothing at exit; a host runtime that keeps threads alive
+ calls this to give the memory back sooner (e.g. before a heap snapshot, or
+ when a thread goes idle). Tensors released later on this thread are cached
+ again. See docs/conventions.md, "Runtime embedders".
+ Thread-safe (acts on the calling thread only); never fails. @since 0.2*/
+    pub fn tensor_thread_release_caches();
 }
 unsafe extern "C" {
     /** Maps bytes [offset, offset + nbytes) of the file at `path` (nbytes 0: to the end
@@ -1159,19 +1216,19 @@ unsafe extern "C" {
  float64, complex128) that promotes as a Python number does in PyTorch (see
  above). Views of it are ordinary 0-dim tensors.
  @return TENSOR_OK; TENSOR_E_INVALID (out NULL); TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_scalar_bool(out: *mut *mut tensor_t, value: i32) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, an int64 wrapped number. @since 0.1
+    /// As tensor_scalar_bool, an int64 wrapped number. @since 0.2
     pub fn tensor_scalar_int64(out: *mut *mut tensor_t, value: i64) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.1
+    /// As tensor_scalar_bool, a float64 wrapped number (promotes as float32 would). @since 0.2
     pub fn tensor_scalar_float64(out: *mut *mut tensor_t, value: f64) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.1
+    /// As tensor_scalar_bool, a complex128 wrapped number (promotes as complex64 would). @since 0.2
     pub fn tensor_scalar_complex128(
         out: *mut *mut tensor_t,
         re: f64,
@@ -1183,7 +1240,7 @@ unsafe extern "C" {
  comparisons' own rules).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (uint64 with a
          signed integer).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_result_type(
         out: *mut tensor_dtype_t,
         a: *const tensor_t,
@@ -1198,7 +1255,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (no broadcast);
          TENSOR_E_DTYPE (no result type, or one the op refuses: see each);
          TENSOR_E_OVERFLOW; TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_add(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1206,7 +1263,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.1
+    /// a - b, as tensor_add; a bool operand is TENSOR_E_DTYPE (as PyTorch). @since 0.2
     pub fn tensor_sub(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1214,7 +1271,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a * b, as tensor_add; bool * bool is logical and. @since 0.1
+    /// a * b, as tensor_add; bool * bool is logical and. @since 0.2
     pub fn tensor_mul(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1225,7 +1282,7 @@ unsafe extern "C" {
     /** True division a / b, as tensor_add, except that bool and integer result types
  compute in float32 (the default float): 1 / 0 is inf, 0 / 0 is NaN, never an
  error. float16/bfloat16/float32/float64/complex keep their dtype.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_div(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1239,7 +1296,7 @@ unsafe extern "C" {
  A negative wrapped-number (tensor_scalar_int64) exponent of an integer tensor
  is TENSOR_E_INVALID, as PyTorch's "Integers to negative integer powers are not
  allowed". A bool result type is TENSOR_E_DTYPE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_pow(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1247,7 +1304,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.1
+    /// torch.maximum, as tensor_add: NaN wins; bool is logical or; complex is TENSOR_E_DTYPE. @since 0.2
     pub fn tensor_maximum(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1255,7 +1312,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.minimum, as tensor_maximum (bool: logical and). @since 0.1
+    /// torch.minimum, as tensor_maximum (bool: logical and). @since 0.2
     pub fn tensor_minimum(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1266,7 +1323,7 @@ unsafe extern "C" {
     /** a == b: a bool tensor, compared in the result type (so a uint8 tensor equals
  257 where it holds 1, as in PyTorch: the number is converted first). NaN is
  unequal to everything. Otherwise as tensor_add.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_eq(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1274,7 +1331,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a != b, as tensor_eq. @since 0.1
+    /// a != b, as tensor_eq. @since 0.2
     pub fn tensor_ne(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1282,7 +1339,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.1
+    /// a < b, as tensor_eq; a complex result type is TENSOR_E_DTYPE. @since 0.2
     pub fn tensor_lt(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1290,7 +1347,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a <= b, as tensor_lt. @since 0.1
+    /// a <= b, as tensor_lt. @since 0.2
     pub fn tensor_le(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1298,7 +1355,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a > b, as tensor_lt. @since 0.1
+    /// a > b, as tensor_lt. @since 0.2
     pub fn tensor_gt(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1306,7 +1363,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// a >= b, as tensor_lt. @since 0.1
+    /// a >= b, as tensor_lt. @since 0.2
     pub fn tensor_ge(
         out: *mut *mut tensor_t,
         a: *const tensor_t,
@@ -1325,7 +1382,7 @@ unsafe extern "C" {
          TENSOR_E_DTYPE; TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP
          (dst has internal overlap, as tensor_copy); TENSOR_E_DEVICE;
          TENSOR_E_NOMEM. An empty dst with valid operands does nothing.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_binary_into(
         dst: *mut tensor_t,
         op: tensor_op_t,
@@ -1338,15 +1395,377 @@ unsafe extern "C" {
  INT_MIN, unsigned values wrap modulo 2^bits).
  @return TENSOR_OK; TENSOR_E_INVALID; TENSOR_E_DTYPE (bool, as PyTorch);
          TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_neg(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** |a| in a new tensor: complex gives its real dtype (the modulus), other
  dtypes keep theirs (abs(INT_MIN) is INT_MIN, as PyTorch).
  @return as tensor_neg (bool is TENSOR_E_DTYPE, as PyTorch).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_abs(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+/// Unary operations, for tensor_unary and tensor_unary_into.
+pub type tensor_unary_op_t = i32;
+unsafe extern "C" {
+    /** op(a) in a new tensor of a's shape, laid out as tensor_add lays out its
+ result; a may have any strides and be read-only. The result dtype follows
+ PyTorch 1.13: the floating-point functions (exp to sigmoid, erf, reciprocal)
+ give the default float (float32) for bool and integer inputs and keep float16,
+ bfloat16, float32, float64 and complex dtypes; neg, abs, relu, floor, ceil,
+ round, trunc, sign and square keep integer dtypes; isnan, isinf, isfinite and
+ logical_not give bool; bitwise_not takes only bool and integers. Each op's
+ function below names the dtypes it refuses (TENSOR_E_DTYPE, as PyTorch does).
+ float16 and bfloat16 compute in float32 and round once (PyTorch 1.13's CPU
+ kernels refuse float16 for many of these; ctensor computes them). NaN, +-inf
+ and signed zeros follow IEEE 754 and PyTorch. Accuracy for float32 and float64
+ is stated per function: the bound holds where the CPU has AVX2 or AVX-512
+ (SLEEF's vector functions, chosen at run time); elsewhere the C library's
+ functions run. Complex values use the C++ library's std::complex functions.
+ @param op a TENSOR_UOP_* value.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments, unknown op);
+         TENSOR_E_DTYPE (a dtype the op refuses); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_unary(
+        out: *mut *mut tensor_t,
+        op: tensor_unary_op_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** dst = op(a) with PyTorch's out= rules, as tensor_binary_into: dst must have
+ a's shape (ctensor never resizes), the op's result dtype must be castable to
+ dst's (torch.can_cast), and the values are then converted as tensor_copy
+ converts. dst may be a itself (in place: tensor_unary_into(a, TENSOR_UOP_EXP,
+ a) is a.exp_()); any other overlap between dst and a reads a snapshot of a.
+ @param op a TENSOR_UOP_* value.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL, unknown op); TENSOR_E_SHAPE;
+         TENSOR_E_DTYPE (a dtype the op refuses, or a result not castable to
+         dst's dtype); TENSOR_E_READONLY (dst read-only); TENSOR_E_OVERLAP (dst
+         has internal overlap, as tensor_copy); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+         An empty dst with a valid operand does nothing.
+ @since 0.2*/
+    pub fn tensor_unary_into(
+        dst: *mut tensor_t,
+        op: tensor_unary_op_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** e^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP). bool
+ and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_exp(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 2^a, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXP2). bool
+ and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_exp2(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** e^a - 1, element-wise in a new tensor (tensor_unary with TENSOR_UOP_EXPM1).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_expm1(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the natural logarithm (log 0 is -inf, negatives give NaN), element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_LOG). bool and integers give
+ float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the base-2 logarithm, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG2). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log2(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the base-10 logarithm, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG10). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log10(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** log(1 + a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_log1p(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the square root (sqrt(-0) is -0, negatives give NaN), element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_SQRT). bool and integers give float32.
+ float32/float64: within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sqrt(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / sqrt(a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_RSQRT). bool and integers give float32. float32/float64: within
+ 1.5 ULP (a rounded square root, then a rounded division).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_rsqrt(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the sine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_SIN).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sin(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the cosine, element-wise in a new tensor (tensor_unary with TENSOR_UOP_COS).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cos(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the tangent, element-wise in a new tensor (tensor_unary with TENSOR_UOP_TAN).
+ bool and integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_tan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arcsine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_ASIN). bool and integers give float32. float32/float64:
+ within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_asin(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arccosine (|a| > 1 gives NaN), element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_ACOS). bool and integers give float32. float32/float64:
+ within 1.0 ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_acos(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the arctangent, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_ATAN). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_atan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic sine, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_SINH). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sinh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic cosine, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_COSH). bool and integers give float32. float32/float64: within
+ 1.0 ULP (SLEEF u10) for |a| <= 88 (float32) or 709 (float64), 2.5 ULP beyond.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_cosh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the hyperbolic tangent, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_TANH). bool and integers give float32. float32/float64: within 3.5
+ ULP (SLEEF u35, twice as fast as its u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_tanh(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / (1 + e^-a), element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_SIGMOID). bool and integers give float32. float32/float64: within
+ 2.0 ULP (SLEEF u10 exp, then a rounded addition and division).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sigmoid(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** max(a, 0), keeping NaN and -0 (as PyTorch's clamp_min), element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_RELU). Integers keep their dtype. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_relu(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a/2 * (1 + erf(a / sqrt 2)), PyTorch's default (erf) form, element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_GELU). float32/float64: within 3 ULP
+ for a > -1 (SLEEF u10 erf); below, 1 + erf cancels and relative accuracy is
+ lost, as in PyTorch's own formula.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_gelu(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** the error function, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_ERF). bool and integers give float32. float32/float64: within 1.0
+ ULP (SLEEF u10).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_erf(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded down, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_FLOOR). Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_floor(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded up, element-wise in a new tensor (tensor_unary with TENSOR_UOP_CEIL).
+ Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_ceil(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded to the nearest integer, halves to even (as PyTorch), element-wise in
+ a new tensor (tensor_unary with TENSOR_UOP_ROUND). Integers are returned as
+ they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_round(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** rounded toward zero, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_TRUNC). Integers are returned as they are. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_trunc(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a - trunc(a), with a's sign (inf gives NaN), element-wise in a new tensor
+ (tensor_unary with TENSOR_UOP_FRAC). Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (bool,
+         integers, complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_frac(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** -1, 0 or 1 (NaN and both zeros give +0; bool stays bool), element-wise in a
+ new tensor (tensor_unary with TENSOR_UOP_SIGN). Integers and bool keep their
+ dtype. Exact.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
+         (complex, as PyTorch 1.13); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_sign(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** 1 / a, element-wise in a new tensor (tensor_unary with
+ TENSOR_UOP_RECIPROCAL). bool and integers give float32. float32/float64:
+ within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_reciprocal(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a * a (integers wrap; bool gives int64, as PyTorch's pow(a, 2)), element-wise
+ in a new tensor (tensor_unary with TENSOR_UOP_SQUARE). Every dtype keeps its
+ own but bool. float32/float64: within 0.5 ULP (correctly rounded).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_square(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is NaN (complex: either part), as bool, element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_ISNAN).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isnan(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is +-inf (complex: either part), as bool, element-wise in a new
+ tensor (tensor_unary with TENSOR_UOP_ISINF).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isinf(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** whether a is neither NaN nor +-inf (complex: both parts), as bool, element-
+ wise in a new tensor (tensor_unary with TENSOR_UOP_ISFINITE).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_isfinite(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** a == 0 (complex: both parts), as bool, element-wise in a new tensor
+ (tensor_unary with TENSOR_UOP_LOGICAL_NOT).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DEVICE;
+         TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_logical_not(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** ~a (bool: not a), in a's dtype, element-wise in a new tensor (tensor_unary
+ with TENSOR_UOP_BITWISE_NOT).
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE (float,
+         complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
+ @since 0.2*/
+    pub fn tensor_bitwise_not(
+        out: *mut *mut tensor_t,
+        a: *const tensor_t,
+    ) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** torch.sum(t, dims, keepdim): a new contiguous tensor reducing `dims` (ndims of
@@ -1362,7 +1781,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL out/t, dims NULL with ndims > 0,
          ndims < 0, dim out of range or repeated, keepdim not 0/1);
          TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_sum(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1376,7 +1795,7 @@ unsafe extern "C" {
  must be float or complex (else TENSOR_E_DTYPE); an empty reduction gives NaN.
  float16/bfloat16 divide in float32 and round once (PyTorch rounds the sum
  first, so its results can differ by one unit in the last place).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_mean(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1386,7 +1805,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.1
+    /// torch.prod, as tensor_sum (an empty reduction gives 1; not pairwise). @since 0.2
     pub fn tensor_prod(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1399,7 +1818,7 @@ unsafe extern "C" {
     /** torch.amax: the largest element over `dims`, in t's dtype (NaN wins; bool is
  any). A reduced dim of size 0 (or every dim of an empty t) is TENSOR_E_SHAPE;
  complex is TENSOR_E_DTYPE. Otherwise as tensor_sum.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_amax(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1409,7 +1828,7 @@ unsafe extern "C" {
     ) -> tensor_status_t;
 }
 unsafe extern "C" {
-    /// torch.amin, as tensor_amax (bool is all). @since 0.1
+    /// torch.amin, as tensor_amax (bool is all). @since 0.2
     pub fn tensor_amin(
         out: *mut *mut tensor_t,
         t: *const tensor_t,
@@ -1423,13 +1842,13 @@ unsafe extern "C" {
  conversion rules of tensor_copy (complex: the real part).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_SHAPE (numel != 1);
          TENSOR_E_DEVICE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_item_float64(out: *mut f64, t: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** As tensor_item_float64, converted to int64 (floats truncate toward zero and
  saturate, NaN gives 0; uint64 above INT64_MAX wraps).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_item_int64(out: *mut i64, t: *const tensor_t) -> tensor_status_t;
 }
 unsafe extern "C" {
@@ -1441,7 +1860,7 @@ unsafe extern "C" {
          out of range, a 0-dim tensor); TENSOR_E_SHAPE (ndim or sizes differ);
          TENSOR_E_DTYPE (no common dtype); TENSOR_E_OVERFLOW; TENSOR_E_DEVICE;
          TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_cat(
         out: *mut *mut tensor_t,
         n: i64,
@@ -1453,7 +1872,7 @@ unsafe extern "C" {
     /** torch.stack: the n tensors (all the same shape, 0-dim allowed) joined along a
  new dim `dim` (range [-ndim-1, ndim]), promoted as tensor_cat.
  @return as tensor_cat (TENSOR_E_SHAPE when shapes differ).
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_stack(
         out: *mut *mut tensor_t,
         n: i64,
@@ -1466,7 +1885,7 @@ unsafe extern "C" {
  elements compares equal in their result type (NaN never does), else 0.
  @return TENSOR_OK; TENSOR_E_INVALID (NULL); TENSOR_E_DTYPE (no result type);
          TENSOR_E_DEVICE.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_equal(
         out: *mut i32,
         a: *const tensor_t,
@@ -1484,7 +1903,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (NULL, rtol or atol negative or NaN,
          equal_nan not 0/1); TENSOR_E_SHAPE (no broadcast); TENSOR_E_DTYPE
          (dtypes differ); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
- @since 0.1*/
+ @since 0.2*/
     pub fn tensor_allclose(
         out: *mut i32,
         a: *const tensor_t,
@@ -1494,6 +1913,7 @@ unsafe extern "C" {
         equal_nan: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** at::from_blob: a tensor viewing caller memory of any strides, without copying.
  `data` is the address of element [0,...,0] (so tensor_data() == data); strides
@@ -1510,7 +1930,7 @@ unsafe extern "C" {
          outside [0, 64], NULL sizes with ndim > 0, negative size, NULL data with
          elements); TENSOR_E_OVERFLOW (element count, extents or addresses
          overflow); TENSOR_E_NOMEM.
- @since 0.1 (experimental)*/
+ @since 0.2 (experimental)*/
     pub fn tensor_from_blob(
         out: *mut *mut tensor_t,
         data: *mut ::std::os::raw::c_void,
@@ -1523,6 +1943,7 @@ unsafe extern "C" {
         ctx: *mut ::std::os::raw::c_void,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Converts `count` contiguous elements at `src` (dtype `src_dtype`) into `dst`
  (dtype `dst_dtype`) by the conversion rules above, exactly as tensor_copy
@@ -1533,7 +1954,7 @@ unsafe extern "C" {
  @return TENSOR_OK; TENSOR_E_INVALID (unknown dtype, count < 0, NULL dst or src
          with count > 0); TENSOR_E_OVERFLOW (count * element size overflows);
          TENSOR_E_OVERLAP (the two byte ranges overlap).
- @since 0.1 (experimental)*/
+ @since 0.2 (experimental)*/
     pub fn tensor_convert(
         dst: *mut ::std::os::raw::c_void,
         dst_dtype: tensor_dtype_t,
@@ -1542,6 +1963,7 @@ unsafe extern "C" {
         count: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.diagonal(offset, dim1, dim2): a view of the diagonal of dims dim1 and
  dim2 (removed) as a new last dim, of stride stride(dim1) + stride(dim2).
@@ -1558,6 +1980,7 @@ unsafe extern "C" {
         dim2: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unfold(dim, size, step): sliding windows. Dim `dim` becomes the window
  count (size(dim) - size) / step + 1 with stride step * stride(dim), and a new
@@ -1574,6 +1997,7 @@ unsafe extern "C" {
         step: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.movedim(t, source, destination): dims source[i] move to destination[i]
  (n of each, distinct after wrapping); the other dims keep their order. Also
@@ -1589,6 +2013,7 @@ unsafe extern "C" {
         destination: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Tensor.unflatten(dim, sizes): dim `dim` split into n dims of `sizes` (one may be
  -1, inferred), as a view (tensor_view's rules for the strides).
@@ -1604,6 +2029,7 @@ unsafe extern "C" {
         sizes: *const i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.atleast_1d / atleast_2d / atleast_3d for min_dims 1, 2, 3: t itself as a
  new view when it has min_dims dims or more; otherwise a 0-dim t viewed as [1],
@@ -1617,6 +2043,7 @@ unsafe extern "C" {
         min_dims: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** The splits: views of consecutive pieces of dim `dim`, as PyTorch's. They give
  several new references, snprintf-style: the number of pieces goes to *count,
@@ -1649,6 +2076,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_split_with_sizes(
@@ -1661,6 +2089,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_chunk(
@@ -1672,6 +2101,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split. @since 0.2 (experimental)
     pub fn tensor_tensor_split(
@@ -1683,6 +2113,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// See tensor_split; `indices` may be NULL when n is 0. @since 0.2 (experimental)
     pub fn tensor_tensor_split_indices(
@@ -1695,6 +2126,7 @@ unsafe extern "C" {
         dim: i64,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.broadcast_tensors: views of the n tensors expanded (tensor_expand's strides)
  to the shape they broadcast to together (dims aligned from the right, sizes equal
@@ -1711,6 +2143,7 @@ unsafe extern "C" {
         tensors: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj_physical: the complex conjugates of a's values in a new tensor
  (laid out as tensor_neg's result); a tensor of any other dtype gives a itself
@@ -1725,6 +2158,7 @@ unsafe extern "C" {
         a: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.conj, for a library without a conjugate bit: as tensor_conj_physical,
  but a complex result is read-only and laid out as tensor_empty_like's
@@ -1736,6 +2170,7 @@ unsafe extern "C" {
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.empty_like(t, dtype=dtype, memory_format=...): a new writable tensor of
  t's shape in `dtype`, uninitialised. TENSOR_PRESERVE_FORMAT gives PyTorch's
@@ -1760,6 +2195,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /// As tensor_empty_like, zero-filled (torch.zeros_like). @since 0.2 (experimental)
     pub fn tensor_zeros_like(
@@ -1769,6 +2205,7 @@ unsafe extern "C" {
         memory_format: i32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_copy converting by a policy: dst[...] = src, broadcast, with src's
  elements converted to dst's dtype by `conversion`.
@@ -1783,6 +2220,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** tensor_to with a layout and a policy (Tensor.to(dtype, copy=..., memory_format=...)):
  t converted to `dtype` by `conversion`, under tensor_to's copy modes (the
@@ -1810,6 +2248,7 @@ unsafe extern "C" {
         conversion: u32,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Advanced indexing with integer index tensors, as a copy: NumPy's and
  PyTorch's t[..., i0, ..., i1, ...], where index tensor indices[k] picks
@@ -1855,6 +2294,7 @@ unsafe extern "C" {
         indices: *const *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** Assignment through advanced indexing, t[..., i0, ..., i1, ...] = values
  (PyTorch's index_put_ without accumulate): `values`, broadcast (dims
@@ -1889,6 +2329,7 @@ unsafe extern "C" {
         values: *const tensor_t,
     ) -> tensor_status_t;
 }
+#[cfg(feature = "experimental")]
 unsafe extern "C" {
     /** torch.nonzero(t) (NumPy's argwhere): the coordinates of t's non-zero
  elements in C order, one row each, as a new contiguous int64 tensor of
@@ -2139,7 +2580,11 @@ unsafe extern "C" {
  @param out receives the new tensor (a new reference), or NULL on failure.
  @param schema the array's type.
  @param array the producer's device array; taken over (moved) only on success.
- @return as tensor_from_arrow.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL out/schema/array, released
+         structs); TENSOR_E_FORMAT (as tensor_from_arrow, and a device_id
+         beyond int32); TENSOR_E_DTYPE; TENSOR_E_UNSUPPORTED (as
+         tensor_from_arrow, and what the CPU would have to read, sync_event);
+         TENSOR_E_OVERFLOW; TENSOR_E_NOMEM.
  @since 0.2*/
     pub fn tensor_from_arrow_device(
         out: *mut *mut tensor_t,

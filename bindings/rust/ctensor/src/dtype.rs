@@ -192,3 +192,33 @@ pub(crate) fn expect_dtype<T: Element>(op: &str, actual: DType) -> Result<()> {
         ),
     ))
 }
+
+/// Converts `src` into `dst` element by element with the library's conversion
+/// rules (those of [`Tensor::copy_from`](crate::Tensor::copy_from): float to
+/// integer truncates and saturates, anything to `bool` is `x != 0`), without
+/// making tensors. `Err(Shape)` when the lengths differ.
+///
+/// ```
+/// use ctensor::convert;
+/// let mut out = [0u8; 4];
+/// convert(&mut out, &[-1.5f64, 2.7, 300.0, f64::NAN])?;
+/// assert_eq!(out, [0, 2, 255, 0]);
+/// let mut flags = [false; 2];
+/// convert(&mut flags, &[0i64, -7])?;
+/// assert_eq!(flags, [false, true]);
+/// # Ok::<(), ctensor::Error>(())
+/// ```
+#[cfg(feature = "experimental")]
+pub fn convert<D: Element, S: Element>(dst: &mut [D], src: &[S]) -> Result<()> {
+    if dst.len() != src.len() {
+        return Err(Error::new(
+            Status::Shape,
+            format!("convert: {} destination elements for {} source elements", dst.len(), src.len()),
+        ));
+    }
+    // SAFETY: both slices hold len elements of their dtypes and cannot overlap
+    // (one is borrowed mutably); every value the library writes is valid for D.
+    crate::error::check(unsafe {
+        sys::tensor_convert(dst.as_mut_ptr().cast(), D::DTYPE.code(), src.as_ptr().cast(), S::DTYPE.code(), src.len() as i64)
+    })
+}

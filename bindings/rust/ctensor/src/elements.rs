@@ -312,7 +312,7 @@ impl<T> DerefMut for SliceMut<'_, T> {
 }
 
 /// The elements of any tensor in C order, by value; the tensor's bytes stay
-/// borrowed for reading while it lives.
+/// borrowed for reading while it lives. `Send + Sync` as `std::slice::Iter`.
 #[derive(Debug)]
 pub struct Iter<'a, T> {
     base: *mut u8,
@@ -320,6 +320,12 @@ pub struct Iter<'a, T> {
     _borrow: Borrow,
     _tensor: PhantomData<&'a T>,
 }
+
+// SAFETY: an Iter only reads, through a shared borrow of the tensor for 'a and a
+// read borrow in the process-wide registry (not tied to a thread) that keeps
+// writers out: as a &'a [T], which is Send and Sync when T is Sync.
+unsafe impl<T: Sync> Send for Iter<'_, T> {}
+unsafe impl<T: Sync> Sync for Iter<'_, T> {}
 
 impl<T: Element> Iterator for Iter<'_, T> {
     type Item = T;

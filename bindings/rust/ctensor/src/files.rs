@@ -154,6 +154,11 @@ impl Tensor {
 /// read) once. Tensors got from it share that data and outlive the handle;
 /// `Drop` releases the handle.
 ///
+/// `SafeTensors` is `Send + Sync`: the C handle never changes after it is
+/// opened (every getter takes it `const`) and the tensors it gives hold the data
+/// through an atomically refcounted storage, so many threads may `get` from one
+/// file at once and any of them may drop it.
+///
 /// ```
 /// use ctensor::{LoadMode, SafeTensors, Tensor};
 /// let path = std::env::temp_dir().join(format!("ctensor-doc-{}.safetensors", std::process::id()));
@@ -171,6 +176,12 @@ impl Tensor {
 pub struct SafeTensors {
     raw: NonNull<sys::tensor_safetensors_t>,
 }
+
+// SAFETY: the handle is immutable after tensor_safetensors_open and shared
+// between threads as the header allows for every handle; release is once, by
+// Drop, on whichever thread drops it.
+unsafe impl Send for SafeTensors {}
+unsafe impl Sync for SafeTensors {}
 
 impl SafeTensors {
     /// Opens and validates the file (as the reference implementation does).

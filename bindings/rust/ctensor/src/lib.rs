@@ -40,6 +40,18 @@
 //! # Ok::<(), ctensor::Error>(())
 //! ```
 //!
+//! element slices sent to a thread that may outlive their tensor (handles are
+//! `Send + Sync`: [`Tensor`], [`Storage`], [`SafeTensors`], the DLPack capsules
+//! and the element guards; the C library's only per-thread state is the last
+//! error message, which every wrapper reads right after its call),
+//!
+//! ```compile_fail,E0597
+//! let t = ctensor::Tensor::zeros(ctensor::DType::Float32, &[2])?;
+//! let s = t.as_slice::<f32>()?;
+//! std::thread::spawn(move || s[0]); // `t` does not live long enough
+//! # Ok::<(), ctensor::Error>(())
+//! ```
+//!
 //! and an element type that holds no dtype:
 //!
 //! ```compile_fail,E0277
@@ -51,8 +63,10 @@
 //! Features: `ndarray` adds [`Tensor::as_array`], [`Tensor::as_array_mut`] and
 //! [`Tensor::from_array`].
 
+#[cfg(feature = "experimental")]
 mod advanced;
 mod borrow;
+mod creation;
 mod dlpack;
 mod dtype;
 mod elements;
@@ -70,6 +84,8 @@ mod arrow;
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
 pub use dtype::{DType, Element, Kind};
+#[cfg(feature = "experimental")]
+pub use dtype::convert;
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
 pub use files::{LoadMode, MapMode, SafeTensors};
@@ -77,12 +93,14 @@ pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;
 pub use storage::Storage;
-pub use tensor::{Conversion, CopyMode, Index, MemoryFormat, SliceRange, Tensor, ToOptions};
+pub use tensor::{CopyMode, Index, IndexInt, SliceRange, Tensor};
+#[cfg(feature = "experimental")]
+pub use tensor::{Conversion, MemoryFormat, ToOptions};
 
 #[cfg(feature = "ndarray")]
 pub use array::{ArrayRead, ArrayWrite};
 
-/// The library's version string, e.g. `"0.1.0"`.
+/// The library's version string, e.g. `"0.2.0"`.
 pub fn version() -> &'static str {
     // SAFETY: a static NUL-terminated string.
     unsafe { std::ffi::CStr::from_ptr(sys::tensor_version_string()) }.to_str().expect("ASCII version")

@@ -202,7 +202,9 @@ impl Tensor {
         abs => tensor_abs;
         /// `torch.conj_physical`: complex values conjugated into a new tensor; any
         /// other dtype gives the same tensor back (a new handle to it).
+        #[cfg(feature = "experimental")]
         conj_physical => tensor_conj_physical;
+        #[cfg(feature = "experimental")]
         /// `torch.conj` for a library without a conjugate bit: as
         /// [`conj_physical`](Tensor::conj_physical), but a complex result is
         /// read-only, so a write that PyTorch's conjugate view would send to `self`

@@ -58,6 +58,7 @@ impl CopyMode {
 /// The layout of a tensor made like another ([`Tensor::empty_like`],
 /// [`Tensor::to_with_options`]): PyTorch's `memory_format=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg(feature = "experimental")]
 pub enum MemoryFormat {
     /// `torch.preserve_format`: the source's own strides when it is non-overlapping
     /// and dense (or has no elements), else dense strides in its dims' stride order
@@ -68,6 +69,7 @@ pub enum MemoryFormat {
     Contiguous,
 }
 
+#[cfg(feature = "experimental")]
 impl MemoryFormat {
     fn code(self) -> i32 {
         match self {
@@ -80,6 +82,7 @@ impl MemoryFormat {
 /// How elements convert between dtypes ([`Tensor::copy_from_with`],
 /// [`Tensor::to_with_options`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg(feature = "experimental")]
 pub enum Conversion {
     /// The library's rules, as [`Tensor::copy_from`] and [`Tensor::to`] convert:
     /// float to integer truncates and saturates (NaN to 0), 16-bit floats round once.
@@ -94,6 +97,7 @@ pub enum Conversion {
     TorchX86,
 }
 
+#[cfg(feature = "experimental")]
 impl Conversion {
     fn code(self) -> u32 {
         match self {
@@ -107,6 +111,7 @@ impl Conversion {
 /// memory_format=...)` and the conversion policy. The default is
 /// `{ IfNeeded, Preserve, Library }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(feature = "experimental")]
 pub struct ToOptions {
     /// When to share instead of copying (the memory format never decides it).
     pub copy: CopyMode,
@@ -116,6 +121,7 @@ pub struct ToOptions {
     pub conversion: Conversion,
 }
 
+#[cfg(feature = "experimental")]
 impl Default for ToOptions {
     fn default() -> ToOptions {
         ToOptions { copy: CopyMode::IfNeeded, memory_format: MemoryFormat::Preserve, conversion: Conversion::Library }
@@ -163,10 +169,40 @@ impl Index {
     }
 }
 
-impl From<i64> for Index {
-    fn from(i: i64) -> Index {
-        Index::Int(i)
-    }
+/// An integer taken as an index, a position or a count: `i64` (negative values
+/// count from the end where the operation says so), and `usize`, `isize`, `u32`
+/// and `i32` (the type an unsuffixed literal falls back to), so `t.select(0, n)`
+/// and `s![..n]` compile with a `usize` `n`. A `usize` above `i64::MAX` becomes
+/// `i64::MAX`, which no dim reaches: the library then reports it out of range
+/// (or clamps it, as a slice bound), never a wrapped negative index.
+pub trait IndexInt: Copy + sealed::Sealed {
+    /// The value as the library's `int64_t`.
+    fn to_i64(self) -> i64;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! index_ints {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl IndexInt for $t {
+            fn to_i64(self) -> i64 {
+                i64::try_from(self).unwrap_or(i64::MAX)
+            }
+        }
+        impl From<$t> for Index {
+            fn from(i: $t) -> Index {
+                Index::Int(i.to_i64())
+            }
+        }
+        slice_ranges! {
+            std::ops::Range<$t> => |r| (Some(r.start.to_i64()), Some(r.end.to_i64()));
+            std::ops::RangeFrom<$t> => |r| (Some(r.start.to_i64()), None);
+            std::ops::RangeTo<$t> => |r| (None, Some(r.end.to_i64()));
+        }
+    )*};
 }
 
 impl From<bool> for Index {
@@ -175,8 +211,8 @@ impl From<bool> for Index {
     }
 }
 
-/// The `i64` ranges that name a slice: `a..b`, `a..`, `..b` and `..` (Python's
-/// `a:b`, `a:`, `:b`, `:`; negative bounds count from the end).
+/// The ranges that name a slice: `a..b`, `a..`, `..b` and `..` (Python's `a:b`,
+/// `a:`, `:b`, `:`; negative bounds count from the end), of any [`IndexInt`].
 pub trait SliceRange {
     /// `(start, stop)`, `None` for an open end.
     fn bounds(self) -> (Option<i64>, Option<i64>);
@@ -199,14 +235,14 @@ macro_rules! slice_ranges {
 }
 
 slice_ranges! {
-    std::ops::Range<i64> => |r| (Some(r.start), Some(r.end));
-    std::ops::RangeFrom<i64> => |r| (Some(r.start), None);
-    std::ops::RangeTo<i64> => |r| (None, Some(r.end));
     std::ops::RangeFull => |_r| (None, None);
 }
 
+index_ints!(i64, i32, isize, usize, u32);
+
 /// NumPy/PyTorch basic indexing as an array of [`Index`] items for
-/// [`Tensor::index`]: integers, `i64` ranges (`a..b`, `a..`, `..b`, `..`), a
+/// [`Tensor::index`]: integers, ranges (`a..b`, `a..`, `..b`, `..`; of `i64`,
+/// `usize` or any [`IndexInt`]), a
 /// range with a step after `;` (`1..10;2`, `..;-1`, Python's meaning), `NewAxis`,
 /// `...` (the ellipsis) and any expression convertible to [`Index`] (a `bool`, an
 /// `Index`). Bounds and steps are checked by the library: a step of 0 or an
@@ -250,6 +286,7 @@ fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) 
 }
 
 /// Runs a snprintf-style split twice: for the count, then to fill that many handles.
+#[cfg(feature = "experimental")]
 fn pieces(split: impl Fn(*mut *mut sys::tensor_t, i64, *mut i64) -> sys::tensor_status_t) -> Result<Vec<Tensor>> {
     let mut count = 0;
     check(split(ptr::null_mut(), 0, &mut count))?;
@@ -560,15 +597,16 @@ impl Tensor {
     }
 
     /// `t.select(dim, index)`, removing `dim`; a negative index counts from the end.
-    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+    /// The index may be any [`IndexInt`] (`t.select(0, n)` with `n: usize`).
+    pub fn select(&self, dim: i64, index: impl IndexInt) -> Result<Tensor> {
         // SAFETY: live handle.
-        Tensor::make(|out| unsafe { sys::tensor_select(out, self.as_raw(), dim, index) })
+        Tensor::make(|out| unsafe { sys::tensor_select(out, self.as_raw(), dim, index.to_i64()) })
     }
 
-    /// `t.narrow(dim, start, length)`.
-    pub fn narrow(&self, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    /// `t.narrow(dim, start, length)`; `start` and `length` any [`IndexInt`].
+    pub fn narrow(&self, dim: i64, start: impl IndexInt, length: impl IndexInt) -> Result<Tensor> {
         // SAFETY: live handle.
-        Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start, length) })
+        Tensor::make(|out| unsafe { sys::tensor_narrow(out, self.as_raw(), dim, start.to_i64(), length.to_i64()) })
     }
 
     /// `t.expand(sizes)`: size-1 and new leading dims get stride 0; -1 keeps a size.
@@ -583,6 +621,28 @@ impl Tensor {
         Tensor::make(|out| unsafe {
             sys::tensor_broadcast_to(out, self.as_raw(), ndim_of(sizes), sizes.as_ptr())
         })
+    }
+
+    /// `torch.broadcast_tensors(*tensors)`: a view of each tensor expanded (as
+    /// [`Tensor::expand`]) to the shape they all broadcast to. `Err(Shape)` when
+    /// two of them do not broadcast (the message names both).
+    ///
+    /// ```
+    /// use ctensor::Tensor;
+    /// let a = Tensor::from_slice(&[1i32, 2, 3], &[3])?;
+    /// let b = Tensor::from_slice(&[10i32, 20], &[2, 1])?;
+    /// let v = Tensor::broadcast_tensors(&[&a, &b])?;
+    /// assert_eq!((v[0].sizes(), v[0].strides()), (&[2, 3][..], &[0, 1][..]));
+    /// assert_eq!(v[1].to_vec::<i32>()?, [10, 10, 10, 20, 20, 20]);
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    #[cfg(feature = "experimental")]
+    pub fn broadcast_tensors(tensors: &[&Tensor]) -> Result<Vec<Tensor>> {
+        let raws: Vec<*const sys::tensor_t> = tensors.iter().map(|t| t.as_raw().cast_const()).collect();
+        let mut out = vec![ptr::null_mut(); raws.len()];
+        // SAFETY: out and raws hold n entries each; on failure every out is NULL.
+        check(unsafe { sys::tensor_broadcast_tensors(out.as_mut_ptr(), raws.len() as i64, raws.as_ptr()) })?;
+        Ok(out.into_iter().map(Tensor::from_new_reference).collect())
     }
 
     /// Removes `dim` if its size is 1 (else the view is unchanged).
@@ -611,6 +671,7 @@ impl Tensor {
 
     /// `Tensor.diagonal(offset, dim1, dim2)`: the diagonal of `dim1` and `dim2`
     /// (removed) as a new last dim; `offset > 0` is above the main diagonal.
+    #[cfg(feature = "experimental")]
     pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_diagonal(out, self.as_raw(), offset, dim1, dim2) })
@@ -618,6 +679,7 @@ impl Tensor {
 
     /// `Tensor.unfold(dim, size, step)`: sliding windows of `size` along `dim`,
     /// walked by a new last dim.
+    #[cfg(feature = "experimental")]
     pub fn unfold(&self, dim: i64, size: i64, step: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_unfold(out, self.as_raw(), dim, size, step) })
@@ -625,6 +687,7 @@ impl Tensor {
 
     /// `torch.movedim(t, source, destination)`: dims `source[i]` move to
     /// `destination[i]`; the others keep their order.
+    #[cfg(feature = "experimental")]
     pub fn movedim(&self, source: &[i64], destination: &[i64]) -> Result<Tensor> {
         if source.len() != destination.len() {
             return Err(Error::new(
@@ -639,12 +702,14 @@ impl Tensor {
     }
 
     /// `Tensor.unflatten(dim, sizes)`: `dim` split into `sizes` (one may be -1).
+    #[cfg(feature = "experimental")]
     pub fn unflatten(&self, dim: i64, sizes: &[i64]) -> Result<Tensor> {
         // SAFETY: sizes has n entries.
         Tensor::make(|out| unsafe { sys::tensor_unflatten(out, self.as_raw(), dim, ndim_of(sizes), sizes.as_ptr()) })
     }
 
     /// `torch.atleast_1d` / `atleast_2d` / `atleast_3d` for `min_dims` 1, 2 or 3.
+    #[cfg(feature = "experimental")]
     pub fn atleast(&self, min_dims: i64) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_atleast(out, self.as_raw(), min_dims) })
@@ -660,12 +725,15 @@ impl Tensor {
     /// assert_eq!(pieces, [vec![0, 1], vec![2, 3], vec![4]]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
-    pub fn split(&self, split_size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    #[cfg(feature = "experimental")]
+    pub fn split(&self, split_size: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let split_size = split_size.to_i64();
         // SAFETY: out holds capacity handles (or is NULL with 0).
         pieces(|out, capacity, count| unsafe { sys::tensor_split(out, capacity, count, self.as_raw(), split_size, dim) })
     }
 
     /// `torch.split(t, sizes, dim)`: pieces of `sizes[i]`, which must sum to the dim's size.
+    #[cfg(feature = "experimental")]
     pub fn split_with_sizes(&self, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
         // SAFETY: as split; sizes has n entries.
         pieces(|out, capacity, count| unsafe {
@@ -674,14 +742,18 @@ impl Tensor {
     }
 
     /// `torch.chunk(t, chunks, dim)`: pieces of `ceil(size / chunks)`, so possibly fewer than `chunks`.
-    pub fn chunk(&self, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    #[cfg(feature = "experimental")]
+    pub fn chunk(&self, chunks: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let chunks = chunks.to_i64();
         // SAFETY: as split.
         pieces(|out, capacity, count| unsafe { sys::tensor_chunk(out, capacity, count, self.as_raw(), chunks, dim) })
     }
 
     /// `torch.tensor_split(t, sections, dim)`: exactly `sections` pieces, the first
     /// `size % sections` of them one longer (`np.array_split`).
-    pub fn tensor_split(&self, sections: i64, dim: i64) -> Result<Vec<Tensor>> {
+    #[cfg(feature = "experimental")]
+    pub fn tensor_split(&self, sections: impl IndexInt, dim: i64) -> Result<Vec<Tensor>> {
+        let sections = sections.to_i64();
         // SAFETY: as split.
         pieces(|out, capacity, count| unsafe {
             sys::tensor_tensor_split(out, capacity, count, self.as_raw(), sections, dim)
@@ -690,6 +762,7 @@ impl Tensor {
 
     /// `torch.tensor_split(t, indices, dim)`: `indices.len() + 1` pieces cut at
     /// `indices` (clamped and wrapped as slice bounds).
+    #[cfg(feature = "experimental")]
     pub fn tensor_split_indices(&self, indices: &[i64], dim: i64) -> Result<Vec<Tensor>> {
         // SAFETY: as split; indices has n entries (C reads none when n is 0).
         pieces(|out, capacity, count| unsafe {
@@ -756,6 +829,7 @@ impl Tensor {
     /// assert_eq!(t.to(DType::UInt8)?.to_vec::<u8>()?, [0, 1, 255, 2]); // the library saturates
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn to_with_options(&self, dtype: DType, options: ToOptions) -> Result<Tensor> {
         let _read = self.borrow("to_with", Access::Shared)?;
         let (copy, format, conversion) = (options.copy.code(), options.memory_format.code(), options.conversion.code());
@@ -764,6 +838,7 @@ impl Tensor {
     }
 
     /// [`Tensor::copy_from`] converting by a policy (experimental).
+    #[cfg(feature = "experimental")]
     pub fn copy_from_with(&self, src: &Tensor, conversion: Conversion) -> Result<()> {
         let _borrow =
             borrow::acquire("copy_with", &[(self.span(), Access::Exclusive), (src.span(), Access::Shared)])?;
@@ -774,6 +849,7 @@ impl Tensor {
     /// `torch.empty_like(self, dtype=dtype, memory_format=format)` (experimental): a
     /// new tensor of this shape whose contents are unspecified (as [`Tensor::empty`]).
     /// Reads no elements.
+    #[cfg(feature = "experimental")]
     pub fn empty_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_empty_like(out, self.as_raw(), dtype.code(), format.code()) })
@@ -788,6 +864,7 @@ impl Tensor {
     /// assert_eq!(t.zeros_like(DType::Int16, MemoryFormat::Contiguous)?.strides(), [3, 1]);
     /// # Ok::<(), ctensor::Error>(())
     /// ```
+    #[cfg(feature = "experimental")]
     pub fn zeros_like(&self, dtype: DType, format: MemoryFormat) -> Result<Tensor> {
         // SAFETY: live handle.
         Tensor::make(|out| unsafe { sys::tensor_zeros_like(out, self.as_raw(), dtype.code(), format.code()) })

@@ -2,6 +2,7 @@
 //! (Debian's /usr/bin/python3 with python3-torch): shapes and values of gathers
 //! with index tensors on adjacent and separated dims, broadcast index shapes and
 //! masks, puts with repeated indices, and the refusals.
+#![cfg(feature = "experimental")]
 
 use std::process::Command;
 

@@ -1,5 +1,6 @@
 //! Memory formats and conversion policies (the header's experimental section):
 //! expected strides and values are PyTorch 1.13's.
+#![cfg(feature = "experimental")]
 
 use ctensor::{Conversion, CopyMode, DType, MemoryFormat, Status, Tensor, ToOptions};
 

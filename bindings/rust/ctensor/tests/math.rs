@@ -4,7 +4,9 @@
 
 use std::process::Command;
 
-use ctensor::{BinaryOp, Complex, DType, Status, Tensor};
+#[cfg(feature = "experimental")]
+use ctensor::Complex;
+use ctensor::{BinaryOp, DType, Status, Tensor};
 
 /// The inputs, in Rust and (the same values) in Python.
 const INPUTS: &str = "
@@ -158,6 +160,7 @@ fn binary_into_writes_in_place_and_checks_its_destination() {
     assert_eq!(mapped.binary_into(BinaryOp::Sub, &a, &a).unwrap_err().status, Status::Overlap, "a live slice");
 }
 
+#[cfg(feature = "experimental")]
 #[test]
 fn conjugates() {
     let z = Tensor::from_slice(&[Complex::new(1.0f64, 2.0), Complex::new(-3.0, -4.0)], &[2]).unwrap();

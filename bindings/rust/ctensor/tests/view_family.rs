@@ -1,5 +1,6 @@
 //! The view family, the splits and `s!` indexing, each compared with PyTorch 1.13
 //! (Debian's /usr/bin/python3 with python3-torch, installed by scripts/install-deps.sh).
+#![cfg(feature = "experimental")]
 
 use std::process::Command;
 

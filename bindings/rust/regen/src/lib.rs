@@ -30,15 +30,14 @@ impl ParseCallbacks for MacroTypes {
     fn int_macro(&self, name: &str, _value: i64) -> Option<IntKind> {
         let kind = match name {
             // flag words (uint32_t parameters)
-            "TENSOR_READONLY" => IntKind::U32,
+            "TENSOR_READONLY" | "TENSOR_ARROW_NO_COPY" => IntKind::U32,
+            // ArrowSchema.flags is int64_t
+            n if n.starts_with("ARROW_FLAG_") => IntKind::I64,
             n if n.starts_with("TENSOR_MAP_") || n.starts_with("TENSOR_LOAD_") => IntKind::U32,
             // conversion policies (uint32_t)
             n if n.starts_with("TENSOR_CONVERT_") => IntKind::U32,
             // DLManagedTensorVersioned.flags is uint64_t
             n if n.starts_with("DLPACK_FLAG_") => IntKind::U64,
-            // tensor_to_arrow's flags (uint32_t); ArrowSchema.flags is int64_t
-            "TENSOR_ARROW_NO_COPY" => IntKind::U32,
-            n if n.starts_with("ARROW_FLAG_") => IntKind::I64,
             // dims, sizes and slice bounds are int64_t
             "TENSOR_MAX_DIMS" | "TENSOR_SLICE_END" | "TENSOR_ALL_DIMS" => IntKind::I64,
             n if n.starts_with("DLPACK_") && n.ends_with("_VERSION") => IntKind::U32,
@@ -49,14 +48,17 @@ impl ParseCallbacks for MacroTypes {
     }
 }
 
-/// The bindings for `include/ctensor_arrow.h` (which includes `ctensor.h`, which
-/// includes `ctensor_dlpack.h`), formatted, exactly as they are checked in.
+/// The bindings for `include/ctensor_arrow.h` (which includes `ctensor.h` and `ctensor_dlpack.h`),
+/// formatted, exactly as they are checked in.
 pub fn generate() -> String {
     let include = include_dir();
     let header = include.join("ctensor_arrow.h");
-    bindgen::Builder::default()
+    let bindings = bindgen::Builder::default()
         .header(header.to_str().expect("UTF-8 path"))
         .clang_arg(format!("-I{}", include.display()))
+        // The experimental section too (an includer's opt-in, see ctensor.h),
+        // behind the crate's `experimental` feature (gate_experimental).
+        .clang_arg("-DCTENSOR_EXPERIMENTAL")
         // Everything the three headers declare, nothing from the system headers.
         .allowlist_file(r".*[/\\]ctensor(_dlpack|_arrow)?\.h")
         // INT64_MAX / INT64_MIN macros need clang to evaluate them.
@@ -67,5 +69,52 @@ pub fn generate() -> String {
         .formatter(bindgen::Formatter::Prettyplease)
         .generate()
         .expect("bindgen could not parse include/ctensor_arrow.h")
-        .to_string()
+        .to_string();
+    gate_experimental(&bindings, &experimental_names())
+}
+
+/// The names `include/ctensor.h` declares only for includers that define
+/// `CTENSOR_EXPERIMENTAL`: the functions and macros between `#ifdef
+/// CTENSOR_EXPERIMENTAL` and its `#endif`.
+pub fn experimental_names() -> Vec<String> {
+    let header = std::fs::read_to_string(include_dir().join("ctensor.h")).expect("include/ctensor.h is readable");
+    let (_, rest) = header.split_once("#ifdef CTENSOR_EXPERIMENTAL").expect("ctensor.h has an experimental section");
+    let (section, _) = rest.split_once("#endif /* CTENSOR_EXPERIMENTAL */").expect("the section ends");
+    section
+        .lines()
+        .filter_map(|line| {
+            if let Some(rest) = line.strip_prefix("#define ") {
+                rest.split_whitespace().next()
+            } else if line.starts_with("CTENSOR_API") {
+                line.split('(').next()?.split(|c: char| c.is_whitespace() || c == '*').last()
+            } else {
+                None
+            }
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `bindings` with every item of the experimental section (a constant, or an
+/// `extern` block, which bindgen gives one function each) behind the crate's
+/// `experimental` feature.
+fn gate_experimental(bindings: &str, names: &[String]) -> String {
+    let lines: Vec<&str> = bindings.lines().collect();
+    let mut out = String::with_capacity(bindings.len() + 64 * names.len());
+    for (i, line) in lines.iter().enumerate() {
+        let declared = if line.starts_with("unsafe extern \"C\" {") {
+            let body: Vec<&str> = lines[i + 1..].iter().take_while(|l| !l.starts_with('}')).copied().collect();
+            assert_eq!(body.iter().filter(|l| l.trim_start().starts_with("pub fn ")).count(), 1, "one function per extern block");
+            body.iter().find_map(|l| l.trim_start().strip_prefix("pub fn "))
+        } else {
+            line.strip_prefix("pub const ")
+        };
+        let name = declared.map(|rest| rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or(""));
+        if name.is_some_and(|name| names.iter().any(|n| n == name)) {
+            out.push_str("#[cfg(feature = \"experimental\")]\n");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }

@@ -19,3 +19,40 @@ fn checked_in_bindings_match_the_headers() {
         );
     }
 }
+
+/// The experimental section's functions and constants, and only those, sit behind
+/// ctensor-sys's `experimental` feature.
+#[test]
+fn experimental_items_are_behind_the_feature() {
+    let names = ctensor_sys_regen::experimental_names();
+    for name in ["tensor_from_blob", "tensor_index_gather", "tensor_conj", "TENSOR_CONVERT_TORCH_X86"] {
+        assert!(names.iter().any(|n| n == name), "{name} not found in the experimental section");
+    }
+    for name in ["tensor_select", "tensor_copy", "TENSOR_OK"] {
+        assert!(!names.iter().any(|n| n == name), "{name} is stable");
+    }
+    let bindings = std::fs::read_to_string(ctensor_sys_regen::bindings_path()).unwrap();
+    let lines: Vec<&str> = bindings.lines().collect();
+    // The item after each gate: a constant, or the function of an extern block.
+    let gated: Vec<&str> = (0..lines.len())
+        .filter(|&i| lines[i] == "#[cfg(feature = \"experimental\")]")
+        .map(|i| {
+            if lines[i + 1].starts_with("unsafe extern") {
+                lines[i + 2..].iter().map(|l| l.trim_start()).find(|l| l.starts_with("pub fn ")).unwrap()
+            } else {
+                lines[i + 1]
+            }
+        })
+        .collect();
+    let mut gated: Vec<String> = gated
+        .iter()
+        .map(|item| {
+            let rest = item.trim_start_matches("pub fn ").trim_start_matches("pub const ");
+            rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap().to_owned()
+        })
+        .collect();
+    let mut names = names;
+    gated.sort();
+    names.sort();
+    assert_eq!(gated, names);
+}
