@@ -39,10 +39,13 @@ GO_NOT_WRAPPED = {
     "tensor_from_dlpack_legacy": "Go exchanges DLPack 1.x only (no pre-1.0 producers in Go)",
     "tensor_broadcast_tensors": "experimental, not exposed in Go yet (Go has BroadcastTo per tensor)",
     **UNARY_LATER,
+    # Arrow: Tensor.ToArrowC / FromArrowC here, arrow-go arrays in the ctensor/arrowct module.
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through arrow-go's cdata package comes in a later version"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-go's cdata has no device arrays; Go tensors are CPU tensors (ToArrowC/FromArrowC)"),
+    **dict.fromkeys(
+        ["tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "arrow.variable_shape_tensor import not exposed in Go yet (fixed-shape arrays go through FromArrowC)"),
 }
 
 
@@ -72,9 +75,8 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_from_blob": "experimental; caller memory goes through tensor_storage_wrap + tensor_from_storage",
     **UNARY_LATER,
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through the arrow crate's FFI types comes in a later version (ctensor-sys declares them)"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-rs has no C Device Data Interface types; the arrow feature exchanges CPU arrays (ctensor-sys declares them)"),
 }
 
 
