@@ -169,3 +169,32 @@ fn exported_arrays_hold_the_tensor() {
     drop(array);
     assert_eq!(t.refcount(), before);
 }
+
+/// An `arrow.variable_shape_tensor` built by arrow-rs: one view per row, in place.
+#[test]
+fn variable_shape_rows_are_viewed() {
+    use arrow_array::{ListArray, StructArray};
+    use arrow_buffer::OffsetBuffer;
+    let values = Float32Array::from((0..10).map(|v| v as f32).collect::<Vec<_>>());
+    let item = Arc::new(Field::new_list_field(DataType::Float32, false));
+    let data = ListArray::new(item, OffsetBuffer::from_lengths([6, 4]), Arc::new(values.clone()), None);
+    let dim = Arc::new(Field::new_list_field(DataType::Int32, false));
+    let shape = FixedSizeListArray::try_new(dim, 2, Arc::new(Int32Array::from(vec![2, 3, 1, 4])), None).unwrap();
+    let storage = StructArray::from(vec![
+        (Arc::new(Field::new("data", data.data_type().clone(), false)), Arc::new(data) as Arc<dyn Array>),
+        (Arc::new(Field::new("shape", shape.data_type().clone(), false)), Arc::new(shape) as Arc<dyn Array>),
+    ]);
+    let field = Field::new("t", storage.data_type().clone(), false).with_metadata(
+        [
+            ("ARROW:extension:name".to_string(), "arrow.variable_shape_tensor".to_string()),
+            ("ARROW:extension:metadata".to_string(), "{}".to_string()),
+        ]
+        .into(),
+    );
+    let rows = Tensor::from_arrow_variable_shape(&storage, &field).unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0].sizes(), rows[1].sizes()), (&[2i64, 3][..], &[1i64, 4][..]));
+    assert_eq!(rows[0].to_vec::<f32>().unwrap(), vec![0., 1., 2., 3., 4., 5.]);
+    assert_eq!(rows[1].to_vec::<f32>().unwrap(), vec![6., 7., 8., 9.]);
+    assert_eq!(rows[1].data_ptr() as *const f32, values.values()[6..].as_ptr());
+}
