@@ -17,16 +17,16 @@ import "unsafe"
 // importer); they hold their own reference to t. The ctensor/arrowct module
 // wraps this for arrow-go.
 func (t *Tensor) ToArrowC(schema, array unsafe.Pointer, noCopy bool) error {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return closedError("to_arrow")
+	p, err := t.open("to_arrow")
+	if err != nil {
+		return err
 	}
+	defer t.mu.RUnlock()
 	var flags C.uint32_t
 	if noCopy {
 		flags = C.TENSOR_ARROW_NO_COPY
 	}
-	r := C.ct_to_arrow((*C.struct_ArrowSchema)(schema), (*C.struct_ArrowArray)(array), t.ptr, flags)
+	r := C.ct_to_arrow((*C.struct_ArrowSchema)(schema), (*C.struct_ArrowArray)(array), p, flags)
 	if r.status != C.TENSOR_OK {
 		return takeError(r)
 	}
