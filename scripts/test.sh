@@ -31,6 +31,7 @@ steps=(
   "rust|rust|step_rust|Rust workspace: cargo test --workspace --all-features (bindings/rust)"
   "rust-versions|rust-oldest rust-newest rust-installed|bash scripts/test-rust-versions.sh|Rust: the oldest and newest supported ndarray/half/num-complex, and cargo run against an installed prefix"
   "go|go go-experimental go-cgocheck2 go-fuzz|step_go|Go binding: go vet, go test -race without and with the ctensor_experimental tag, go test with cgocheck2, 20 s of fuzzing"
+  "go-arrow|go-arrow|bash scripts/test-go-arrow.sh|Go Arrow module (bindings/go/arrowct) against arrow-go: go mod download, go vet, go test"
   "java|java-*|bash scripts/test-java.sh|Java binding (bindings/java): mvn test (JUnit 5) and javadoc"
   "node|node|bash scripts/test-node.sh|Node.js binding (bindings/node): npm ci, the N-API addon built against the installed Node headers, tsc, node --test"
   "arrow|arrow|bash scripts/test-arrow.sh|Arrow exchange (bindings/python/tests_arrow): pyarrow, polars, DuckDB, nanoarrow, Ray Data in BUILDDIR/venv-arrow"

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <ctensor.h>
+#include <ctensor_arrow.h>
 
 typedef struct {
   void *out;              /* the new reference on success, else NULL */
@@ -155,6 +156,11 @@ CT_STATUS(scalar_convert_complex128, (void *out, tensor_dtype_t dtype, double re
 /* DLPack */
 CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
 CT_OUT(from_dlpack, tensor_t, (DLManagedTensorVersioned * m), m)
+
+/* Arrow C Data Interface */
+CT_STATUS(to_arrow, (struct ArrowSchema * schema, struct ArrowArray *array, tensor_t *t, uint32_t flags), schema,
+          array, t, flags)
+CT_OUT(from_arrow, tensor_t, (struct ArrowSchema * schema, struct ArrowArray *array), schema, array)
 
 /* Settings */
 CT_STATUS(set_num_threads, (int32_t n), n)
