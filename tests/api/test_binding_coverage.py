@@ -38,10 +38,13 @@ GO_NOT_WRAPPED = {
     "tensor_broadcast_tensors": "experimental, not exposed in Go yet (Go has BroadcastTo per tensor)",
     **{name: "Go's named methods (Exp, ..., generated into unary_ops.go) call tensor_unary with their op code"
        for name in ["tensor_neg", "tensor_abs"] + UNARY_NAMED},
+    # Arrow: Tensor.ToArrowC / FromArrowC here, arrow-go arrays in the ctensor/arrowct module.
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through arrow-go's cdata package comes in a later version"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-go's cdata has no device arrays; Go tensors are CPU tensors (ToArrowC/FromArrowC)"),
+    **dict.fromkeys(
+        ["tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "arrow.variable_shape_tensor import not exposed in Go yet (fixed-shape arrays go through FromArrowC)"),
 }
 
 
@@ -70,9 +73,8 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_from_data": "the safe crate copies slices through tensor_empty and a typed write",
     "tensor_from_blob": "experimental; caller memory goes through tensor_storage_wrap + tensor_from_storage",
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through the arrow crate's FFI types comes in a later version (ctensor-sys declares them)"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-rs has no C Device Data Interface types; the arrow feature exchanges CPU arrays (ctensor-sys declares them)"),
 }
 
 
@@ -103,7 +105,6 @@ PYTHON_NOT_WRAPPED = {
     "tensor_copy": "the extension copies through tensor_copy_with (a conversion policy)",
     "tensor_set_num_threads": "not exposed in Python yet",
     "tensor_get_num_threads": "not exposed in Python yet",
-    "tensor_safetensors_metadata": "not exposed in Python yet",
     "tensor_item_float64": "Tensor.item() converts with tensor_convert into the exact Python type",
     "tensor_item_int64": "Tensor.item() converts with tensor_convert into the exact Python type",
     **{name: "the unary family goes through tensor_unary/tensor_unary_into by op code (ctensor/_unary.py)"

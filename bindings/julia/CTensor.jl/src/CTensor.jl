@@ -16,7 +16,7 @@ using Libdl
 export Tensor, TensorArray, CTensorError, BFloat16,
        as_strided, permute, slice, select, narrow, expand, broadcast_to, squeeze, unsqueeze,
        flatten, view_dtype, contiguous, clone, to, zeros_like, storage_offset, is_contiguous, is_readonly,
-       index_gather, index_put!, nonzero,
+       index_gather, index_put!, nonzero, fill_checked!,
        unary, unary!, rsqrt, sigmoid, relu, gelu, erf, frac, reciprocal, square, logical_not, bitwise_not,
        where_cond, where_cond!, argmax!, argmin!, softmax, logsoftmax, softmax!, logsoftmax!
 

@@ -79,6 +79,8 @@ mod unary;
 
 #[cfg(feature = "ndarray")]
 mod array;
+#[cfg(feature = "arrow")]
+mod arrow;
 
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};
