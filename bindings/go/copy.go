@@ -74,17 +74,17 @@ func (t *Tensor) FillComplex128(value complex128) error {
 }
 
 func (t *Tensor) fillElement(convert func(unsafe.Pointer, C.tensor_dtype_t) C.ct_result) error {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if t.ptr == nil {
-		return closedError("fill_element")
-	}
-	var element [2]float64 // room for the widest element (complex128)
-	p := unsafe.Pointer(&element[0])
-	if err := statusError(convert(p, C.tensor_dtype(t.ptr))); err != nil {
+	tp, err := t.open("fill_element")
+	if err != nil {
 		return err
 	}
-	return statusError(C.ct_fill_element(t.ptr, p))
+	defer t.mu.RUnlock()
+	var element [2]float64 // room for the widest element (complex128)
+	p := unsafe.Pointer(&element[0])
+	if err := statusError(convert(p, C.tensor_dtype(tp))); err != nil {
+		return err
+	}
+	return statusError(C.ct_fill_element(tp, p))
 }
 
 // withBoth runs call with a and b held open (b may be a itself).

@@ -187,20 +187,28 @@ func (st *SafeTensors) Len() int {
 
 // Names are the tensors' names in the order of the file's header (nil once closed).
 func (st *SafeTensors) Names() []string {
-	p, err := st.open("safetensors_name")
+	return st.strings("safetensors_name", func(p *C.tensor_safetensors_t) C.int64_t { return C.tensor_safetensors_count(p) },
+		func(p *C.tensor_safetensors_t, i C.int64_t) *C.char { return C.tensor_safetensors_name(p, i) })
+}
+
+// strings lists the count(p) strings at(p, i) of an open handle; nil when there
+// are none or st is nil or closed.
+func (st *SafeTensors) strings(op string, count func(*C.tensor_safetensors_t) C.int64_t,
+	at func(*C.tensor_safetensors_t, C.int64_t) *C.char) []string {
+	p, err := st.open(op)
 	if err != nil {
 		return nil
 	}
 	defer st.mu.RUnlock()
-	n := int64(C.tensor_safetensors_count(p))
+	n := int64(count(p))
 	if n == 0 {
 		return nil
 	}
-	names := make([]string, n)
-	for i := range names {
-		names[i] = C.GoString(C.tensor_safetensors_name(p, C.int64_t(i)))
+	out := make([]string, n)
+	for i := range out {
+		out[i] = C.GoString(at(p, C.int64_t(i)))
 	}
-	return names
+	return out
 }
 
 // Get is the tensor called name, a view sharing the file's data (zero-copy).
@@ -242,17 +250,9 @@ func (st *SafeTensors) Metadata(key string) (string, bool) {
 // (nil when there is none or st is closed); Metadata gives each value. Both come
 // from the header read at open, not from the file as it is now.
 func (st *SafeTensors) MetadataKeys() []string {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	n := int64(C.tensor_safetensors_metadata_count(st.ptr))
-	if n == 0 {
-		return nil
-	}
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = C.GoString(C.tensor_safetensors_metadata_key(st.ptr, C.int64_t(i)))
-	}
-	return keys
+	return st.strings("safetensors_metadata_key",
+		func(p *C.tensor_safetensors_t) C.int64_t { return C.tensor_safetensors_metadata_count(p) },
+		func(p *C.tensor_safetensors_t, i C.int64_t) *C.char { return C.tensor_safetensors_metadata_key(p, i) })
 }
 
 // SaveSafeTensors writes tensors (any strides, stored in C order) under their
