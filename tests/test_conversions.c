@@ -748,7 +748,7 @@ START_TEST(test_scalar_convert_checks_ranges) {
   ck_assert_uint_eq(u8, 255);
   u8 = 7;
   ck_status(tensor_scalar_convert_int64(&u8, UINT8, 256), TENSOR_E_OVERFLOW);
-  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type uint8_t without overflow");
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert_int64: value cannot be converted to type uint8_t without overflow");
   ck_assert_uint_eq(u8, 7); /* unchanged */
   ck_status(tensor_scalar_convert_int64(&u8, UINT8, -256), TENSOR_E_OVERFLOW);
   int8_t i8;
@@ -762,7 +762,7 @@ START_TEST(test_scalar_convert_checks_ranges) {
   ck_assert_int_eq(i64, -2);
   int32_t i32;
   ck_status(tensor_scalar_convert_float64(&i32, INT32, 3e9), TENSOR_E_OVERFLOW);
-  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type int without overflow");
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert_float64: value cannot be converted to type int without overflow");
   ck_status(tensor_scalar_convert_float64(&i32, INT32, NAN), TENSOR_E_OVERFLOW);
   ck_status(tensor_scalar_convert_float64(&u8, UINT8, -0.5), TENSOR_E_OVERFLOW);
   uint64_t u64;
@@ -772,13 +772,13 @@ START_TEST(test_scalar_convert_checks_ranges) {
   ck_ok(tensor_scalar_convert_int64(&h, FLOAT16, 65504));
   ck_assert_uint_eq(h, 0x7bff);
   ck_status(tensor_scalar_convert_int64(&h, FLOAT16, 65505), TENSOR_E_OVERFLOW);
-  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type at::Half without overflow");
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert_int64: value cannot be converted to type at::Half without overflow");
   ck_status(tensor_scalar_convert_float64(&h, BFLOAT16, 1e39), TENSOR_E_OVERFLOW);
   ck_ok(tensor_scalar_convert_float64(&h, FLOAT16, INFINITY));
   ck_assert_uint_eq(h, 0x7c00);
   float f;
   ck_status(tensor_scalar_convert_complex128(&f, FLOAT32, 1.0, 2.0), TENSOR_E_OVERFLOW);
-  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type float without overflow");
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert_complex128: value cannot be converted to type float without overflow");
   ck_ok(tensor_scalar_convert_complex128(&f, FLOAT32, 3.0, 0.0));
   ck_assert(f == 3.0f);
   float c[2];

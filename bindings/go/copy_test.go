@@ -24,7 +24,7 @@ func TestFillElementChecksAndFillsOverlap(t *testing.T) {
 		t.Errorf("after FillInt64(-1): %v", got)
 	}
 	wantError(t, expanded.FillInt64(256), ctensor.StatusOverflow,
-		"scalar_convert: value cannot be converted to type uint8_t without overflow")
+		"scalar_convert_int64: value cannot be converted to type uint8_t without overflow")
 	wantError(t, base.FillFloat64(-0.5), ctensor.StatusOverflow, "uint8_t")
 	if err := base.FillFloat64(7.9); err != nil {
 		t.Fatal(err)

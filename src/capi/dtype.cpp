@@ -41,21 +41,21 @@ tensor_status_t tensor_convert(void* dst, tensor_dtype_t dst_dtype, const void* 
 }
 
 tensor_status_t tensor_scalar_convert_int64(void* out, tensor_dtype_t dtype, int64_t value) {
-  return capi::guarded("scalar_convert", [&](const char* op) {
+  return capi::guarded("scalar_convert_int64", [&](const char* op) {
     require_out(out, op);
     core::convert_int64_checked(op, value, dtype, out);
   });
 }
 
 tensor_status_t tensor_scalar_convert_float64(void* out, tensor_dtype_t dtype, double value) {
-  return capi::guarded("scalar_convert", [&](const char* op) {
+  return capi::guarded("scalar_convert_float64", [&](const char* op) {
     require_out(out, op);
     core::convert_float64_checked(op, value, dtype, out);
   });
 }
 
 tensor_status_t tensor_scalar_convert_complex128(void* out, tensor_dtype_t dtype, double re, double im) {
-  return capi::guarded("scalar_convert", [&](const char* op) {
+  return capi::guarded("scalar_convert_complex128", [&](const char* op) {
     require_out(out, op);
     core::convert_complex128_checked(op, re, im, dtype, out);
   });

@@ -139,6 +139,8 @@ FN_VALUES = {("tensor_tensor_split_indices", "n"): "0", ("tensor_convert", "coun
              ("tensor_index_put", "values"): "fx_index_value()",
              # bitwise_not takes bool and integers only: the int64 index tensor
              ("tensor_bitwise_not", "a"): "fx_indices()[0]",
+             # a real dtype takes only a complex number with no imaginary part
+             ("tensor_scalar_convert_complex128", "im"): "0.0",
              ("tensor_where", "cond"): "fx_cond()", ("tensor_where_into", "cond"): "fx_cond()",
              ("tensor_argmax_into", "dst"): "fx_index_dst()", ("tensor_argmin_into", "dst"): "fx_index_dst()"}
 # What a function without a status gives for bad arguments, where it is not 0/NULL.

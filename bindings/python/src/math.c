@@ -484,8 +484,8 @@ static PyObject *forward_binary(PyObject *args, PyObject *kwargs, BinaryFn fn, t
   }
   if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "%s(): out must be a Tensor", name);
   tensor_t *ta, *tb = NULL;
-  int r = operand(a, &ta);
-  if (r > 0) r = operand(b, &tb);
+  int r = ct_operand(a, &ta);
+  if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
     return r < 0 ? NULL : PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
