@@ -1705,6 +1705,44 @@ public final class Tensor extends Resource {
         return new Tensor(Call.out((out, a) -> Native.tensor_from_dlpack_legacy(out, managed)));
     }
 
+    // ---- Arrow -------------------------------------------------------------------------
+
+    /**
+     * Exports this tensor through the Arrow C Data Interface ({@code tensor_to_arrow}): ndim
+     * &gt;= 2 as {@code arrow.fixed_shape_tensor} (dim 0 the array's length), ndim 1 as a
+     * primitive array; without copying when the layout allows (bool is always copied). The
+     * arrays hold a reference to the tensor until released. On success the caller owns both
+     * structs and releases each once (a consumer such as Arrow Java's {@code Data.importVector}
+     * does); on failure both are left released.
+     * @param schemaOut an {@link Arrow#SCHEMA} struct to fill (native memory)
+     * @param arrayOut  an {@link Arrow#ARRAY} struct to fill
+     * @param flags     0 or {@link Arrow#NO_COPY}
+     * @throws CTensorException {@link ShapeException} (0-dim), {@link CopyException} (a copy is
+     *         needed and NO_COPY is set), {@link DeviceException}, ...
+     */
+    public void toArrow(MemorySegment schemaOut, MemorySegment arrayOut, int flags) throws CTensorException {
+        try (Use u = Use.of(this)) {
+            Call.run(a -> Native.tensor_to_arrow(schemaOut, arrayOut, u.get(0), flags));
+        }
+    }
+
+    /**
+     * A read-only tensor viewing an Arrow array without copying (bool excepted: a writable
+     * copy) ({@code tensor_from_arrow}): {@code arrow.fixed_shape_tensor} gives [length,
+     * *shape], a FixedSizeList [length, list_size, ...], a primitive array [length]. The
+     * schema is only read (the caller releases it); the array is moved on success (its
+     * release struct field set to NULL, the producer's release called once when the last
+     * tensor on it goes) and untouched on failure.
+     * @param schema an {@link Arrow#SCHEMA} struct
+     * @param array  an {@link Arrow#ARRAY} struct, taken over on success
+     * @return the tensor
+     * @throws CTensorException {@link FormatException} (malformed, nulls), {@link DTypeException},
+     *         {@link UnsupportedException} (dictionaries, other nested types), ...
+     */
+    public static Tensor fromArrow(MemorySegment schema, MemorySegment array) throws CTensorException {
+        return new Tensor(Call.out((out, a) -> Native.tensor_from_arrow(out, schema, array)));
+    }
+
     // ---- experimental ------------------------------------------------------------------
 
     /**
