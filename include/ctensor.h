@@ -614,6 +614,62 @@ CTENSOR_API tensor_status_t tensor_to(tensor_t **out, tensor_t *t, tensor_dtype_
  */
 CTENSOR_API tensor_status_t tensor_fill(tensor_t *dst, double value);
 
+/**
+ * Sets every element of dst to the one element at `element` (dst's dtype, native
+ * byte order, any alignment), as PyTorch's fill_: unlike tensor_fill and
+ * tensor_copy, dst may have internal overlap (expanded, or as_strided with
+ * elements in common), since every write is the same value; every element of dst
+ * ends up the value. An empty dst always succeeds.
+ * @param dst the destination (written in place).
+ * @param element tensor_dtype_size(tensor_dtype(dst)) bytes, e.g. written by
+ *        tensor_scalar_convert_int64 and its sisters; may lie inside dst's memory.
+ * @return TENSOR_OK; TENSOR_E_INVALID (NULL dst or element); TENSOR_E_READONLY;
+ *         TENSOR_E_DEVICE.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_fill_element(tensor_t *dst, const void *element);
+
+/**
+ * Checked conversion of a number into one element of `dtype`, as PyTorch converts
+ * a Python number argument (fill values, torch.tensor(data, dtype=...), t[i] = v):
+ * a value outside the dtype's range is TENSOR_E_OVERFLOW with PyTorch's message
+ * ("value cannot be converted to type uint8_t without overflow"), where
+ * tensor_fill and tensor_copy would wrap or saturate. The ranges: an integer dtype
+ * holds its minimum to maximum, and a negative integer whose magnitude is at most
+ * an unsigned dtype's maximum (it wraps, as in PyTorch: -1 gives 255 in uint8); a
+ * float (not NaN) must lie in [min, max] of the integer dtype; float16, bfloat16,
+ * float32 and complex64 hold every value of magnitude at most their largest finite
+ * one (inf and NaN included); bool holds every number. In range, the value converts
+ * as a copy does (integers wrap into the unsigned dtypes, floats truncate toward
+ * zero, float16/bfloat16 round once to nearest even).
+ * @param out receives tensor_dtype_size(dtype) bytes (native byte order; any
+ *        alignment); unchanged on failure.
+ * @param dtype the element's dtype.
+ * @param value the number (bool values as 0 and 1).
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW
+ *         (the value is out of the dtype's range).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_scalar_convert_int64(void *out, tensor_dtype_t dtype, int64_t value);
+/**
+ * As tensor_scalar_convert_int64, a float64 number.
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW
+ *         (NaN or out of range for an integer dtype; finite and beyond the largest
+ *         finite value of a float or complex dtype).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_scalar_convert_float64(void *out, tensor_dtype_t dtype, double value);
+/**
+ * As tensor_scalar_convert_float64, a complex128 number re + im*i: into a complex
+ * dtype both parts are checked; into bool it is re != 0 (PyTorch reads a complex
+ * Scalar's real part there); into any other dtype a non-zero im is
+ * TENSOR_E_OVERFLOW, else re converts as a float64.
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_scalar_convert_complex128(void *out, tensor_dtype_t dtype, double re,
+                                                             double im);
+
 /* ------------------------------------------------------------------------- */
 /* Devices and DLPack exchange (structs from ctensor_dlpack.h)                */
 /* Exported tensors are zero-copy; imported memory is never copied either.    */
@@ -906,6 +962,18 @@ CTENSOR_API tensor_status_t tensor_safetensors_get(tensor_t **out, const tensor_
 CTENSOR_API const char *tensor_safetensors_metadata(const tensor_safetensors_t *st,
                                                     const char *key);
 
+/** Number of "__metadata__" pairs in the file's header (0 for NULL st or none). @since 0.2 */
+CTENSOR_API int64_t tensor_safetensors_metadata_count(const tensor_safetensors_t *st);
+
+/**
+ * Key of metadata pair `index` in [0, tensor_safetensors_metadata_count), in the
+ * order of the file's header (its value: tensor_safetensors_metadata); NULL out of
+ * range or for NULL st. Read once, at open, from the header the handle holds, so a
+ * file replaced on disk since does not change it. Borrowed: valid until
+ * tensor_safetensors_release. @since 0.2
+ */
+CTENSOR_API const char *tensor_safetensors_metadata_key(const tensor_safetensors_t *st, int64_t index);
+
 /**
  * Writes n tensors (any strides; stored in C order) named names[i], and n_meta
  * metadata pairs, as a safetensors file, atomically as tensor_save_npy does. The
@@ -997,6 +1065,18 @@ CTENSOR_API tensor_status_t tensor_scalar_complex128(tensor_t **out, double re, 
  * @since 0.2
  */
 CTENSOR_API tensor_status_t tensor_result_type(tensor_dtype_t *out, const tensor_t *a, const tensor_t *b);
+
+/**
+ * torch.promote_types(a, b): the dtype two tensors of dtypes a and b (both with
+ * dims, or both 0-dim) compute in; the table the binary ops use, so
+ * tensor_promote_types(&d, x, y) fails exactly when tensor_result_type fails for
+ * tensors of dtypes x and y. Symmetric; a with itself gives a.
+ * @param out receives the promoted dtype (-1 on failure).
+ * @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_DTYPE
+ *         (uint64 with a signed integer: no integer dtype holds both).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_promote_types(tensor_dtype_t *out, tensor_dtype_t a, tensor_dtype_t b);
 
 /**
  * Element-wise a + b in a new tensor: a and b broadcast (NumPy's rules) and are

@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev abigail-tools
   libsleef-dev  # vectorized transcendental functions (the unary math ops)
   llvm-14  # llvm-profdata and llvm-cov for fuzz/campaign.sh
+  libbenchmark-dev  # bench/bench_small_ops (meson -Dbench=true)
 )
 
 missing=()

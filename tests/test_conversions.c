@@ -738,6 +738,69 @@ START_TEST(test_fill_converts_from_float64) {
 }
 END_TEST
 
+/* tensor_scalar_convert_*: PyTorch's checked ranges, then a copy's conversion. */
+START_TEST(test_scalar_convert_checks_ranges) {
+  unsigned char buf[17];
+  uint8_t u8;
+  ck_ok(tensor_scalar_convert_int64(&u8, UINT8, 255));
+  ck_assert_uint_eq(u8, 255);
+  ck_ok(tensor_scalar_convert_int64(&u8, UINT8, -1)); /* wraps, as in PyTorch */
+  ck_assert_uint_eq(u8, 255);
+  u8 = 7;
+  ck_status(tensor_scalar_convert_int64(&u8, UINT8, 256), TENSOR_E_OVERFLOW);
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type uint8_t without overflow");
+  ck_assert_uint_eq(u8, 7); /* unchanged */
+  ck_status(tensor_scalar_convert_int64(&u8, UINT8, -256), TENSOR_E_OVERFLOW);
+  int8_t i8;
+  ck_ok(tensor_scalar_convert_int64(&i8, INT8, -128));
+  ck_assert_int_eq(i8, -128);
+  ck_status(tensor_scalar_convert_int64(&i8, INT8, 128), TENSOR_E_OVERFLOW);
+  int64_t i64;
+  ck_ok(tensor_scalar_convert_int64(&i64, INT64, INT64_MIN));
+  ck_assert(i64 == INT64_MIN);
+  ck_ok(tensor_scalar_convert_float64(&i64, INT64, -2.75));
+  ck_assert_int_eq(i64, -2);
+  int32_t i32;
+  ck_status(tensor_scalar_convert_float64(&i32, INT32, 3e9), TENSOR_E_OVERFLOW);
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type int without overflow");
+  ck_status(tensor_scalar_convert_float64(&i32, INT32, NAN), TENSOR_E_OVERFLOW);
+  ck_status(tensor_scalar_convert_float64(&u8, UINT8, -0.5), TENSOR_E_OVERFLOW);
+  uint64_t u64;
+  ck_ok(tensor_scalar_convert_float64(&u64, UINT64, 1e19)); /* beyond int64, exact */
+  ck_assert(u64 == 10000000000000000000ull);
+  uint16_t h;
+  ck_ok(tensor_scalar_convert_int64(&h, FLOAT16, 65504));
+  ck_assert_uint_eq(h, 0x7bff);
+  ck_status(tensor_scalar_convert_int64(&h, FLOAT16, 65505), TENSOR_E_OVERFLOW);
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type at::Half without overflow");
+  ck_status(tensor_scalar_convert_float64(&h, BFLOAT16, 1e39), TENSOR_E_OVERFLOW);
+  ck_ok(tensor_scalar_convert_float64(&h, FLOAT16, INFINITY));
+  ck_assert_uint_eq(h, 0x7c00);
+  float f;
+  ck_status(tensor_scalar_convert_complex128(&f, FLOAT32, 1.0, 2.0), TENSOR_E_OVERFLOW);
+  ck_assert_str_eq(tensor_last_error(), "scalar_convert: value cannot be converted to type float without overflow");
+  ck_ok(tensor_scalar_convert_complex128(&f, FLOAT32, 3.0, 0.0));
+  ck_assert(f == 3.0f);
+  float c[2];
+  ck_ok(tensor_scalar_convert_complex128(c, COMPLEX64, 1.5, -2.0));
+  ck_assert(c[0] == 1.5f && c[1] == -2.0f);
+  ck_status(tensor_scalar_convert_complex128(c, COMPLEX64, 1.0, 1e39), TENSOR_E_OVERFLOW);
+  uint8_t b;
+  ck_ok(tensor_scalar_convert_complex128(&b, BOOL, 0.0, 2.0)); /* bool reads the real part */
+  ck_assert_uint_eq(b, 0);
+  ck_ok(tensor_scalar_convert_float64(&b, BOOL, 1e300));
+  ck_assert_uint_eq(b, 1);
+  ck_ok(tensor_scalar_convert_int64(buf + 1, COMPLEX128, -3)); /* any alignment */
+  double d[2];
+  memcpy(d, buf + 1, sizeof d);
+  ck_assert(d[0] == -3.0 && d[1] == 0.0);
+  ck_status(tensor_scalar_convert_int64(NULL, INT8, 1), TENSOR_E_INVALID);
+  ck_status(tensor_scalar_convert_int64(buf, 8, 1), TENSOR_E_INVALID);
+  ck_status(tensor_scalar_convert_float64(buf, -1, 1.0), TENSOR_E_INVALID);
+  ck_status(tensor_scalar_convert_complex128(NULL, COMPLEX64, 1.0, 0.0), TENSOR_E_INVALID);
+}
+END_TEST
+
 static const tensor_dtype_t kAllDTypes[] = {UINT8, INT8, INT16, INT32, INT64, FLOAT16, FLOAT32,
                                             FLOAT64, COMPLEX64, COMPLEX128, BOOL, BFLOAT16,
                                             UINT16, UINT32, UINT64};
@@ -855,6 +918,7 @@ static Suite *conversions_suite(void) {
   tcase_add_test(tc, test_conversion_policy_rejections);
   tcase_add_test(tc, test_torch_x86_through_overlap);
   tcase_add_test(tc, test_fill_converts_from_float64);
+  tcase_add_test(tc, test_scalar_convert_checks_ranges);
   tcase_add_test(tc, test_every_pair_small_values);
   tcase_add_test(tc, test_every_pair_empty);
   tcase_add_test(tc, test_float64_near_64_bit_limits);

@@ -731,6 +731,51 @@ START_TEST(fill_strided_destination) {
 }
 END_TEST
 
+/* tensor_fill_element writes destinations tensor_fill refuses: with zero
+ * strides and with interleaved elements, every place ends up the value; the
+ * element may lie in dst itself; read-only and NULL are refused. */
+START_TEST(fill_element_overlapping_destinations) {
+  tensor_storage_t *s = patterned_storage(TENSOR_FLOAT64, 30, 21);
+  unsigned char copy[30 * 8];
+  memcpy(copy, tensor_storage_data(s), sizeof copy);
+  const int64_t sizes[] = {3, 3}, strides[] = {1, 1}, zsizes[] = {4, 5}, zstrides[] = {0, 2};
+  tensor_t *inter = view_of(s, TENSOR_FLOAT64, 2, sizes, strides, 2); /* places 2..6 */
+  tensor_t *zero = view_of(s, TENSOR_FLOAT64, 2, zsizes, zstrides, 10); /* places 10, 12, ..., 18 */
+  const double v = -2.25;
+  ck_status(tensor_fill(inter, v), TENSOR_E_OVERLAP);
+  ck_ok(tensor_fill_element(inter, &v));
+  ck_ok(tensor_fill_element(zero, (const char *)tensor_data(inter) + 8)); /* an element of dst's storage */
+  for (int64_t i = 2; i <= 6; ++i) memcpy(copy + i * 8, &v, 8);
+  for (int64_t i = 10; i <= 18; i += 2) memcpy(copy + i * 8, &v, 8);
+  ck_assert_int_eq(memcmp(copy, tensor_storage_data(s), sizeof copy), 0);
+  /* no overlap: the engine's path, with an unaligned element */
+  const int64_t fsizes[] = {10}, fstrides[] = {-1};
+  tensor_t *flat = view_of(s, TENSOR_FLOAT64, 1, fsizes, fstrides, 29);
+  unsigned char unaligned[9];
+  const double w = 7.5;
+  memcpy(unaligned + 1, &w, 8);
+  ck_ok(tensor_fill_element(flat, unaligned + 1));
+  for (int64_t i = 20; i < 30; ++i) ck_assert(((const double *)tensor_storage_data(s))[i] == 7.5);
+  ck_status(tensor_fill_element(NULL, &v), TENSOR_E_INVALID);
+  ck_status(tensor_fill_element(flat, NULL), TENSOR_E_INVALID);
+  ck_assert_ptr_nonnull(strstr(tensor_last_error(), "fill_element: element is NULL"));
+  /* bools are stored canonical */
+  int64_t n = 3;
+  tensor_t *b = NULL, *e = NULL;
+  ck_ok(tensor_zeros(&b, 1, &n, TENSOR_BOOL));
+  ck_ok(tensor_expand(&e, b, 1, &n));
+  const uint8_t two = 2;
+  ck_ok(tensor_fill_element(e, &two));
+  for (int64_t i = 0; i < 3; ++i) ck_assert_uint_eq(((const uint8_t *)tensor_data(b))[i], 1);
+  tensor_release(b);
+  tensor_release(e);
+  tensor_release(inter);
+  tensor_release(zero);
+  tensor_release(flat);
+  tensor_storage_release(s);
+}
+END_TEST
+
 /* Outputs of 8 MiB and more are written with streaming stores: a transpose,
  * gathers, a fill and a cast that large, checked against the reference. */
 START_TEST(large_outputs_stream) {
@@ -1122,6 +1167,7 @@ static Suite *copies_suite(void) {
   tcase_add_test(api, like_rejections);
   tcase_add_test(api, fill_converts_like_a_copy);
   tcase_add_test(api, fill_strided_destination);
+  tcase_add_test(api, fill_element_overlapping_destinations);
   tcase_add_test(api, large_blocks_reused_zeroed);
   tcase_add_test(api, thread_setting);
   tcase_add_test(api, threads_after_fork);

@@ -717,6 +717,10 @@ START_TEST(safetensors_round_trip) {
     ck_assert_ptr_null(tensor_safetensors_name(st, -1));
     ck_assert_str_eq(tensor_safetensors_metadata(st, "format"), "pt");
     ck_assert_ptr_null(tensor_safetensors_metadata(st, "missing"));
+    ck_assert_int_eq(tensor_safetensors_metadata_count(st), 1);
+    ck_assert_str_eq(tensor_safetensors_metadata_key(st, 0), "format");
+    ck_assert_ptr_null(tensor_safetensors_metadata_key(st, 1));
+    ck_assert_ptr_null(tensor_safetensors_metadata_key(st, -1));
     tensor_t *w = NULL, *bi = NULL, *sc = NULL;
     ck_ok(tensor_safetensors_get(&w, st, "weight"));
     ck_ok(tensor_safetensors_get(&bi, st, "bias"));
@@ -750,6 +754,49 @@ START_TEST(safetensors_round_trip) {
   tensor_release(b);
   tensor_release(c);
   remove_dir();
+}
+END_TEST
+
+/* Every metadata pair can be listed from the handle, which holds the header it
+ * read at open: a file renamed over the path since changes nothing. */
+START_TEST(safetensors_metadata_keys_from_the_handle) {
+  tensor_t *a = arange_f32(4);
+  const char *names[] = {"a"};
+  const tensor_t *tensors[] = {a};
+  const char *keys[] = {"format", "author", "step"}, *values[] = {"pt", "me", "12"};
+  ck_ok(tensor_safetensors_save(in_dir("meta.safetensors"), 1, names, tensors, 3, keys, values));
+  tensor_safetensors_t *st = NULL;
+  ck_ok(tensor_safetensors_open(&st, in_dir("meta.safetensors"), 0));
+  const char *other_keys[] = {"format"}, *other_values[] = {"np"};
+  ck_ok(tensor_safetensors_save(in_dir("other.safetensors"), 1, names, tensors, 1, other_keys, other_values));
+  char target[4096];
+  snprintf(target, sizeof target, "%s", in_dir("meta.safetensors"));
+  ck_assert_int_eq(rename(in_dir("other.safetensors"), target), 0);
+  ck_assert_int_eq(tensor_safetensors_metadata_count(st), 3);
+  int seen[3] = {0, 0, 0};
+  for (int64_t i = 0; i < 3; ++i) {
+    const char *key = tensor_safetensors_metadata_key(st, i);
+    ck_assert_ptr_nonnull(key);
+    for (int k = 0; k < 3; ++k)
+      if (strcmp(key, keys[k]) == 0) {
+        ++seen[k];
+        ck_assert_str_eq(tensor_safetensors_metadata(st, key), values[k]);
+      }
+  }
+  ck_assert(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
+  ck_assert_ptr_null(tensor_safetensors_metadata_key(st, 3));
+  ck_assert_int_eq(tensor_safetensors_metadata_count(NULL), 0);
+  ck_assert_ptr_null(tensor_safetensors_metadata_key(NULL, 0));
+  tensor_safetensors_release(st);
+  ck_ok(tensor_safetensors_open(&st, target, 0));
+  ck_assert_int_eq(tensor_safetensors_metadata_count(st), 1);
+  ck_assert_str_eq(tensor_safetensors_metadata(st, tensor_safetensors_metadata_key(st, 0)), "np");
+  tensor_safetensors_release(st);
+  ck_ok(tensor_safetensors_save(target, 1, names, tensors, 0, NULL, NULL));
+  ck_ok(tensor_safetensors_open(&st, target, 0));
+  ck_assert_int_eq(tensor_safetensors_metadata_count(st), 0);
+  tensor_safetensors_release(st);
+  tensor_release(a);
 }
 END_TEST
 
@@ -982,6 +1029,7 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, npy_save_refusals);
   tcase_add_test(tc, safetensors_round_trip);
   tcase_add_test(tc, safetensors_header_layout);
+  tcase_add_test(tc, safetensors_metadata_keys_from_the_handle);
   tcase_add_test(tc, safetensors_unaligned_tensor_is_copied);
   tcase_add_test(tc, safetensors_refuses_malicious_headers);
   tcase_add_test(tc, safetensors_every_truncation_fails_cleanly);

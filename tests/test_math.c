@@ -96,6 +96,45 @@ START_TEST(unsigned_promotion) {
 }
 END_TEST
 
+/* tensor_promote_types is the table tensor_result_type uses: every pair of
+   dtypes agrees with the result type of two 1-element tensors, failures too. */
+START_TEST(promote_types_matches_result_type) {
+  static const tensor_dtype_t all[] = {TENSOR_UINT8,   TENSOR_INT8,    TENSOR_INT16,     TENSOR_INT32,      TENSOR_INT64,
+                                       TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_FLOAT64,   TENSOR_COMPLEX64,  TENSOR_COMPLEX128,
+                                       TENSOR_BOOL,    TENSOR_BFLOAT16, TENSOR_UINT16,   TENSOR_UINT32,     TENSOR_UINT64};
+  const size_t n = sizeof all / sizeof *all;
+  int64_t one = 1;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      tensor_t *a = NULL, *b = NULL;
+      ck_ok(tensor_zeros(&a, 1, &one, all[i]));
+      ck_ok(tensor_zeros(&b, 1, &one, all[j]));
+      tensor_dtype_t want = -1, got = -1;
+      const tensor_status_t st_want = tensor_result_type(&want, a, b);
+      const tensor_status_t st_got = tensor_promote_types(&got, all[i], all[j]);
+      ck_assert_int_eq(st_got, st_want);
+      ck_assert_int_eq(got, want);
+      tensor_release(a);
+      tensor_release(b);
+    }
+  }
+  tensor_dtype_t r = 0;
+  ck_status(tensor_promote_types(&r, TENSOR_UINT64, TENSOR_INT64), TENSOR_E_DTYPE);
+  ck_assert_int_eq(r, -1);
+  ck_assert_ptr_nonnull(strstr(tensor_last_error(), "promote_types: no integer dtype holds both uint64 and int64"));
+  ck_ok(tensor_promote_types(&r, TENSOR_UINT32, TENSOR_INT32));
+  ck_assert_int_eq(r, TENSOR_INT64);
+  ck_ok(tensor_promote_types(&r, TENSOR_FLOAT16, TENSOR_BFLOAT16));
+  ck_assert_int_eq(r, TENSOR_FLOAT32);
+  ck_ok(tensor_promote_types(&r, TENSOR_COMPLEX64, TENSOR_FLOAT64));
+  ck_assert_int_eq(r, TENSOR_COMPLEX128);
+  ck_status(tensor_promote_types(NULL, TENSOR_INT8, TENSOR_INT8), TENSOR_E_INVALID);
+  ck_status(tensor_promote_types(&r, 8, TENSOR_INT8), TENSOR_E_INVALID);
+  ck_assert_int_eq(r, -1);
+  ck_status(tensor_promote_types(&r, TENSOR_INT8, -1), TENSOR_E_INVALID);
+}
+END_TEST
+
 START_TEST(binary_ops_broadcast) {
   const float av[] = {1, 2, 3, 4, 5, 6}, bv[] = {10, 20, 30};
   int64_t as[] = {2, 3}, bs[] = {3};
@@ -535,6 +574,7 @@ int main(void) {
   TCase *tc = tcase_create("math");
   tcase_add_test(tc, scalars_are_wrapped_numbers);
   tcase_add_test(tc, unsigned_promotion);
+  tcase_add_test(tc, promote_types_matches_result_type);
   tcase_add_test(tc, binary_ops_broadcast);
   tcase_add_test(tc, integer_division_and_powers);
   tcase_add_test(tc, binary_into_rules);

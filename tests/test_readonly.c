@@ -45,6 +45,8 @@ START_TEST(wrapped_readonly_storage) {
   ck_ok(tensor_from_storage(&t, s, TENSOR_INT32, 1, sizes, NULL, 0));
   ck_assert_int_eq(tensor_is_readonly(t), 1);
   ck_status(tensor_fill(t, 9), TENSOR_E_READONLY);
+  const int32_t nine = 9;
+  ck_status(tensor_fill_element(t, &nine), TENSOR_E_READONLY);
   ck_assert_int_eq(data[0], 1);
   tensor_release(t);
   tensor_storage_release(s);

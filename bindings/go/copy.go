@@ -48,6 +48,45 @@ func (t *Tensor) Fill(value float64) error {
 	return statusError(C.ct_fill(p, C.double(value)))
 }
 
+// FillInt64, FillFloat64 and FillComplex128 are PyTorch's fill_: every element
+// of t becomes value, range-checked into t's dtype (StatusOverflow with PyTorch's
+// message where Fill would wrap or saturate). Unlike Fill, t may have internal
+// overlap (an expanded view): each place ends up the value.
+func (t *Tensor) FillInt64(value int64) error {
+	return t.fillElement(func(p unsafe.Pointer, d C.tensor_dtype_t) C.ct_result {
+		return C.ct_scalar_convert_int64(p, d, C.int64_t(value))
+	})
+}
+
+// FillFloat64 is FillInt64 with a float64 (NaN into an integer dtype overflows).
+func (t *Tensor) FillFloat64(value float64) error {
+	return t.fillElement(func(p unsafe.Pointer, d C.tensor_dtype_t) C.ct_result {
+		return C.ct_scalar_convert_float64(p, d, C.double(value))
+	})
+}
+
+// FillComplex128 is FillInt64 with a complex128 (a non-zero imaginary part into
+// a real dtype other than bool overflows).
+func (t *Tensor) FillComplex128(value complex128) error {
+	return t.fillElement(func(p unsafe.Pointer, d C.tensor_dtype_t) C.ct_result {
+		return C.ct_scalar_convert_complex128(p, d, C.double(real(value)), C.double(imag(value)))
+	})
+}
+
+func (t *Tensor) fillElement(convert func(unsafe.Pointer, C.tensor_dtype_t) C.ct_result) error {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.ptr == nil {
+		return closedError("fill_element")
+	}
+	var element [2]float64 // room for the widest element (complex128)
+	p := unsafe.Pointer(&element[0])
+	if err := statusError(convert(p, C.tensor_dtype(t.ptr))); err != nil {
+		return err
+	}
+	return statusError(C.ct_fill_element(t.ptr, p))
+}
+
 // withBoth runs call with a and b held open (b may be a itself).
 func withBoth(a, b *Tensor, op string, call func(pa, pb *C.tensor_t) error) error {
 	return withAll(op, []*Tensor{a, b}, func(p []*C.tensor_t) error { return call(p[0], p[1]) })

@@ -238,6 +238,23 @@ func (st *SafeTensors) Metadata(key string) (string, bool) {
 	return C.GoString(value), true
 }
 
+// MetadataKeys is every "__metadata__" key, in the order of the file's header
+// (nil when there is none or st is closed); Metadata gives each value. Both come
+// from the header read at open, not from the file as it is now.
+func (st *SafeTensors) MetadataKeys() []string {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	n := int64(C.tensor_safetensors_metadata_count(st.ptr))
+	if n == 0 {
+		return nil
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = C.GoString(C.tensor_safetensors_metadata_key(st.ptr, C.int64_t(i)))
+	}
+	return keys
+}
+
 // SaveSafeTensors writes tensors (any strides, stored in C order) under their
 // names and the metadata pairs as a safetensors file, atomically. StatusInvalid
 // for the name "__metadata__", StatusDType for complex128.

@@ -149,6 +149,9 @@ func TestSafeTensorsRoundTrip(t *testing.T) {
 	if _, ok := st.Metadata("epoch"); ok {
 		t.Error("metadata epoch should be absent")
 	}
+	if keys := st.MetadataKeys(); !reflect.DeepEqual(keys, []string{"step"}) {
+		t.Errorf("metadata keys %v, want [step]", keys)
+	}
 	_, err = st.Get("missing")
 	wantError(t, err, ctensor.StatusInvalid, "missing")
 	got := must[*ctensor.Tensor](t)(st.Get("weight_t"))

@@ -231,6 +231,14 @@ func (t *Tensor) ResultType(other *Tensor) (DType, error) {
 	return d, err
 }
 
+// PromoteTypes is torch.promote_types(a, b): the dtype binary operations on
+// tensors of dtypes a and b compute in (StatusDType for uint64 with a signed
+// integer, exactly where ResultType fails).
+func PromoteTypes(a, b DType) (DType, error) {
+	r := C.ct_promote_types(C.tensor_dtype_t(a), C.tensor_dtype_t(b))
+	return DType(r.value), valueError(r.status, r.message)
+}
+
 // Equal is torch.equal: the same sizes and every element equal (NaN never is).
 func (t *Tensor) Equal(other *Tensor) (bool, error) {
 	var eq bool

@@ -141,6 +141,11 @@ func TestMathItemsComparisonsAndInPlace(t *testing.T) {
 	u64 := must[*ctensor.Tensor](t)(ctensor.Zeros(ctensor.Uint64, 1))
 	_, err = u64.ResultType(b)
 	wantError(t, err, ctensor.StatusDType, "")
+	_, err = ctensor.PromoteTypes(ctensor.Uint64, ctensor.Int64)
+	wantError(t, err, ctensor.StatusDType, "promote_types: no integer dtype holds both uint64 and int64")
+	if d, err := ctensor.PromoteTypes(ctensor.Uint32, ctensor.Int32); err != nil || d != ctensor.Int64 {
+		t.Errorf("promote_types(uint32, int32) = %v, %v", d, err)
+	}
 	acc := must[*ctensor.Tensor](t)(a.Clone())
 	if err := acc.BinaryInto(ctensor.OpAdd, acc, b); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <ctensor.h>
+#include <ctensor_arrow.h>
 
 typedef struct {
   void *out;              /* the new reference on success, else NULL */
@@ -137,6 +138,7 @@ CT_OUT(stack, tensor_t, (int64_t n, const tensor_t *const *tensors, int64_t dim)
 CT_VALUE(item_float64, double, (const tensor_t *t), t)
 CT_VALUE(item_int64, int64_t, (const tensor_t *t), t)
 CT_VALUE(result_type, tensor_dtype_t, (const tensor_t *a, const tensor_t *b), a, b)
+CT_VALUE(promote_types, tensor_dtype_t, (tensor_dtype_t a, tensor_dtype_t b), a, b)
 CT_VALUE(equal, int32_t, (const tensor_t *a, const tensor_t *b), a, b)
 CT_VALUE(allclose, int32_t, (const tensor_t *a, const tensor_t *b, double rtol, double atol, int32_t equal_nan), a,
          b, rtol, atol, equal_nan)
@@ -147,9 +149,18 @@ CT_OUT(clone, tensor_t, (const tensor_t *t), t)
 CT_OUT(to, tensor_t, (tensor_t * t, tensor_dtype_t dtype, int32_t copy), t, dtype, copy)
 CT_STATUS(copy, (tensor_t * dst, const tensor_t *src), dst, src)
 CT_STATUS(fill, (tensor_t * dst, double value), dst, value)
+CT_STATUS(fill_element, (tensor_t * dst, const void *element), dst, element)
+CT_STATUS(scalar_convert_int64, (void *out, tensor_dtype_t dtype, int64_t value), out, dtype, value)
+CT_STATUS(scalar_convert_float64, (void *out, tensor_dtype_t dtype, double value), out, dtype, value)
+CT_STATUS(scalar_convert_complex128, (void *out, tensor_dtype_t dtype, double re, double im), out, dtype, re, im)
 /* DLPack */
 CT_OUT(to_dlpack, DLManagedTensorVersioned, (tensor_t * t), t, 0)
 CT_OUT(from_dlpack, tensor_t, (DLManagedTensorVersioned * m), m)
+
+/* Arrow C Data Interface */
+CT_STATUS(to_arrow, (struct ArrowSchema * schema, struct ArrowArray *array, tensor_t *t, uint32_t flags), schema,
+          array, t, flags)
+CT_OUT(from_arrow, tensor_t, (struct ArrowSchema * schema, struct ArrowArray *array), schema, array)
 
 /* Settings */
 CT_STATUS(set_num_threads, (int32_t n), n)

@@ -63,6 +63,11 @@ tensor_status_t tensor_fill(tensor_t* dst, double value) {
   return capi::guarded("fill", [&](const char* op) { core::fill(op, capi::arg(dst, op, "dst"), value); });
 }
 
+tensor_status_t tensor_fill_element(tensor_t* dst, const void* element) {
+  return capi::guarded("fill_element",
+                       [&](const char* op) { core::fill_element(op, capi::arg(dst, op, "dst"), element); });
+}
+
 tensor_status_t tensor_set_num_threads(int32_t n) {
   return capi::guarded("set_num_threads", [&](const char* op) { core::set_num_threads(op, n); });
 }

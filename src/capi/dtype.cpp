@@ -1,8 +1,18 @@
-// Dtype queries, from the core's dtype table, and raw element conversion.
+// Dtype queries, from the core's dtype table, raw element conversion and the
+// checked conversion of one number.
+#include "dtype/checked.hpp"
 #include "dtype/convert.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
+
+namespace {
+
+void require_out(const void* out, const char* op) {
+  if (!out) core::fail(core::Status::Invalid, op, ": out is NULL");
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -27,6 +37,27 @@ tensor_status_t tensor_convert(void* dst, tensor_dtype_t dst_dtype, const void* 
                                int64_t count) {
   return capi::guarded("convert", [&](const char* op) {
     core::convert_elements(op, dst, dst_dtype, src, src_dtype, count);
+  });
+}
+
+tensor_status_t tensor_scalar_convert_int64(void* out, tensor_dtype_t dtype, int64_t value) {
+  return capi::guarded("scalar_convert", [&](const char* op) {
+    require_out(out, op);
+    core::convert_int64_checked(op, value, dtype, out);
+  });
+}
+
+tensor_status_t tensor_scalar_convert_float64(void* out, tensor_dtype_t dtype, double value) {
+  return capi::guarded("scalar_convert", [&](const char* op) {
+    require_out(out, op);
+    core::convert_float64_checked(op, value, dtype, out);
+  });
+}
+
+tensor_status_t tensor_scalar_convert_complex128(void* out, tensor_dtype_t dtype, double re, double im) {
+  return capi::guarded("scalar_convert", [&](const char* op) {
+    require_out(out, op);
+    core::convert_complex128_checked(op, re, im, dtype, out);
   });
 }
 

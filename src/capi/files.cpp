@@ -76,6 +76,14 @@ const char* tensor_safetensors_metadata(const tensor_safetensors_t* st, const ch
   return st ? from_handle(st)->metadata(key) : nullptr;
 }
 
+int64_t tensor_safetensors_metadata_count(const tensor_safetensors_t* st) {
+  return st ? from_handle(st)->metadata_count() : 0;
+}
+
+const char* tensor_safetensors_metadata_key(const tensor_safetensors_t* st, int64_t index) {
+  return st ? from_handle(st)->metadata_key(index) : nullptr;
+}
+
 tensor_status_t tensor_safetensors_save(const char* path, int64_t n, const char* const* names,
                                         const tensor_t* const* tensors, int64_t n_meta,
                                         const char* const* meta_keys, const char* const* meta_values) {

@@ -79,6 +79,16 @@ tensor_status_t tensor_result_type(tensor_dtype_t* out, const tensor_t* a, const
   });
 }
 
+tensor_status_t tensor_promote_types(tensor_dtype_t* out, tensor_dtype_t a, tensor_dtype_t b) {
+  if (!out) return capi::record_error(Status::Invalid, "promote_types: out is NULL");
+  *out = -1;
+  return capi::guarded("promote_types", [&](const char* op) {
+    core::require_known_dtype(a, op);
+    core::require_known_dtype(b, op);
+    *out = core::promote_types(op, a, b);
+  });
+}
+
 tensor_status_t tensor_add(tensor_t** out, const tensor_t* a, const tensor_t* b) {
   return binary(out, core::BinaryOp::Add, a, b);
 }

@@ -55,10 +55,13 @@ GO_NOT_WRAPPED = {
     "tensor_log_softmax": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
     "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
     "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Go wrapper is the bindings' part of that issue",
+    # Arrow: Tensor.ToArrowC / FromArrowC here, arrow-go arrays in the ctensor/arrowct module.
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through arrow-go's cdata package comes in a later version"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-go's cdata has no device arrays; Go tensors are CPU tensors (ToArrowC/FromArrowC)"),
+    **dict.fromkeys(
+        ["tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
+        "arrow.variable_shape_tensor import not exposed in Go yet (fixed-shape arrays go through FromArrowC)"),
 }
 
 
@@ -104,9 +107,8 @@ RUST_SAFE_NOT_WRAPPED = {
     "tensor_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
     "tensor_log_softmax_into": "new in 0.2 on the engine branch (issue 25); the Rust safe-crate wrapper is the bindings' part of that issue",
     **dict.fromkeys(
-        ["tensor_to_arrow", "tensor_to_arrow_device", "tensor_from_arrow", "tensor_from_arrow_device",
-         "tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
-        "Arrow exchange through the arrow crate's FFI types comes in a later version (ctensor-sys declares them)"),
+        ["tensor_to_arrow_device", "tensor_from_arrow_device"],
+        "arrow-rs has no C Device Data Interface types; the arrow feature exchanges CPU arrays (ctensor-sys declares them)"),
 }
 
 
@@ -137,7 +139,6 @@ PYTHON_NOT_WRAPPED = {
     "tensor_copy": "the extension copies through tensor_copy_with (a conversion policy)",
     "tensor_set_num_threads": "not exposed in Python yet",
     "tensor_get_num_threads": "not exposed in Python yet",
-    "tensor_safetensors_metadata": "not exposed in Python yet",
     "tensor_item_float64": "Tensor.item() converts with tensor_convert into the exact Python type",
     "tensor_item_int64": "Tensor.item() converts with tensor_convert into the exact Python type",
     **{name: "the unary family goes through tensor_unary/tensor_unary_into by op code (ctensor/_unary.py)"

@@ -140,6 +140,19 @@ def test_result_type_of_tensors(a, b):
             assert st == OK and out.value == expected, (NAMES[a], ra, NAMES[b], rb, out.value, expected)
 
 
+@pytest.mark.parametrize("a,b", list(itertools.product(ALL, ALL)))
+def test_promote_types(a, b):
+    """tensor_promote_types is torch.promote_types (the documented extension for
+    the unsigned types), refusing exactly the pairs that tensor_result_type refuses."""
+    expected = promote(a, b)
+    out = i32()
+    st = lib.tensor_promote_types(ctypes.byref(out), a, b)
+    if expected is None:
+        assert st == DTYPE and out.value == -1, (NAMES[a], NAMES[b])
+    else:
+        assert st == OK and out.value == expected, (NAMES[a], NAMES[b], out.value, expected)
+
+
 @pytest.mark.parametrize("a", ALL)
 @pytest.mark.parametrize("number", [True, 3, 2.5, 1 + 2j])
 def test_result_type_with_wrapped_numbers(a, number):

@@ -11,32 +11,6 @@
 
 /* ---- dtype inference ---------------------------------------------------- */
 
-static tensor_dtype_t signed_int_wider_than(size_t size) {
-  return size < 2 ? TENSOR_INT16 : size < 4 ? TENSOR_INT32 : TENSOR_INT64;
-}
-
-/* PyTorch's promoteTypes for the dtypes data can carry; the categories are the
-   dtype kinds, ordered TENSOR_KIND_BOOL < _INT < _FLOAT < _COMPLEX. */
-tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b) {
-  if (a < 0 || a == b) return b;
-  const int ca = tensor_dtype_kind(a), cb = tensor_dtype_kind(b);
-  const size_t sa = tensor_dtype_size(a), sb = tensor_dtype_size(b);
-  if (ca != cb) {
-    const tensor_dtype_t hi = ca > cb ? a : b, lo = ca > cb ? b : a;
-    /* complex64 with float64 widens to complex128 */
-    if (tensor_dtype_kind(hi) == TENSOR_KIND_COMPLEX && tensor_dtype_kind(lo) == TENSOR_KIND_FLOAT &&
-        tensor_dtype_size(lo) == 8)
-      return TENSOR_COMPLEX128;
-    return hi;
-  }
-  if (ca == TENSOR_KIND_INT && tensor_dtype_is_signed(a) != tensor_dtype_is_signed(b)) {
-    const tensor_dtype_t u = tensor_dtype_is_signed(a) ? b : a, s = tensor_dtype_is_signed(a) ? a : b;
-    return tensor_dtype_size(s) > tensor_dtype_size(u) ? s : signed_int_wider_than(tensor_dtype_size(u));
-  }
-  if (sa == sb) return TENSOR_FLOAT32; /* float16 with bfloat16 */
-  return sa > sb ? a : b;
-}
-
 /* dtype of a NumPy scalar from its dtype's array-interface string ("<f8"). */
 static tensor_dtype_t numpy_scalar_dtype(PyObject *obj) {
   PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
@@ -148,8 +122,13 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
     }
     const tensor_dtype_t d = leaf_dtype(obj, depth, layout->dtype_given);
     if (d < 0) return -1;
-    layout->dtype = ct_promote_types(layout->dtype, d);
-    return 0;
+    /* a named dtype makes the leaves' promotion moot (and uint64 with int64 fine) */
+    if (layout->dtype_given || layout->dtype < 0) {
+      layout->dtype = d;
+      return 0;
+    }
+    const tensor_status_t st = tensor_promote_types(&layout->dtype, layout->dtype, d);
+    return st == TENSOR_OK ? 0 : (ct_raise(st), -1);
   }
   if (!nested) {
     PyErr_Format(PyExc_TypeError, "expected a sequence at dim %lld, got %.200s", (long long)depth,
@@ -207,7 +186,9 @@ static int store(PyObject *obj, tensor_dtype_t dtype, char *dst) {
       int64_t v;
       if (PyFloat_Check(obj)) {
         const double d = PyFloat_AS_DOUBLE(obj);
-        if (ct_double_overflows(d, dtype)) return ct_raise_overflow(dtype), -1;
+        double checked[2]; /* the library's range check; the value is stored below */
+        const tensor_status_t st = tensor_scalar_convert_float64(checked, dtype, d);
+        if (st != TENSOR_OK) return ct_raise(st), -1;
         const double t = trunc(d);
         v = t >= 9223372036854775807.0 ? INT64_MAX : (int64_t)t;
       } else {
@@ -220,7 +201,9 @@ static int store(PyObject *obj, tensor_dtype_t dtype, char *dst) {
           PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
           return -1;
         }
-        if (ct_int_overflows(x, dtype)) return ct_raise_overflow(dtype), -1;
+        double checked[2];
+        const tensor_status_t st = tensor_scalar_convert_int64(checked, dtype, x);
+        if (st != TENSOR_OK) return ct_raise(st), -1;
         v = x;
       }
       memcpy(dst, &v, sizeof v);

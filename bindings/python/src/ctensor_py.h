@@ -71,8 +71,8 @@ int ct_scalar_kind(PyObject *obj);
    kind (bool, int64, float64, complex128); NULL with an exception set. */
 tensor_t *ct_scalar_tensor(PyObject *obj);
 /* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
-   one-element tensor) converted as torch converts an at::Scalar: a value out of
-   the dtype's range is a RuntimeError ("value cannot be converted to type uint8_t
+   one-element tensor) converted as torch converts an at::Scalar (the library's
+   tensor_scalar_convert_*): a value out of the dtype's range is a RuntimeError ("value cannot be converted to type uint8_t
    without overflow"), complex with an imaginary part into a real dtype too;
    bool takes any value's truth. NULL with an exception. */
 tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
@@ -80,12 +80,6 @@ tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
    except NumPy bools, float16/32 and complex64 scalars (no Python bool, int,
    float or complex behind them) count as float; 0-dim arrays are not numbers. */
 int ct_scalar_arg_kind(PyObject *obj);
-/* c10::overflows: whether an int64 or a double is out of a dtype's range
-   (floating dtypes: finite values beyond the largest; bool: never), and the
-   RuntimeError torch raises then (returns NULL). */
-int ct_int_overflows(int64_t v, tensor_dtype_t dtype);
-int ct_double_overflows(double v, tensor_dtype_t dtype);
-PyObject *ct_raise_overflow(tensor_dtype_t dtype);
 
 /* ---- tensor_type.c ----------------------------------------------------- */
 
@@ -279,8 +273,6 @@ int ct_numpy_direct_read(int enable);
 
 /* ---- asarray.c / factories.c ------------------------------------------- */
 
-/* torch.promote_types for ctensor's dtypes (a may be -1: b). */
-tensor_dtype_t ct_promote_types(tensor_dtype_t a, tensor_dtype_t b);
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
 PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);

@@ -77,39 +77,10 @@ typedef struct {
   PyObject_HEAD
   tensor_safetensors_t *st;
   int numpy;          /* framework "numpy": get_tensor returns NumPy arrays */
-  PyObject *path;     /* bytes, for reading the metadata when asked */
-  PyObject *metadata; /* dict, None without "__metadata__", or NULL until read */
+  PyObject *metadata; /* dict, None without "__metadata__" pairs, or NULL until asked */
 } SafeOpenObject;
 
 static PyTypeObject SafeOpenType;
-
-/* The "__metadata__" dict of a file the C API has validated (its header is
-   UTF-8 JSON), read with Python's json module; None if absent. */
-static PyObject *read_metadata(const char *path) {
-  PyObject *result = NULL, *json = NULL, *header = NULL;
-  FILE *f = fopen(path, "rb");
-  unsigned char len[8];
-  if (!f || fread(len, 1, 8, f) != 8) goto io_error;
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; i--) n = (n << 8) | len[i];
-  header = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
-  if (!header) goto done;
-  if (fread(PyBytes_AS_STRING(header), 1, (size_t)n, f) != n) goto io_error;
-  json = PyImport_ImportModule("json");
-  PyObject *parsed = json ? PyObject_CallMethod(json, "loads", "O", header) : NULL;
-  if (!parsed) goto done;
-  PyObject *meta = PyDict_GetItemString(parsed, "__metadata__");
-  result = Py_NewRef(meta ? meta : Py_None);
-  Py_DECREF(parsed);
-  goto done;
-io_error:
-  PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
-done:
-  if (f) fclose(f);
-  Py_XDECREF(header);
-  Py_XDECREF(json);
-  return result;
-}
 
 /* framework: "pt"/"torch"/"ctensor" give tensors, "numpy"/"np" NumPy arrays. */
 static int parse_framework(PyObject *framework, int *numpy) {
@@ -141,7 +112,6 @@ static SafeOpenObject *open_file(PyTypeObject *type, PyObject *path, int numpy) 
   }
   self->st = st;
   self->numpy = numpy;
-  self->path = Py_NewRef(path);
   return self;
 }
 
@@ -162,7 +132,6 @@ static PyObject *safe_open_new(PyTypeObject *type, PyObject *args, PyObject *kwa
 static void safe_open_dealloc(PyObject *obj) {
   SafeOpenObject *self = (SafeOpenObject *)obj;
   tensor_safetensors_release(self->st);
-  Py_XDECREF(self->path);
   Py_XDECREF(self->metadata);
   Py_TYPE(obj)->tp_free(obj);
 }
@@ -219,12 +188,27 @@ static PyObject *safe_open_get_tensor(PyObject *obj, PyObject *name) {
   return array;
 }
 
+/* The "__metadata__" pairs as a dict; None when there are none. */
+static PyObject *metadata_dict(const tensor_safetensors_t *st) {
+  const int64_t n = tensor_safetensors_metadata_count(st);
+  if (n == 0) return Py_NewRef(Py_None);
+  PyObject *dict = PyDict_New();
+  for (int64_t i = 0; dict && i < n; i++) {
+    const char *key = tensor_safetensors_metadata_key(st, i);
+    PyObject *value = PyUnicode_FromString(tensor_safetensors_metadata(st, key));
+    if (!value || PyDict_SetItemString(dict, key, value) < 0) Py_CLEAR(dict);
+    Py_XDECREF(value);
+  }
+  return dict;
+}
+
 static PyObject *safe_open_metadata(PyObject *obj, PyObject *noargs) {
   (void)noargs;
   SafeOpenObject *self = (SafeOpenObject *)obj;
   if (check_open(self) < 0) return NULL;
-  /* Read on first use, so that opening costs no JSON parse in Python. */
-  if (!self->metadata && !(self->metadata = read_metadata(PyBytes_AS_STRING(self->path)))) return NULL;
+  /* From the header the handle read at open (never the file again, which may
+     have been replaced since); made on first use. */
+  if (!self->metadata && !(self->metadata = metadata_dict(self->st))) return NULL;
   return PyDict_Check(self->metadata) ? PyDict_Copy(self->metadata) : Py_NewRef(self->metadata);
 }
 

@@ -329,26 +329,6 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
   return NULL;
 }
 
-/* Writes one element value everywhere in dst, overlapping dst included (torch's
-   fill_ and scalar assignment allow what copy_ refuses: every write is the same). */
-static tensor_status_t fill_overlapping(tensor_t *dst, const tensor_t *one) {
-  const int64_t ndim = tensor_ndim(dst), numel = tensor_numel(dst);
-  const int64_t *sizes = tensor_sizes(dst), *strides = tensor_strides(dst);
-  const size_t itemsize = tensor_dtype_size(tensor_dtype(dst));
-  int64_t index[TENSOR_MAX_DIMS] = {0};
-  char *p = tensor_data(dst);
-  for (int64_t n = 0; n < numel; n++) {
-    memcpy(p, tensor_data(one), itemsize);
-    for (int64_t d = ndim - 1; d >= 0; d--) {
-      p += strides[d] * (int64_t)itemsize;
-      if (++index[d] < sizes[d]) break;
-      p -= strides[d] * (int64_t)itemsize * sizes[d];
-      index[d] = 0;
-    }
-  }
-  return TENSOR_OK;
-}
-
 int ct_fill(tensor_t *dst, PyObject *value) {
   int ok = Ct_Tensor_Check(value) ? tensor_ndim(SELF(value)) == 0 : ct_scalar_kind(value) > 0;
   if (ok && !Ct_Tensor_Check(value) && ct_is_numpy_array(value) != 0) ok = 0; /* 0-dim arrays: TypeError */
@@ -360,8 +340,15 @@ int ct_fill(tensor_t *dst, PyObject *value) {
   }
   tensor_t *one = ct_scalar_checked(value, tensor_dtype(dst));
   if (!one) return -1;
-  tensor_status_t st = ct_copy(dst, one);
-  if (st == TENSOR_E_OVERLAP) st = fill_overlapping(dst, one); /* read-only and device were checked first */
+  /* torch's fill_ allows what copy_ refuses: dst with internal overlap */
+  tensor_status_t st;
+  if (tensor_numel(dst) < CT_NOGIL_ELEMENTS) {
+    st = tensor_fill_element(dst, tensor_data(one));
+  } else {
+    Py_BEGIN_ALLOW_THREADS /* the fill touches no Python object */
+    st = tensor_fill_element(dst, tensor_data(one));
+    Py_END_ALLOW_THREADS
+  }
   tensor_release(one);
   if (st != TENSOR_OK) {
     ct_raise(st);

@@ -18,7 +18,9 @@ static PyObject *promote_types(PyObject *module, PyObject *args) {
     PyErr_SetString(PyExc_TypeError, "promote_types(): arguments must be dtypes");
     return NULL;
   }
-  return Py_NewRef(ct_dtype_object(ct_promote_types(a, b)));
+  tensor_dtype_t promoted;
+  const tensor_status_t st = tensor_promote_types(&promoted, a, b);
+  return st == TENSOR_OK ? Py_NewRef(ct_dtype_object(promoted)) : ct_raise(st);
 }
 
 static PyObject *is_tensor(PyObject *module, PyObject *obj) {

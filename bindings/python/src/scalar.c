@@ -243,86 +243,18 @@ static int number_of(PyObject *value, Number *n) {
   return rc;
 }
 
-static const char *c_type_name(tensor_dtype_t d) {
-  switch (d) {
-    case TENSOR_UINT8: return "uint8_t";
-    case TENSOR_INT8: return "int8_t";
-    case TENSOR_INT16: return "int16_t";
-    case TENSOR_INT32: return "int";
-    case TENSOR_INT64: return "int64_t";
-    case TENSOR_UINT16: return "uint16_t";
-    case TENSOR_UINT32: return "uint32_t";
-    case TENSOR_UINT64: return "uint64_t";
-    case TENSOR_FLOAT16: return "at::Half";
-    case TENSOR_BFLOAT16: return "at::BFloat16";
-    case TENSOR_FLOAT32: return "float";
-    case TENSOR_FLOAT64: return "double";
-    case TENSOR_COMPLEX64: return "c10::complex<float>";
-    case TENSOR_COMPLEX128: return "c10::complex<double>";
-    default: return "bool";
-  }
-}
-
-PyObject *ct_raise_overflow(tensor_dtype_t dtype) {
-  PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", c_type_name(dtype));
-  return NULL;
-}
-
-/* Integer limits of a dtype (integral dtypes only), from its size and signedness. */
-static void int_limits(tensor_dtype_t d, int64_t *lo, uint64_t *hi) {
-  const unsigned bits = 8u * (unsigned)tensor_dtype_size(d);
-  if (tensor_dtype_is_signed(d)) {
-    *hi = ((uint64_t)1 << (bits - 1)) - 1;
-    *lo = -(int64_t)*hi - 1;
-  } else {
-    *lo = 0;
-    *hi = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-  }
-}
-
-/* Largest finite value of a floating dtype (its real part's, for complex). */
-static double float_max(tensor_dtype_t d) {
-  switch (d) {
-    case TENSOR_FLOAT16: return 65504.0;
-    case TENSOR_BFLOAT16: return 3.3895313892515355e38;
-    case TENSOR_FLOAT32: case TENSOR_COMPLEX64: return 3.4028234663852886e38;
-    default: return INFINITY;
-  }
-}
-
-/* c10::overflows<To>(value) for an integer (int64) value. */
-int ct_int_overflows(int64_t v, tensor_dtype_t d) {
-  if (d == TENSOR_BOOL) return 0;
-  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) return fabs((double)v) > float_max(d);
-  int64_t lo;
-  uint64_t hi;
-  int_limits(d, &lo, &hi);
-  if (lo == 0) /* unsigned: negative values wrap unless their magnitude exceeds the max */
-    return v >= 0 ? (uint64_t)v > hi : (uint64_t)0 - (uint64_t)v > hi;
-  return v < lo || (v > 0 && (uint64_t)v > hi);
-}
-
-/* c10::overflows<To>(value) for a double. */
-int ct_double_overflows(double v, tensor_dtype_t d) {
-  if (d == TENSOR_BOOL) return 0;
-  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) return isfinite(v) && fabs(v) > float_max(d);
-  if (isnan(v)) return 1;
-  int64_t lo;
-  uint64_t hi;
-  int_limits(d, &lo, &hi);
-  return v < (double)lo || v > (double)hi;
-}
-
 tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype) {
   Number n;
   if (number_of(value, &n) < 0) return NULL;
-  int over;
-  if (n.kind == CT_KIND_BOOL || n.kind == CT_KIND_INT) over = ct_int_overflows(n.i, dtype);
-  else if (dtype == TENSOR_BOOL) over = 0;
-  else over = (n.im != 0.0 && !ct_dtype_is_complex(dtype)) || ct_double_overflows(n.re, dtype) ||
-              (ct_dtype_is_complex(dtype) && ct_double_overflows(n.im, dtype));
-  if (over) return (tensor_t *)ct_raise_overflow(dtype);
-  /* the value in a wide dtype of its kind, then the library's conversion */
+  /* the library checks the range (PyTorch's checked_convert) */
+  double checked[2];
+  tensor_status_t st;
+  if (n.kind == CT_KIND_BOOL || n.kind == CT_KIND_INT) st = tensor_scalar_convert_int64(checked, dtype, n.i);
+  else if (n.kind == CT_KIND_FLOAT) st = tensor_scalar_convert_float64(checked, dtype, n.re);
+  else st = tensor_scalar_convert_complex128(checked, dtype, n.re, n.im);
+  if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
+  /* then the value, in the widest dtype of its kind, converts with the binding's
+     policy (PyTorch's x86 results: float16 and bfloat16 through float32) */
   union {
     uint8_t b;
     int64_t i;
@@ -340,16 +272,12 @@ tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype) {
     wide = TENSOR_COMPLEX128;
     v.c[0] = n.re;
     v.c[1] = n.im;
-  } else if (!ct_dtype_is_floating(dtype)) { /* in range: truncate here, as C++'s cast does */
-    wide = TENSOR_INT64;
-    const double t = trunc(n.re);
-    v.i = t >= 9223372036854775807.0 ? INT64_MAX : (int64_t)t;
   } else {
     wide = TENSOR_FLOAT64;
     v.f = n.re;
   }
   tensor_t *w = NULL, *out = NULL;
-  tensor_status_t st = tensor_from_data(&w, &v, 0, NULL, wide);
+  st = tensor_from_data(&w, &v, 0, NULL, wide);
   if (st == TENSOR_OK) st = ct_to(&out, w, dtype);
   tensor_release(w);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);

@@ -67,7 +67,10 @@ static PyObject *real_value(PyObject *v, tensor_dtype_t target) {
   if (!v || !PyComplex_Check(v)) return v;
   const double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v);
   Py_DECREF(v);
-  if (im != 0.0) return ct_raise_overflow(target);
+  if (im != 0.0) { /* the library's message for a complex number into a real dtype */
+    double scratch[2];
+    return ct_raise(tensor_scalar_convert_complex128(scratch, target, re, im));
+  }
   return PyFloat_FromDouble(re);
 }
 

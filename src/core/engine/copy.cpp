@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "dtype/convert.hpp"
 #include "engine/copy_exec.hpp"
@@ -87,6 +88,37 @@ void fill(const char* op, const Tensor& dst, double value) {
   convert_from_double(value, dst.dtype(), element);
   const int64_t zeros[kMaxDims] = {};
   run_copy(dst, element, zeros, dst.dtype(), Conversion::Library);
+}
+
+void fill_element(const char* op, const Tensor& dst, const void* element) {
+  if (!element) fail(Status::Invalid, op, ": element is NULL");
+  if (dst.numel() == 0) return;
+  dst.require_writable(op);
+  const size_t itemsize = dst.itemsize();
+  alignas(16) char value[16];
+  std::memcpy(value, element, itemsize);  // before any write: element may lie inside dst
+  if (dst.dtype() == dtype::Bool) value[0] = value[0] != 0;  // canonical bools, as copies store
+  const int64_t zeros[kMaxDims] = {};
+  if (!has_internal_overlap(dst)) return run_copy(dst, value, zeros, dst.dtype(), Conversion::Library);
+  // Elements in common: the engine's threads must not write one place at once, so
+  // one thread writes every place in order; dims of stride 0 only repeat places.
+  int64_t sizes[kMaxDims], steps[kMaxDims], index[kMaxDims] = {}, count = 1, n = 0;
+  for (int64_t d = 0; d < dst.ndim(); ++d) {
+    if (dst.stride(d) == 0 || dst.size(d) == 1) continue;
+    sizes[n] = dst.size(d);
+    steps[n++] = dst.stride(d) * static_cast<int64_t>(itemsize);
+    count *= dst.size(d);
+  }
+  char* p = dst.data();
+  for (; count > 0; --count) {
+    std::memcpy(p, value, itemsize);
+    for (int64_t d = n - 1; d >= 0; --d) {
+      p += steps[d];
+      if (++index[d] < sizes[d]) break;
+      p -= steps[d] * sizes[d];
+      index[d] = 0;
+    }
+  }
 }
 
 }  // namespace ctensor::core

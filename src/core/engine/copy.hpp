@@ -25,4 +25,9 @@ inline Ref<Tensor> contiguous_copy(const char* op, const Tensor& t, DType dtype)
 // Sets every element of dst to `value`, converted as from a float64 scalar.
 void fill(const char* op, const Tensor& dst, double value);
 
+// Sets every element of dst to the element at `element` (dst's dtype, any
+// alignment, possibly inside dst). dst may have internal overlap. Throws
+// Invalid (element NULL), ReadOnly, Device; an empty dst does nothing.
+void fill_element(const char* op, const Tensor& dst, const void* element);
+
 }  // namespace ctensor::core

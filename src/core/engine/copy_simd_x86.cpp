@@ -6,6 +6,7 @@
 #include "engine/copy_simd.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -534,10 +535,24 @@ TileDone copy_tile_with(Blocks4 wide_blocks, size_t item, char* dst, int64_t d_o
 //   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
 //   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
 //   strips measured 0.9-1.03.
+//
+// CTENSOR_FORCE_COPY_KIND (a benchmark and testing knob, read once) overrides
+// the vendor's choice: "avx2", "avx512-halves" (Intel's) or "avx512-lines"
+// (AMD's), so that one machine measures the other vendor's path; any other
+// value is ignored. AVX-512 blocks still need a CPU with AVX-512.
+static Blocks4 chosen_blocks() noexcept {
+  if (const char* kind = std::getenv("CTENSOR_FORCE_COPY_KIND")) {
+    if (std::strcmp(kind, "avx2") == 0) return Blocks4::avx2;
+    if (std::strcmp(kind, "avx512-halves") == 0) return Blocks4::halves512;
+    if (std::strcmp(kind, "avx512-lines") == 0) return Blocks4::lines512;
+  }
+  return cpu_is_amd() ? Blocks4::lines512 : Blocks4::halves512;
+}
+
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
-  return copy_tile_with(cpu_is_amd() ? Blocks4::lines512 : Blocks4::halves512, item, dst, d_outer, d_inner, src,
-                        s_outer, s_inner, n_outer, n_inner, stream);
+  static const Blocks4 blocks = chosen_blocks();
+  return copy_tile_with(blocks, item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner, stream);
 }
 
 bool can_stream() noexcept { return cpu_has_avx2(); }

@@ -84,7 +84,7 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, uint32_t flags)
       if (info.kind != Json::Kind::Object) bad("__metadata__ is not an object");
       for (const auto& [key, value] : info.members) {
         if (value.kind != Json::Kind::String) bad("__metadata__ value of '" + key + "' is not a string");
-        st->metadata_.emplace(key, value.text);
+        if (st->metadata_.emplace(key, value.text).second) st->metadata_keys_.push_back(key);
       }
       continue;
     }
@@ -162,6 +162,11 @@ const char* SafeTensors::metadata(const char* key) const noexcept {
   if (!key) return nullptr;
   const auto it = metadata_.find(key);
   return it == metadata_.end() ? nullptr : it->second.c_str();
+}
+
+const char* SafeTensors::metadata_key(int64_t index) const noexcept {
+  if (index < 0 || index >= metadata_count()) return nullptr;
+  return metadata_keys_[static_cast<size_t>(index)].c_str();
 }
 
 Ref<Tensor> SafeTensors::get(const char* name) const {

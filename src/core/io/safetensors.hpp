@@ -27,6 +27,9 @@ class SafeTensors {
   Ref<Tensor> get(const char* name) const;
   // A metadata value, nullptr if absent.
   const char* metadata(const char* key) const noexcept;
+  int64_t metadata_count() const noexcept { return static_cast<int64_t>(metadata_keys_.size()); }
+  // Key of metadata pair `index` in header order; nullptr out of range.
+  const char* metadata_key(int64_t index) const noexcept;
 
  private:
   struct Entry {
@@ -42,6 +45,7 @@ class SafeTensors {
   std::vector<Entry> entries_;
   std::unordered_map<std::string, size_t> index_;
   std::unordered_map<std::string, std::string> metadata_;
+  std::vector<std::string> metadata_keys_;  // header order, each once
 };
 
 // tensor_safetensors_save: n tensors and n_meta metadata pairs, atomically.

@@ -8,7 +8,7 @@
 
 namespace ctensor::core {
 
-void require_no_internal_overlap(const char* op, const Tensor& t) {
+bool has_internal_overlap(const Tensor& t) noexcept {
   struct Dim {
     int64_t size, stride;
   };
@@ -19,12 +19,16 @@ void require_no_internal_overlap(const char* op, const Tensor& t) {
   std::sort(dims, dims + n, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
   int64_t span = 0;  // bounded by the storage size, so it cannot overflow
   for (int64_t i = 0; i < n; ++i) {
-    if (dims[i].stride <= span)
-      fail(Status::Overlap, op, ": destination of sizes ", DimList{t.sizes(), t.ndim()}, " and strides ",
-           DimList{t.strides(), t.ndim()},
-           " has internal overlap (more than one element refers to the same memory)");
+    if (dims[i].stride <= span) return true;
     span += (dims[i].size - 1) * dims[i].stride;
   }
+  return false;
+}
+
+void require_no_internal_overlap(const char* op, const Tensor& t) {
+  if (has_internal_overlap(t))
+    fail(Status::Overlap, op, ": destination of sizes ", DimList{t.sizes(), t.ndim()}, " and strides ",
+         DimList{t.strides(), t.ndim()}, " has internal overlap (more than one element refers to the same memory)");
 }
 
 namespace {

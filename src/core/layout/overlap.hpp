@@ -7,7 +7,9 @@
 namespace ctensor::core {
 
 // Sorted by |stride|, each dim of size > 1 must step past the span of all
-// smaller ones; zero strides and interleavings are refused with Error(Overlap).
+// smaller ones; zero strides and interleavings fail the test.
+bool has_internal_overlap(const Tensor& t) noexcept;
+// Error(Overlap) where has_internal_overlap.
 void require_no_internal_overlap(const char* op, const Tensor& t);
 
 // Whether the bytes two non-empty tensors address may intersect.

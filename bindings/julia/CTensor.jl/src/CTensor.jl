@@ -15,7 +15,7 @@ using Libdl
 export Tensor, TensorArray, CTensorError, BFloat16,
        as_strided, permute, slice, select, narrow, expand, broadcast_to, squeeze, unsqueeze,
        flatten, view_dtype, contiguous, clone, to, zeros_like, storage_offset, is_contiguous, is_readonly,
-       index_gather, index_put!, nonzero
+       index_gather, index_put!, nonzero, fill_checked!
 
 # ctensor names that Base also has: CTensor.view(t, 2, 3) etc. are new functions, not
 # methods of Base's (their meaning differs), and are not exported.

@@ -96,6 +96,15 @@ tensor_contiguous(out, t) =
     ccall((:tensor_contiguous, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
 tensor_clone(out, t) = ccall((:tensor_clone, libctensor()), Int32, (Ptr{Ptr{Cvoid}}, Ptr{Cvoid}), out, t)
 tensor_fill(dst, value) = ccall((:tensor_fill, libctensor()), Int32, (Ptr{Cvoid}, Cdouble), dst, value)
+tensor_fill_element(dst, element) =
+    ccall((:tensor_fill_element, libctensor()), Int32, (Ptr{Cvoid}, Ptr{Cvoid}), dst, element)
+tensor_scalar_convert_int64(out, dtype, value) =
+    ccall((:tensor_scalar_convert_int64, libctensor()), Int32, (Ptr{Cvoid}, Int32, Int64), out, dtype, value)
+tensor_scalar_convert_float64(out, dtype, value) =
+    ccall((:tensor_scalar_convert_float64, libctensor()), Int32, (Ptr{Cvoid}, Int32, Cdouble), out, dtype, value)
+tensor_scalar_convert_complex128(out, dtype, re, im) =
+    ccall((:tensor_scalar_convert_complex128, libctensor()), Int32, (Ptr{Cvoid}, Int32, Cdouble, Cdouble),
+          out, dtype, re, im)
 
 # Memory formats and conversion policies (experimental in the C API).
 tensor_empty_like(out, t, dtype, memory_format) =

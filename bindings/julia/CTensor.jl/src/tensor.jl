@@ -467,6 +467,27 @@ function Base.fill!(t::Tensor, x::Real)
 end
 
 """
+    fill_checked!(t::Tensor, x::Number)
+
+PyTorch's `fill_`: every element becomes `x`, range-checked into t's dtype by the
+library (`TENSOR_E_OVERFLOW` with PyTorch's message where `fill!` would wrap or
+saturate; -1 into UInt8 wraps, as in PyTorch). Unlike `fill!`, `t` may have internal
+overlap (an expanded view): each place ends up the value.
+"""
+function fill_checked!(t::Tensor, x::Number)
+    element = Ref((0.0, 0.0))  # room for the widest element (complex128)
+    GC.@preserve element begin
+        p = Ptr{Cvoid}(Base.unsafe_convert(Ptr{Tuple{Float64,Float64}}, element))
+        dtype = LibCTensor.tensor_dtype(t)
+        check(x isa Complex ? LibCTensor.tensor_scalar_convert_complex128(p, dtype, Float64(real(x)), Float64(imag(x))) :
+              x isa Union{Integer,Bool} ? LibCTensor.tensor_scalar_convert_int64(p, dtype, Int64(x)) :
+              LibCTensor.tensor_scalar_convert_float64(p, dtype, Float64(x)))
+        check(LibCTensor.tensor_fill_element(t, p))
+    end
+    return t
+end
+
+"""
     Array(t::Tensor)
 
 A new Julia `Array` with t's size and element type holding a copy of its elements

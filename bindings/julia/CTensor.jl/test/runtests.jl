@@ -3,7 +3,7 @@
 # Expected sizes, strides and offsets are PyTorch 1.13's for the same views.
 using CTensor
 using CTensor: TENSOR_E_INVALID, TENSOR_E_BOUNDS, TENSOR_E_SHAPE, TENSOR_E_STRIDE,
-               TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_COPY
+               TENSOR_E_DTYPE, TENSOR_E_READONLY, TENSOR_E_OVERLAP, TENSOR_E_COPY, TENSOR_E_OVERFLOW
 using LinearAlgebra
 using Test
 
@@ -351,6 +351,14 @@ end
     expect_error(() -> fill!(ro, 0), TENSOR_E_READONLY)
     expect_error(() -> copyto!(ro, Tensor([2.0])), TENSOR_E_READONLY)
     expect_error(() -> fill!(expand(CTensor.zeros(Float64, 1), 2), 1), TENSOR_E_OVERLAP)
+    one = CTensor.zeros(UInt8, 1)
+    @test fill_checked!(expand(one, 3), -1) isa Tensor  # overlap allowed; -1 wraps as in PyTorch
+    @test Array(one) == UInt8[255]
+    expect_error(() -> fill_checked!(one, 256), TENSOR_E_OVERFLOW)
+    expect_error(() -> fill_checked!(one, 1 + 2im), TENSOR_E_OVERFLOW)
+    c = CTensor.zeros(ComplexF64, 2)
+    fill_checked!(c, 1.5 - 2im)
+    @test Array(c) == ComplexF64[1.5 - 2im, 1.5 - 2im]
 end
 
 @testset "memory formats and conversion policies" begin

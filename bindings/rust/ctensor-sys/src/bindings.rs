@@ -892,6 +892,75 @@ unsafe extern "C" {
     pub fn tensor_fill(dst: *mut tensor_t, value: f64) -> tensor_status_t;
 }
 unsafe extern "C" {
+    /** Sets every element of dst to the one element at `element` (dst's dtype, native
+ byte order, any alignment), as PyTorch's fill_: unlike tensor_fill and
+ tensor_copy, dst may have internal overlap (expanded, or as_strided with
+ elements in common), since every write is the same value; every element of dst
+ ends up the value. An empty dst always succeeds.
+ @param dst the destination (written in place).
+ @param element tensor_dtype_size(tensor_dtype(dst)) bytes, e.g. written by
+        tensor_scalar_convert_int64 and its sisters; may lie inside dst's memory.
+ @return TENSOR_OK; TENSOR_E_INVALID (NULL dst or element); TENSOR_E_READONLY;
+         TENSOR_E_DEVICE.
+ @since 0.2*/
+    pub fn tensor_fill_element(
+        dst: *mut tensor_t,
+        element: *const ::std::os::raw::c_void,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** Checked conversion of a number into one element of `dtype`, as PyTorch converts
+ a Python number argument (fill values, torch.tensor(data, dtype=...), t[i] = v):
+ a value outside the dtype's range is TENSOR_E_OVERFLOW with PyTorch's message
+ ("value cannot be converted to type uint8_t without overflow"), where
+ tensor_fill and tensor_copy would wrap or saturate. The ranges: an integer dtype
+ holds its minimum to maximum, and a negative integer whose magnitude is at most
+ an unsigned dtype's maximum (it wraps, as in PyTorch: -1 gives 255 in uint8); a
+ float (not NaN) must lie in [min, max] of the integer dtype; float16, bfloat16,
+ float32 and complex64 hold every value of magnitude at most their largest finite
+ one (inf and NaN included); bool holds every number. In range, the value converts
+ as a copy does (integers wrap into the unsigned dtypes, floats truncate toward
+ zero, float16/bfloat16 round once to nearest even).
+ @param out receives tensor_dtype_size(dtype) bytes (native byte order; any
+        alignment); unchanged on failure.
+ @param dtype the element's dtype.
+ @param value the number (bool values as 0 and 1).
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW
+         (the value is out of the dtype's range).
+ @since 0.2*/
+    pub fn tensor_scalar_convert_int64(
+        out: *mut ::std::os::raw::c_void,
+        dtype: tensor_dtype_t,
+        value: i64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_scalar_convert_int64, a float64 number.
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW
+         (NaN or out of range for an integer dtype; finite and beyond the largest
+         finite value of a float or complex dtype).
+ @since 0.2*/
+    pub fn tensor_scalar_convert_float64(
+        out: *mut ::std::os::raw::c_void,
+        dtype: tensor_dtype_t,
+        value: f64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_scalar_convert_float64, a complex128 number re + im*i: into a complex
+ dtype both parts are checked; into bool it is re != 0 (PyTorch reads a complex
+ Scalar's real part there); into any other dtype a non-zero im is
+ TENSOR_E_OVERFLOW, else re converts as a float64.
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_OVERFLOW.
+ @since 0.2*/
+    pub fn tensor_scalar_convert_complex128(
+        out: *mut ::std::os::raw::c_void,
+        dtype: tensor_dtype_t,
+        re: f64,
+        im: f64,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
     /** Where t's memory lives, as a DLPack device (DLDeviceType value and index).
  Storages made by ctensor are kDLCPU/0; tensors imported through DLPack keep
  the producer's device. NULL t gives device type 0 (no device) and id -1.
@@ -1188,6 +1257,21 @@ unsafe extern "C" {
     ) -> *const ::std::os::raw::c_char;
 }
 unsafe extern "C" {
+    /// Number of "__metadata__" pairs in the file's header (0 for NULL st or none). @since 0.2
+    pub fn tensor_safetensors_metadata_count(st: *const tensor_safetensors_t) -> i64;
+}
+unsafe extern "C" {
+    /** Key of metadata pair `index` in [0, tensor_safetensors_metadata_count), in the
+ order of the file's header (its value: tensor_safetensors_metadata); NULL out of
+ range or for NULL st. Read once, at open, from the header the handle holds, so a
+ file replaced on disk since does not change it. Borrowed: valid until
+ tensor_safetensors_release. @since 0.2*/
+    pub fn tensor_safetensors_metadata_key(
+        st: *const tensor_safetensors_t,
+        index: i64,
+    ) -> *const ::std::os::raw::c_char;
+}
+unsafe extern "C" {
     /** Writes n tensors (any strides; stored in C order) named names[i], and n_meta
  metadata pairs, as a safetensors file, atomically as tensor_save_npy does. The
  layout is the reference implementation's: "__metadata__" first (omitted when
@@ -1245,6 +1329,21 @@ unsafe extern "C" {
         out: *mut tensor_dtype_t,
         a: *const tensor_t,
         b: *const tensor_t,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** torch.promote_types(a, b): the dtype two tensors of dtypes a and b (both with
+ dims, or both 0-dim) compute in; the table the binary ops use, so
+ tensor_promote_types(&d, x, y) fails exactly when tensor_result_type fails for
+ tensors of dtypes x and y. Symmetric; a with itself gives a.
+ @param out receives the promoted dtype (-1 on failure).
+ @return TENSOR_OK; TENSOR_E_INVALID (out NULL, unknown dtype); TENSOR_E_DTYPE
+         (uint64 with a signed integer: no integer dtype holds both).
+ @since 0.2*/
+    pub fn tensor_promote_types(
+        out: *mut tensor_dtype_t,
+        a: tensor_dtype_t,
+        b: tensor_dtype_t,
     ) -> tensor_status_t;
 }
 unsafe extern "C" {

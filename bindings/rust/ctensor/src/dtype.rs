@@ -92,6 +92,23 @@ impl DType {
         unsafe { sys::tensor_dtype_is_signed(self.code()) != 0 }
     }
 
+    /// `torch.promote_types(self, other)`: the dtype binary operations on tensors of
+    /// these dtypes compute in; `Err(DType)` for `UInt64` with a signed integer
+    /// (exactly where [`Tensor::result_type`](crate::Tensor::result_type) fails).
+    ///
+    /// ```
+    /// use ctensor::DType;
+    /// assert_eq!(DType::UInt32.promote_types(DType::Int32)?, DType::Int64);
+    /// assert!(DType::UInt64.promote_types(DType::Int64).is_err());
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn promote_types(self, other: DType) -> crate::error::Result<DType> {
+        let mut dtype = 0;
+        // SAFETY: a valid out pointer.
+        crate::error::check(unsafe { sys::tensor_promote_types(&mut dtype, self.code(), other.code()) })?;
+        Ok(DType::from_raw(dtype))
+    }
+
     pub(crate) fn from_raw(code: i32) -> DType {
         DType::from_code(code).expect("the library returned an unknown dtype")
     }

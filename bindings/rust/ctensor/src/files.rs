@@ -233,6 +233,21 @@ impl SafeTensors {
         (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_str().expect("validated as UTF-8"))
     }
 
+    /// Every `"__metadata__"` key, in the order of the file's header (values:
+    /// [`metadata`](Self::metadata)), as read at open: a file replaced on disk
+    /// since does not change them.
+    pub fn metadata_keys(&self) -> Vec<&str> {
+        // SAFETY: live handle.
+        let n = unsafe { sys::tensor_safetensors_metadata_count(self.raw.as_ptr()) };
+        (0..n)
+            .map(|i| {
+                // SAFETY: i is in range; the key lives as long as the handle, which `self` borrows.
+                let key = unsafe { CStr::from_ptr(sys::tensor_safetensors_metadata_key(self.raw.as_ptr(), i)) };
+                key.to_str().expect("the library validated the header as UTF-8")
+            })
+            .collect()
+    }
+
     /// Writes `tensors` (any strides, stored in C order) under their names and the
     /// `metadata` pairs as a safetensors file, atomically. `Err(Invalid)` for
     /// duplicate names or keys, `Err(DType)` for complex128.

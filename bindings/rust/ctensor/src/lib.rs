@@ -78,6 +78,8 @@ mod tensor;
 
 #[cfg(feature = "ndarray")]
 mod array;
+#[cfg(feature = "arrow")]
+mod arrow;
 
 pub use ctensor_sys as sys;
 pub use dlpack::{Dlpack, DlpackLegacyTensor, DlpackTensor, ManagedTensor};

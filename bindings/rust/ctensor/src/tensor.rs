@@ -876,6 +876,48 @@ impl Tensor {
         // SAFETY: live handle; the elements are borrowed for writing.
         check(unsafe { sys::tensor_fill(self.as_raw(), value) })
     }
+
+    /// PyTorch's `fill_` with an integer: every element becomes `value`,
+    /// range-checked into the dtype (`Err(Overflow)` with PyTorch's message where
+    /// [`fill`](Self::fill) would wrap or saturate; -1 into `UInt8` wraps, as in
+    /// PyTorch). Unlike `fill`, `self` may have internal overlap (an expanded
+    /// view): each place ends up the value.
+    ///
+    /// ```
+    /// use ctensor::{DType, Tensor};
+    /// let t = Tensor::zeros(DType::UInt8, &[1])?.expand(&[3])?;
+    /// t.fill_int64(7)?;
+    /// assert!(t.fill_int64(256).is_err());
+    /// # Ok::<(), ctensor::Error>(())
+    /// ```
+    pub fn fill_int64(&self, value: i64) -> Result<()> {
+        // SAFETY: `element` has room for any dtype's element.
+        self.fill_element(|element, dtype| unsafe { sys::tensor_scalar_convert_int64(element, dtype, value) })
+    }
+
+    /// [`fill_int64`](Self::fill_int64) with a float (NaN into an integer dtype overflows).
+    pub fn fill_float64(&self, value: f64) -> Result<()> {
+        // SAFETY: `element` has room for any dtype's element.
+        self.fill_element(|element, dtype| unsafe { sys::tensor_scalar_convert_float64(element, dtype, value) })
+    }
+
+    /// [`fill_int64`](Self::fill_int64) with a complex number (a non-zero imaginary
+    /// part into a real dtype other than bool overflows).
+    pub fn fill_complex128(&self, value: crate::Complex<f64>) -> Result<()> {
+        // SAFETY: `element` has room for any dtype's element.
+        self.fill_element(|element, dtype| unsafe {
+            sys::tensor_scalar_convert_complex128(element, dtype, value.re, value.im)
+        })
+    }
+
+    fn fill_element(&self, convert: impl FnOnce(*mut std::ffi::c_void, sys::tensor_dtype_t) -> sys::tensor_status_t) -> Result<()> {
+        let _write = self.borrow("fill_element", Access::Exclusive)?;
+        let mut element = [0f64; 2]; // the widest element: complex128
+        let p = element.as_mut_ptr().cast::<std::ffi::c_void>();
+        check(convert(p, self.dtype().code()))?;
+        // SAFETY: live handle; the elements are borrowed for writing; `p` holds one element.
+        check(unsafe { sys::tensor_fill_element(self.as_raw(), p) })
+    }
 }
 
 /// `Err(Invalid)` when `strides` is given with a length other than `sizes`'s

@@ -141,6 +141,7 @@ fn safetensors_round_trip_with_metadata() {
         assert_eq!(file.names(), ["bias", "weight_t", "mask"]);
         assert_eq!(file.metadata("step"), Some("10"));
         assert_eq!(file.metadata("epoch"), None);
+        assert_eq!(file.metadata_keys(), ["step"]);
         assert_error(file.get("missing"), Status::Invalid, "missing");
         let w = file.get("weight_t").unwrap();
         assert!(w.is_readonly());

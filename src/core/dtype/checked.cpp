@@ -1,0 +1,108 @@
+#include "dtype/checked.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "dtype/convert.hpp"
+#include "error.hpp"
+
+namespace ctensor::core {
+
+namespace {
+
+// The C++ type PyTorch names in its overflow message.
+const char* torch_type_name(DType d) noexcept {
+  switch (d) {
+    case dtype::UInt8: return "uint8_t";
+    case dtype::Int8: return "int8_t";
+    case dtype::Int16: return "int16_t";
+    case dtype::Int32: return "int";
+    case dtype::Int64: return "int64_t";
+    case dtype::UInt16: return "uint16_t";
+    case dtype::UInt32: return "uint32_t";
+    case dtype::UInt64: return "uint64_t";
+    case dtype::Float16: return "at::Half";
+    case dtype::BFloat16: return "at::BFloat16";
+    case dtype::Float32: return "float";
+    case dtype::Float64: return "double";
+    case dtype::Complex64: return "c10::complex<float>";
+    case dtype::Complex128: return "c10::complex<double>";
+    default: return "bool";
+  }
+}
+
+[[noreturn]] void overflow(const char* op, DType to) {
+  fail(Status::Overflow, op, ": value cannot be converted to type ", torch_type_name(to), " without overflow");
+}
+
+const DTypeInfo& known(const char* op, DType to) {
+  require_known_dtype(to, op);
+  return *dtype_info(to);
+}
+
+// Largest finite value of a float dtype (of each part, for complex).
+double float_max(DType d) noexcept {
+  switch (d) {
+    case dtype::Float16: return 65504.0;
+    case dtype::BFloat16: return 3.3895313892515355e38;
+    case dtype::Float32: case dtype::Complex64: return std::numeric_limits<float>::max();
+    default: return std::numeric_limits<double>::infinity();
+  }
+}
+
+bool float_overflows(double v, DType to) noexcept { return std::isfinite(v) && std::fabs(v) > float_max(to); }
+
+// An integer dtype's maximum, and its minimum (0 for unsigned).
+uint64_t int_max(const DTypeInfo& info) noexcept {
+  const unsigned bits = 8u * static_cast<unsigned>(info.size);
+  if (info.is_signed) return (uint64_t{1} << (bits - 1)) - 1;
+  return bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
+}
+
+// Converts one element of `from` at `src` into `to` at `out`, as a copy does.
+void write(const void* src, DType from, DType to, void* out) noexcept {
+  alignas(16) char element[16];
+  cast_kernel(from, to)(static_cast<const char*>(src), 0, element, 0, 1);
+  std::memcpy(out, element, dtype_size(to));
+}
+
+}  // namespace
+
+void convert_int64_checked(const char* op, int64_t value, DType to, void* out) {
+  const DTypeInfo& info = known(op, to);
+  if (info.kind == DTypeKind::Float || info.kind == DTypeKind::Complex) {
+    if (std::fabs(static_cast<double>(value)) > float_max(to)) overflow(op, to);
+  } else if (info.kind == DTypeKind::Int) {
+    const uint64_t max = int_max(info);
+    // the magnitude, as uint64 (INT64_MIN's too)
+    const uint64_t magnitude = value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+    // a negative value wraps into an unsigned dtype unless its magnitude exceeds the maximum
+    if (value < 0 && info.is_signed ? magnitude > max + 1 : magnitude > max) overflow(op, to);
+  }
+  write(&value, dtype::Int64, to, out);
+}
+
+void convert_float64_checked(const char* op, double value, DType to, void* out) {
+  const DTypeInfo& info = known(op, to);
+  if (info.kind == DTypeKind::Float || info.kind == DTypeKind::Complex) {
+    if (float_overflows(value, to)) overflow(op, to);
+  } else if (info.kind == DTypeKind::Int) {
+    const double lo = info.is_signed ? -static_cast<double>(int_max(info)) - 1.0 : 0.0;
+    if (std::isnan(value) || value < lo || value > static_cast<double>(int_max(info))) overflow(op, to);
+  }
+  write(&value, dtype::Float64, to, out);
+}
+
+void convert_complex128_checked(const char* op, double re, double im, DType to, void* out) {
+  const DTypeInfo& info = known(op, to);
+  if (info.kind == DTypeKind::Complex) {
+    if (float_overflows(re, to) || float_overflows(im, to)) overflow(op, to);
+    const double value[2] = {re, im};
+    return write(value, dtype::Complex128, to, out);
+  }
+  if (info.kind != DTypeKind::Bool && im != 0.0) overflow(op, to);
+  convert_float64_checked(op, re, to, out);
+}
+
+}  // namespace ctensor::core
