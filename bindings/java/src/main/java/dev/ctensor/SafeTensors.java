@@ -61,6 +61,18 @@ public final class SafeTensors extends Resource {
         }
     }
 
+    /** @return the "__metadata__" keys in the order of the file's header (values: {@link #metadata}) */
+    public List<String> metadataKeys() {
+        try (Use u = Use.of(this)) {
+            long n = Native.tensor_safetensors_metadata_count(u.get(0));
+            List<String> keys = new ArrayList<>();
+            for (long i = 0; i < n; i++) {
+                keys.add(Call.string(Native.tensor_safetensors_metadata_key(u.get(0), i)));
+            }
+            return keys;
+        }
+    }
+
     /**
      * @param key a "__metadata__" key
      * @return its value, or null if absent

@@ -743,6 +743,21 @@ public final class Tensor extends Resource {
     }
 
     /**
+     * torch.promote_types: the dtype two tensors of dtypes a and b (both with dims) compute in.
+     * @param a a dtype
+     * @param b another
+     * @return the promoted dtype
+     * @throws CTensorException {@link DTypeException} (uint64 with a signed integer)
+     */
+    public static DType promoteTypes(DType a, DType b) throws CTensorException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            CTensorException.check(Native.tensor_promote_types(out, a.code(), b.code()));
+            return DType.of(out.get(JAVA_INT, 0));
+        }
+    }
+
+    /**
      * @param b other operand (broadcast)
      * @return this + b
      * @throws CTensorException {@link ShapeException}, {@link DTypeException}, ...
