@@ -6,8 +6,8 @@
 #   api.json function wrapped or listed in bindings/java/not-wrapped.txt), then
 #   `mvn javadoc:javadoc`. Surefire's XML reports are copied to REPORTSDIR/java-*.xml.
 # Needs Maven (Debian's 3.8.7 is fine) and a JDK >= 22 (JAVA_HOME, else the Temurin 25
-# JDK at /usr/lib/jvm/temurin-25-jdk-amd64). Plugins and JUnit (exact versions in
-# pom.xml) come from Maven Central into $CTENSOR_M2 (default ~/.m2/repository) on
+# JDK at /usr/lib/jvm/temurin-25-jdk-amd64). Plugins, JUnit and Arrow Java's arrow-c-data
+# (the Arrow interop test; exact versions in pom.xml) come from Maven Central into $CTENSOR_M2 (default ~/.m2/repository) on
 # the first run; later runs need no network. Maven's output goes to BUILDDIR/java.
 # Exits non-zero if a test, the check or javadoc fails.
 set -uo pipefail

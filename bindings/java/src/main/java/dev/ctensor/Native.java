@@ -1341,6 +1341,94 @@ final class Native {
         }
     }
 
+    private static final MethodHandle tensor_fill_element$MH =
+            NativeLibrary.downcall("tensor_fill_element", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_fill_element(tensor_t * dst, const void * element)}
+     * <p>
+     * Sets every element of dst to the one element at `element` (dst's dtype, native byte order,
+     * any alignment), as PyTorch's fill_: unlike tensor_fill and tensor_copy, dst may have
+     * internal overlap (expanded, or as_strided with elements in common), since every write is the
+     * same value; every element of dst ends up the value. An empty dst always succeeds.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_READONLY, TENSOR_E_DEVICE.
+     * <p>Since 0.2.
+     */
+    static int tensor_fill_element(MemorySegment dst, MemorySegment element) {
+        try {
+            return (int) tensor_fill_element$MH.invokeExact(dst, element);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_fill_element", e);
+        }
+    }
+
+    private static final MethodHandle tensor_scalar_convert_int64$MH =
+            NativeLibrary.downcall("tensor_scalar_convert_int64", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
+
+    /**
+     * {@code tensor_status_t tensor_scalar_convert_int64(void * out, tensor_dtype_t dtype, int64_t value)}
+     * <p>
+     * Checked conversion of a number into one element of `dtype`, as PyTorch converts a Python
+     * number argument (fill values, torch.tensor(data, dtype=...), t[i] = v): a value outside the
+     * dtype's range is TENSOR_E_OVERFLOW with PyTorch's message ("value cannot be converted to
+     * type uint8_t without overflow"), where tensor_fill and tensor_copy would wrap or saturate.
+     * The ranges: an integer dtype holds its minimum to maximum, and a negative integer whose
+     * magnitude is at most an unsigned dtype's maximum (it wraps, as in PyTorch: -1 gives 255 in
+     * uint8); a float (not NaN) must lie in [min, max] of the integer dtype; float16, bfloat16,
+     * float32 and complex64 hold every value of magnitude at most their largest finite one (inf
+     * and NaN included); bool holds every number. In range, the value converts as a copy does
+     * (integers wrap into the unsigned dtypes, floats truncate toward zero, float16/bfloat16 round
+     * once to nearest even).
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW.
+     * <p>Since 0.2.
+     */
+    static int tensor_scalar_convert_int64(MemorySegment out, int dtype, long value) {
+        try {
+            return (int) tensor_scalar_convert_int64$MH.invokeExact(out, dtype, value);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_scalar_convert_int64", e);
+        }
+    }
+
+    private static final MethodHandle tensor_scalar_convert_float64$MH =
+            NativeLibrary.downcall("tensor_scalar_convert_float64", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_DOUBLE));
+
+    /**
+     * {@code tensor_status_t tensor_scalar_convert_float64(void * out, tensor_dtype_t dtype, double value)}
+     * <p>
+     * As tensor_scalar_convert_int64, a float64 number.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW.
+     * <p>Since 0.2.
+     */
+    static int tensor_scalar_convert_float64(MemorySegment out, int dtype, double value) {
+        try {
+            return (int) tensor_scalar_convert_float64$MH.invokeExact(out, dtype, value);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_scalar_convert_float64", e);
+        }
+    }
+
+    private static final MethodHandle tensor_scalar_convert_complex128$MH =
+            NativeLibrary.downcall("tensor_scalar_convert_complex128", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_DOUBLE, JAVA_DOUBLE));
+
+    /**
+     * {@code tensor_status_t tensor_scalar_convert_complex128(void * out, tensor_dtype_t dtype, double re, double im)}
+     * <p>
+     * As tensor_scalar_convert_float64, a complex128 number re + im*i: into a complex dtype both
+     * parts are checked; into bool it is re != 0 (PyTorch reads a complex Scalar's real part
+     * there); into any other dtype a non-zero im is TENSOR_E_OVERFLOW, else re converts as a
+     * float64.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_OVERFLOW.
+     * <p>Since 0.2.
+     */
+    static int tensor_scalar_convert_complex128(MemorySegment out, int dtype, double re, double im) {
+        try {
+            return (int) tensor_scalar_convert_complex128$MH.invokeExact(out, dtype, re, im);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_scalar_convert_complex128", e);
+        }
+    }
+
     private static final MethodHandle tensor_device$MH =
             NativeLibrary.downcall("tensor_device", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
 
@@ -1773,6 +1861,43 @@ final class Native {
         }
     }
 
+    private static final MethodHandle tensor_safetensors_metadata_count$MH =
+            NativeLibrary.downcall("tensor_safetensors_metadata_count", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+
+    /**
+     * {@code int64_t tensor_safetensors_metadata_count(const tensor_safetensors_t * st)}
+     * <p>
+     * Number of "__metadata__" pairs in the file's header (0 for NULL st or none).
+     * <p>Since 0.2.
+     */
+    static long tensor_safetensors_metadata_count(MemorySegment st) {
+        try {
+            return (long) tensor_safetensors_metadata_count$MH.invokeExact(st);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_safetensors_metadata_count", e);
+        }
+    }
+
+    private static final MethodHandle tensor_safetensors_metadata_key$MH =
+            NativeLibrary.downcall("tensor_safetensors_metadata_key", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG));
+
+    /**
+     * {@code const char * tensor_safetensors_metadata_key(const tensor_safetensors_t * st, int64_t index)}
+     * <p>
+     * Key of metadata pair `index` in [0, tensor_safetensors_metadata_count), in the order of the
+     * file's header (its value: tensor_safetensors_metadata); NULL out of range or for NULL st.
+     * Read once, at open, from the header the handle holds, so a file replaced on disk since does
+     * not change it. Borrowed: valid until tensor_safetensors_release.
+     * <p>Since 0.2.
+     */
+    static MemorySegment tensor_safetensors_metadata_key(MemorySegment st, long index) {
+        try {
+            return (MemorySegment) tensor_safetensors_metadata_key$MH.invokeExact(st, index);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_safetensors_metadata_key", e);
+        }
+    }
+
     private static final MethodHandle tensor_safetensors_save$MH =
             NativeLibrary.downcall("tensor_safetensors_save", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
@@ -1885,6 +2010,27 @@ final class Native {
             return (int) tensor_result_type$MH.invokeExact(out, a, b);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_result_type", e);
+        }
+    }
+
+    private static final MethodHandle tensor_promote_types$MH =
+            NativeLibrary.downcall("tensor_promote_types", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+
+    /**
+     * {@code tensor_status_t tensor_promote_types(tensor_dtype_t * out, tensor_dtype_t a, tensor_dtype_t b)}
+     * <p>
+     * torch.promote_types(a, b): the dtype two tensors of dtypes a and b (both with dims, or both
+     * 0-dim) compute in; the table the binary ops use, so tensor_promote_types(&d, x, y) fails
+     * exactly when tensor_result_type fails for tensors of dtypes x and y. Symmetric; a with
+     * itself gives a.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_DTYPE.
+     * <p>Since 0.2.
+     */
+    static int tensor_promote_types(MemorySegment out, int a, int b) {
+        try {
+            return (int) tensor_promote_types$MH.invokeExact(out, a, b);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_promote_types", e);
         }
     }
 

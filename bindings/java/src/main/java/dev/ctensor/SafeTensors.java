@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -40,13 +41,23 @@ public final class SafeTensors extends Resource {
 
     /** @return the tensors' names in the order of the file's header */
     public List<String> names() {
+        return stringList(Native::tensor_safetensors_count, Native::tensor_safetensors_name);
+    }
+
+    @FunctionalInterface
+    private interface Item {
+        MemorySegment get(MemorySegment st, long index);
+    }
+
+    /** The borrowed strings item(0 .. count - 1) of the handle, as Java strings. */
+    private List<String> stringList(ToLongFunction<MemorySegment> count, Item item) {
         try (Use u = Use.of(this)) {
-            long n = Native.tensor_safetensors_count(u.get(0));
-            List<String> names = new ArrayList<>();
+            long n = count.applyAsLong(u.get(0));
+            List<String> out = new ArrayList<>();
             for (long i = 0; i < n; i++) {
-                names.add(Call.string(Native.tensor_safetensors_name(u.get(0), i)));
+                out.add(Call.string(item.get(u.get(0), i)));
             }
-            return names;
+            return out;
         }
     }
 
@@ -59,6 +70,11 @@ public final class SafeTensors extends Resource {
         try (Use u = Use.of(this)) {
             return new Tensor(Call.out((out, a) -> Native.tensor_safetensors_get(out, u.get(0), a.allocateFrom(name))));
         }
+    }
+
+    /** @return the "__metadata__" keys in the order of the file's header (values: {@link #metadata}) */
+    public List<String> metadataKeys() {
+        return stringList(Native::tensor_safetensors_metadata_count, Native::tensor_safetensors_metadata_key);
     }
 
     /**

@@ -743,6 +743,21 @@ public final class Tensor extends Resource {
     }
 
     /**
+     * torch.promote_types: the dtype two tensors of dtypes a and b (both with dims) compute in.
+     * @param a a dtype
+     * @param b another
+     * @return the promoted dtype
+     * @throws CTensorException {@link DTypeException} (uint64 with a signed integer)
+     */
+    public static DType promoteTypes(DType a, DType b) throws CTensorException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            CTensorException.check(Native.tensor_promote_types(out, a.code(), b.code()));
+            return DType.of(out.get(JAVA_INT, 0));
+        }
+    }
+
+    /**
      * @param b other operand (broadcast)
      * @return this + b
      * @throws CTensorException {@link ShapeException}, {@link DTypeException}, ...
@@ -873,19 +888,630 @@ public final class Tensor extends Resource {
     }
 
     /**
-     * @return -this
-     * @throws CTensorException {@link DTypeException} for bool
+     * An element-wise unary op in a new tensor of this shape, laid out as {@link #add} lays out
+     * its result ({@code tensor_unary}); each op also has a named method ({@link #exp}, ...).
+     * @param op the operation
+     * @return op(this), in the op's result dtype (see {@link UnaryOp})
+     * @throws CTensorException {@link DTypeException} (a dtype the op refuses, as PyTorch),
+     *         {@link DeviceException}, {@link OutOfMemoryException}
      */
-    public Tensor neg() throws CTensorException {
-        return derive((out, t, a) -> Native.tensor_neg(out, t));
+    public Tensor unary(UnaryOp op) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_unary(out, op.code(), t));
     }
 
     /**
-     * @return |this| (complex: the modulus)
-     * @throws CTensorException {@link DTypeException} for bool
+     * {@code this = op(a)} with PyTorch's out= rules ({@code tensor_unary_into}): this has a's
+     * shape and a dtype the op's result can be cast to; this may be a itself (in place, as
+     * {@code a.exp_()}).
+     * @param op the operation
+     * @param a  the operand
+     * @throws CTensorException {@link ShapeException}, {@link DTypeException} (refused dtype, or
+     *         no cast to this dtype), {@link ReadOnlyException}, {@link OverlapException}, ...
+     */
+    public void unaryInto(UnaryOp op, Tensor a) throws CTensorException {
+        into(a, (d, s) -> Native.tensor_unary_into(d, op.code(), s));
+    }
+
+    /** The named C function of {@code op} ({@code tensor_exp}, ...). */
+    private Tensor apply(UnaryOp op) throws CTensorException {
+        return derive((out, t, a) -> op.function.call(out, t));
+    }
+
+    /**
+     * @return {@link UnaryOp#NEG} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor neg() throws CTensorException {
+        return apply(UnaryOp.NEG);
+    }
+
+    /**
+     * @return {@link UnaryOp#ABS} of this, element-wise
+     * @throws CTensorException as {@link #unary}
      */
     public Tensor abs() throws CTensorException {
-        return derive((out, t, a) -> Native.tensor_abs(out, t));
+        return apply(UnaryOp.ABS);
+    }
+
+    /**
+     * @return {@link UnaryOp#EXP} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor exp() throws CTensorException {
+        return apply(UnaryOp.EXP);
+    }
+
+    /**
+     * @return {@link UnaryOp#EXP2} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor exp2() throws CTensorException {
+        return apply(UnaryOp.EXP2);
+    }
+
+    /**
+     * @return {@link UnaryOp#EXPM1} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor expm1() throws CTensorException {
+        return apply(UnaryOp.EXPM1);
+    }
+
+    /**
+     * @return {@link UnaryOp#LOG} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor log() throws CTensorException {
+        return apply(UnaryOp.LOG);
+    }
+
+    /**
+     * @return {@link UnaryOp#LOG2} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor log2() throws CTensorException {
+        return apply(UnaryOp.LOG2);
+    }
+
+    /**
+     * @return {@link UnaryOp#LOG10} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor log10() throws CTensorException {
+        return apply(UnaryOp.LOG10);
+    }
+
+    /**
+     * @return {@link UnaryOp#LOG1P} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor log1p() throws CTensorException {
+        return apply(UnaryOp.LOG1P);
+    }
+
+    /**
+     * @return {@link UnaryOp#SQRT} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor sqrt() throws CTensorException {
+        return apply(UnaryOp.SQRT);
+    }
+
+    /**
+     * @return {@link UnaryOp#RSQRT} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor rsqrt() throws CTensorException {
+        return apply(UnaryOp.RSQRT);
+    }
+
+    /**
+     * @return {@link UnaryOp#SIN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor sin() throws CTensorException {
+        return apply(UnaryOp.SIN);
+    }
+
+    /**
+     * @return {@link UnaryOp#COS} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor cos() throws CTensorException {
+        return apply(UnaryOp.COS);
+    }
+
+    /**
+     * @return {@link UnaryOp#TAN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor tan() throws CTensorException {
+        return apply(UnaryOp.TAN);
+    }
+
+    /**
+     * @return {@link UnaryOp#ASIN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor asin() throws CTensorException {
+        return apply(UnaryOp.ASIN);
+    }
+
+    /**
+     * @return {@link UnaryOp#ACOS} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor acos() throws CTensorException {
+        return apply(UnaryOp.ACOS);
+    }
+
+    /**
+     * @return {@link UnaryOp#ATAN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor atan() throws CTensorException {
+        return apply(UnaryOp.ATAN);
+    }
+
+    /**
+     * @return {@link UnaryOp#SINH} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor sinh() throws CTensorException {
+        return apply(UnaryOp.SINH);
+    }
+
+    /**
+     * @return {@link UnaryOp#COSH} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor cosh() throws CTensorException {
+        return apply(UnaryOp.COSH);
+    }
+
+    /**
+     * @return {@link UnaryOp#TANH} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor tanh() throws CTensorException {
+        return apply(UnaryOp.TANH);
+    }
+
+    /**
+     * @return {@link UnaryOp#SIGMOID} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor sigmoid() throws CTensorException {
+        return apply(UnaryOp.SIGMOID);
+    }
+
+    /**
+     * @return {@link UnaryOp#RELU} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor relu() throws CTensorException {
+        return apply(UnaryOp.RELU);
+    }
+
+    /**
+     * @return {@link UnaryOp#GELU} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor gelu() throws CTensorException {
+        return apply(UnaryOp.GELU);
+    }
+
+    /**
+     * @return {@link UnaryOp#ERF} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor erf() throws CTensorException {
+        return apply(UnaryOp.ERF);
+    }
+
+    /**
+     * @return {@link UnaryOp#FLOOR} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor floor() throws CTensorException {
+        return apply(UnaryOp.FLOOR);
+    }
+
+    /**
+     * @return {@link UnaryOp#CEIL} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor ceil() throws CTensorException {
+        return apply(UnaryOp.CEIL);
+    }
+
+    /**
+     * @return {@link UnaryOp#ROUND} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor round() throws CTensorException {
+        return apply(UnaryOp.ROUND);
+    }
+
+    /**
+     * @return {@link UnaryOp#TRUNC} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor trunc() throws CTensorException {
+        return apply(UnaryOp.TRUNC);
+    }
+
+    /**
+     * @return {@link UnaryOp#FRAC} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor frac() throws CTensorException {
+        return apply(UnaryOp.FRAC);
+    }
+
+    /**
+     * @return {@link UnaryOp#SIGN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor sign() throws CTensorException {
+        return apply(UnaryOp.SIGN);
+    }
+
+    /**
+     * @return {@link UnaryOp#RECIPROCAL} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor reciprocal() throws CTensorException {
+        return apply(UnaryOp.RECIPROCAL);
+    }
+
+    /**
+     * @return {@link UnaryOp#SQUARE} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor square() throws CTensorException {
+        return apply(UnaryOp.SQUARE);
+    }
+
+    /**
+     * @return {@link UnaryOp#ISNAN} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor isnan() throws CTensorException {
+        return apply(UnaryOp.ISNAN);
+    }
+
+    /**
+     * @return {@link UnaryOp#ISINF} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor isinf() throws CTensorException {
+        return apply(UnaryOp.ISINF);
+    }
+
+    /**
+     * @return {@link UnaryOp#ISFINITE} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor isfinite() throws CTensorException {
+        return apply(UnaryOp.ISFINITE);
+    }
+
+    /**
+     * @return {@link UnaryOp#LOGICAL_NOT} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor logicalNot() throws CTensorException {
+        return apply(UnaryOp.LOGICAL_NOT);
+    }
+
+    /**
+     * @return {@link UnaryOp#BITWISE_NOT} of this, element-wise
+     * @throws CTensorException as {@link #unary}
+     */
+    public Tensor bitwiseNot() throws CTensorException {
+        return apply(UnaryOp.BITWISE_NOT);
+    }
+
+    /**
+     * torch.clamp (clip): min(max(this, min), max) element-wise in a new tensor
+     * ({@code tensor_clamp}). The bounds are tensors or wrapped numbers ({@link #scalar}); this,
+     * min and max broadcast together and compute in their result type. A NaN element stays NaN,
+     * a NaN bound gives NaN (except a NaN wrapped number as the only bound, passed over as
+     * PyTorch's clamp_min/clamp_max do), min &gt; max gives max.
+     * @param min the lower bound, or null for none
+     * @param max the upper bound, or null for none (not both null)
+     * @return the clamped tensor, laid out as {@link #add}'s result
+     * @throws CTensorException {@link InvalidArgumentException} (both bounds null),
+     *         {@link ShapeException} (no broadcast), {@link DTypeException} (complex; bool with
+     *         both bounds), ...
+     */
+    public Tensor clamp(Tensor min, Tensor max) throws CTensorException {
+        try (Use u = Use.ofNullable(this, min, max)) {
+            return new Tensor(Call.out((out, a) -> Native.tensor_clamp(out, u.get(0), u.get(1), u.get(2))));
+        }
+    }
+
+    /**
+     * @param min lower bound (a wrapped float: an integer tensor gives float32)
+     * @param max upper bound
+     * @return {@link #clamp(Tensor, Tensor)} with wrapped-number bounds
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clamp(double min, double max) throws CTensorException {
+        try (Tensor lo = scalar(min); Tensor hi = scalar(max)) {
+            return clamp(lo, hi);
+        }
+    }
+
+    /**
+     * @param min lower bound (a wrapped int: an integer tensor keeps its dtype)
+     * @param max upper bound
+     * @return {@link #clamp(Tensor, Tensor)} with wrapped-number bounds
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clamp(long min, long max) throws CTensorException {
+        try (Tensor lo = scalar(min); Tensor hi = scalar(max)) {
+            return clamp(lo, hi);
+        }
+    }
+
+    /**
+     * @param min lower bound (a wrapped float)
+     * @return torch.clamp_min: {@link #clamp(Tensor, Tensor)} without an upper bound
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clampMin(double min) throws CTensorException {
+        try (Tensor lo = scalar(min)) {
+            return clamp(lo, null);
+        }
+    }
+
+    /**
+     * @param min lower bound (a wrapped int)
+     * @return torch.clamp_min: {@link #clamp(Tensor, Tensor)} without an upper bound
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clampMin(long min) throws CTensorException {
+        try (Tensor lo = scalar(min)) {
+            return clamp(lo, null);
+        }
+    }
+
+    /**
+     * @param max upper bound (a wrapped float)
+     * @return torch.clamp_max: {@link #clamp(Tensor, Tensor)} without a lower bound
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clampMax(double max) throws CTensorException {
+        try (Tensor hi = scalar(max)) {
+            return clamp(null, hi);
+        }
+    }
+
+    /**
+     * @param max upper bound (a wrapped int)
+     * @return torch.clamp_max: {@link #clamp(Tensor, Tensor)} without a lower bound
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}
+     */
+    public Tensor clampMax(long max) throws CTensorException {
+        try (Tensor hi = scalar(max)) {
+            return clamp(null, hi);
+        }
+    }
+
+    /**
+     * {@code this = clamp(a, min, max)} with the out= rules of {@link #binaryInto}
+     * ({@code tensor_clamp_into}); this may be a itself (in place, clamp_).
+     * @param a   the input
+     * @param min the lower bound, or null
+     * @param max the upper bound, or null (not both null)
+     * @throws CTensorException as {@link #clamp(Tensor, Tensor)}, and {@link ShapeException},
+     *         {@link DTypeException} (no cast), {@link ReadOnlyException} for this
+     */
+    public void clampInto(Tensor a, Tensor min, Tensor max) throws CTensorException {
+        try (Use u = Use.ofNullable(this, a, min, max)) {
+            Call.run(arena -> Native.tensor_clamp_into(u.get(0), u.get(1), u.get(2), u.get(3)));
+        }
+    }
+
+    /**
+     * torch.where: a where cond is true, else b ({@code tensor_where}); the three broadcast,
+     * a and b are converted to their result type (either may be a wrapped number).
+     * @param cond bool or uint8 (non-zero is true)
+     * @param a    taken where cond is true
+     * @param b    taken elsewhere
+     * @return the new tensor, laid out as {@link #add}'s result over cond, a and b
+     * @throws CTensorException {@link ShapeException} (no broadcast), {@link DTypeException}
+     *         (cond of another dtype, no result type), ...
+     */
+    public static Tensor where(Tensor cond, Tensor a, Tensor b) throws CTensorException {
+        try (Use u = Use.of(cond, a, b)) {
+            return new Tensor(Call.out((out, arena) -> Native.tensor_where(out, u.get(0), u.get(1), u.get(2))));
+        }
+    }
+
+    /**
+     * {@code this = where(cond, a, b)} with the out= rules of {@link #clampInto}
+     * ({@code tensor_where_into}).
+     * @param cond bool or uint8
+     * @param a    taken where cond is true
+     * @param b    taken elsewhere
+     * @throws CTensorException as {@link #where} and {@link #clampInto}
+     */
+    public void whereInto(Tensor cond, Tensor a, Tensor b) throws CTensorException {
+        try (Use u = Use.of(this, cond, a, b)) {
+            Call.run(arena -> Native.tensor_where_into(u.get(0), u.get(1), u.get(2), u.get(3)));
+        }
+    }
+
+    /** The dim argument of {@link #argmax(long, boolean)} and {@link #argmin(long, boolean)} searching every dim. */
+    public static final long ALL_DIMS = Native.TENSOR_ALL_DIMS;
+
+    /**
+     * torch.argmax ({@code tensor_argmax}): the index of the first largest element along dim,
+     * as a new contiguous int64 tensor; NaN is larger than every number.
+     * @param dim     the dim (negative from the end), or {@link #ALL_DIMS} for the flattened
+     *                tensor (C order)
+     * @param keepdim keep the reduced dim (every dim for ALL_DIMS) as size 1
+     * @return the indices
+     * @throws CTensorException {@link InvalidArgumentException} (dim out of range),
+     *         {@link ShapeException} (the dim has size 0), {@link DTypeException} (bool, complex)
+     */
+    public Tensor argmax(long dim, boolean keepdim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_argmax(out, t, dim, keepdim ? 1 : 0));
+    }
+
+    /**
+     * @return torch.argmax(this): the flat (C order) index of the first largest element, 0-dim int64
+     * @throws CTensorException as {@link #argmax(long, boolean)}
+     */
+    public Tensor argmax() throws CTensorException {
+        return argmax(ALL_DIMS, false);
+    }
+
+    /**
+     * torch.argmin ({@code tensor_argmin}), as {@link #argmax(long, boolean)}; NaN is smaller
+     * than every number.
+     * @param dim     the dim, or {@link #ALL_DIMS}
+     * @param keepdim keep the reduced dim as size 1
+     * @return the indices
+     * @throws CTensorException as {@link #argmax(long, boolean)}
+     */
+    public Tensor argmin(long dim, boolean keepdim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_argmin(out, t, dim, keepdim ? 1 : 0));
+    }
+
+    /**
+     * @return torch.argmin(this): the flat index of the first smallest element, 0-dim int64
+     * @throws CTensorException as {@link #argmax(long, boolean)}
+     */
+    public Tensor argmin() throws CTensorException {
+        return argmin(ALL_DIMS, false);
+    }
+
+    @FunctionalInterface
+    private interface Into {
+        int call(MemorySegment dst, MemorySegment src);
+    }
+
+    /** Runs a {@code tensor_*_into(dst = this, src, ...)} call. */
+    private void into(Tensor src, Into fn) throws CTensorException {
+        try (Use u = Use.of(this, src)) {
+            Call.run(arena -> fn.call(u.get(0), u.get(1)));
+        }
+    }
+
+    /**
+     * {@code this = argmax(t, dim, keepdim)} ({@code tensor_argmax_into}): this is int64 and
+     * has the result's shape.
+     * @param t       the input
+     * @param dim     the dim, or {@link #ALL_DIMS}
+     * @param keepdim keep the reduced dim as size 1
+     * @throws CTensorException as {@link #argmax(long, boolean)}; {@link ShapeException},
+     *         {@link DTypeException} (this not int64), {@link ReadOnlyException} for this
+     */
+    public void argmaxInto(Tensor t, long dim, boolean keepdim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_argmax_into(d, s, dim, keepdim ? 1 : 0));
+    }
+
+    /**
+     * {@code this = argmin(t, dim, keepdim)}, as {@link #argmaxInto} ({@code tensor_argmin_into}).
+     * @param t       the input
+     * @param dim     the dim, or {@link #ALL_DIMS}
+     * @param keepdim keep the reduced dim as size 1
+     * @throws CTensorException as {@link #argmaxInto}
+     */
+    public void argminInto(Tensor t, long dim, boolean keepdim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_argmin_into(d, s, dim, keepdim ? 1 : 0));
+    }
+
+    /**
+     * torch.cumsum ({@code tensor_cumsum}): element k along dim is the sum of elements 0..k,
+     * in a new contiguous tensor. bool and integers give int64 (wrapping); float32 and float64
+     * accumulate in float64, float16 and bfloat16 in float32. Convert first ({@link #to}) for
+     * another dtype.
+     * @param dim the dim (negative from the end)
+     * @return the running sums
+     * @throws CTensorException {@link InvalidArgumentException} (dim out of range), ...
+     */
+    public Tensor cumsum(long dim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_cumsum(out, t, dim));
+    }
+
+    /**
+     * torch.cumprod ({@code tensor_cumprod}), as {@link #cumsum} with the running product.
+     * @param dim the dim (negative from the end)
+     * @return the running products
+     * @throws CTensorException as {@link #cumsum}
+     */
+    public Tensor cumprod(long dim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_cumprod(out, t, dim));
+    }
+
+    /**
+     * {@code this = cumsum(t, dim)} ({@code tensor_cumsum_into}): this has t's shape and a dtype
+     * the result can be cast to.
+     * @param t   the input
+     * @param dim the dim
+     * @throws CTensorException as {@link #cumsum} and {@link #clampInto}
+     */
+    public void cumsumInto(Tensor t, long dim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_cumsum_into(d, s, dim));
+    }
+
+    /**
+     * {@code this = cumprod(t, dim)}, as {@link #cumsumInto} ({@code tensor_cumprod_into}).
+     * @param t   the input
+     * @param dim the dim
+     * @throws CTensorException as {@link #cumsumInto}
+     */
+    public void cumprodInto(Tensor t, long dim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_cumprod_into(d, s, dim));
+    }
+
+    /**
+     * torch.softmax ({@code tensor_softmax}): exp(x - max) / sum(exp(x - max)) along dim, in a
+     * new contiguous tensor of this dtype. A lane holding NaN or +inf, or only -inf, gives NaN.
+     * @param dim the dim (negative from the end)
+     * @return the softmax
+     * @throws CTensorException {@link DTypeException} (not a floating dtype),
+     *         {@link InvalidArgumentException} (dim out of range), ...
+     */
+    public Tensor softmax(long dim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_softmax(out, t, dim));
+    }
+
+    /**
+     * torch.log_softmax ({@code tensor_log_softmax}): x - max - log(sum(exp(x - max))) along
+     * dim, as {@link #softmax}.
+     * @param dim the dim (negative from the end)
+     * @return the log-softmax
+     * @throws CTensorException as {@link #softmax}
+     */
+    public Tensor logSoftmax(long dim) throws CTensorException {
+        return derive((out, t, a) -> Native.tensor_log_softmax(out, t, dim));
+    }
+
+    /**
+     * {@code this = softmax(t, dim)} ({@code tensor_softmax_into}): this has t's shape and dtype.
+     * @param t   the input
+     * @param dim the dim
+     * @throws CTensorException as {@link #softmax}; {@link ShapeException}, {@link DTypeException}
+     *         (this dtype differs), {@link ReadOnlyException} for this
+     */
+    public void softmaxInto(Tensor t, long dim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_softmax_into(d, s, dim));
+    }
+
+    /**
+     * {@code this = logSoftmax(t, dim)}, as {@link #softmaxInto} ({@code tensor_log_softmax_into}).
+     * @param t   the input
+     * @param dim the dim
+     * @throws CTensorException as {@link #softmaxInto}
+     */
+    public void logSoftmaxInto(Tensor t, long dim) throws CTensorException {
+        into(t, (d, s) -> Native.tensor_log_softmax_into(d, s, dim));
     }
 
     /**
@@ -1092,6 +1718,44 @@ public final class Tensor extends Resource {
      */
     public static Tensor fromDLPackLegacy(MemorySegment managed) throws CTensorException {
         return new Tensor(Call.out((out, a) -> Native.tensor_from_dlpack_legacy(out, managed)));
+    }
+
+    // ---- Arrow -------------------------------------------------------------------------
+
+    /**
+     * Exports this tensor through the Arrow C Data Interface ({@code tensor_to_arrow}): ndim
+     * &gt;= 2 as {@code arrow.fixed_shape_tensor} (dim 0 the array's length), ndim 1 as a
+     * primitive array; without copying when the layout allows (bool is always copied). The
+     * arrays hold a reference to the tensor until released. On success the caller owns both
+     * structs and releases each once (a consumer such as Arrow Java's {@code Data.importVector}
+     * does); on failure both are left released.
+     * @param schemaOut an {@link Arrow#SCHEMA} struct to fill (native memory)
+     * @param arrayOut  an {@link Arrow#ARRAY} struct to fill
+     * @param flags     0 or {@link Arrow#NO_COPY}
+     * @throws CTensorException {@link ShapeException} (0-dim), {@link CopyException} (a copy is
+     *         needed and NO_COPY is set), {@link DeviceException}, ...
+     */
+    public void toArrow(MemorySegment schemaOut, MemorySegment arrayOut, int flags) throws CTensorException {
+        try (Use u = Use.of(this)) {
+            Call.run(a -> Native.tensor_to_arrow(schemaOut, arrayOut, u.get(0), flags));
+        }
+    }
+
+    /**
+     * A read-only tensor viewing an Arrow array without copying (bool excepted: a writable
+     * copy) ({@code tensor_from_arrow}): {@code arrow.fixed_shape_tensor} gives [length,
+     * *shape], a FixedSizeList [length, list_size, ...], a primitive array [length]. The
+     * schema is only read (the caller releases it); the array is moved on success (its
+     * release struct field set to NULL, the producer's release called once when the last
+     * tensor on it goes) and untouched on failure.
+     * @param schema an {@link Arrow#SCHEMA} struct
+     * @param array  an {@link Arrow#ARRAY} struct, taken over on success
+     * @return the tensor
+     * @throws CTensorException {@link FormatException} (malformed, nulls), {@link DTypeException},
+     *         {@link UnsupportedException} (dictionaries, other nested types), ...
+     */
+    public static Tensor fromArrow(MemorySegment schema, MemorySegment array) throws CTensorException {
+        return new Tensor(Call.out((out, a) -> Native.tensor_from_arrow(out, schema, array)));
     }
 
     // ---- experimental ------------------------------------------------------------------

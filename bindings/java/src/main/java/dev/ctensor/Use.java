@@ -11,13 +11,17 @@ final class Use implements AutoCloseable {
     private final MemorySegment[] addresses;
     private int held;
 
-    private Use(Resource[] resources) {
+    private Use(Resource[] resources, boolean nullable) {
         handles = new Handle[resources.length];
         addresses = new MemorySegment[resources.length];
         try {
             for (; held < resources.length; held++) {
                 if (resources[held] == null) {
-                    throw new NullPointerException("argument " + held + " is null");
+                    if (!nullable) {
+                        throw new NullPointerException("argument " + held + " is null");
+                    }
+                    addresses[held] = MemorySegment.NULL;
+                    continue;
                 }
                 handles[held] = resources[held].handle;
                 addresses[held] = handles[held].acquire();
@@ -29,7 +33,12 @@ final class Use implements AutoCloseable {
     }
 
     static Use of(Resource... resources) {
-        return new Use(resources);
+        return new Use(resources, false);
+    }
+
+    /** As {@link #of}, but a null resource is passed to C as NULL (an optional argument). */
+    static Use ofNullable(Resource... resources) {
+        return new Use(resources, true);
     }
 
     MemorySegment get(int i) {
@@ -48,7 +57,10 @@ final class Use implements AutoCloseable {
     @Override
     public void close() {
         while (held > 0) {
-            handles[--held].release();
+            Handle h = handles[--held];
+            if (h != null) {
+                h.release();
+            }
         }
     }
 }

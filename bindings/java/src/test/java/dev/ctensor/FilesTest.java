@@ -80,6 +80,7 @@ class FilesTest {
             assertEquals(List.of("bias", "weight_t"), st.names().stream().sorted().toList());
             assertEquals("pt", st.metadata("format"));
             assertNull(st.metadata("absent"));
+            assertEquals(List.of("format"), st.metadataKeys());
             try (Tensor w = st.get("weight_t")) {
                 st.close(); // tensors outlive the file handle
                 assertArrayEquals(new long[] {3, 2}, w.shape());

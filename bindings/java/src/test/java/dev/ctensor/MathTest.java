@@ -66,6 +66,10 @@ class MathTest {
             assertArrayEquals(new double[] {0.5, 0.5, 0.5}, r2.toDoubleArray());
             assertEquals(DType.INT8, i8.resultType(one));
             assertEquals(DType.COMPLEX64, i8.resultType(c));
+            assertEquals(DType.INT16, Tensor.promoteTypes(DType.INT8, DType.UINT8));
+            assertEquals(DType.FLOAT32, Tensor.promoteTypes(DType.INT64, DType.FLOAT32));
+            assertEquals(DType.INT32, Tensor.promoteTypes(DType.UINT16, DType.INT16));
+            assertThrows(DTypeException.class, () -> Tensor.promoteTypes(DType.UINT64, DType.INT8));
             assertEquals(DType.BOOL, flag.dtype());
             assertEquals(1, flag.itemLong());
             assertEquals(1.0, c.itemDouble());
