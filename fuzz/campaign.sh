@@ -20,7 +20,9 @@ fi
 fuzz_rc=$?
 
 covdir=build-fuzz-cov
-bash fuzz/build.sh "$covdir" "-fprofile-instr-generate -fcoverage-mapping" \
+# b_lundef=false: the library's fuzzer instrumentation (sancov) resolves against the
+# libFuzzer runtime linked into each target, as in fuzz/run.sh's build.
+bash fuzz/build.sh "$covdir" "-fprofile-instr-generate -fcoverage-mapping" -Db_lundef=false \
   -Dc_link_args=-fprofile-instr-generate -Dcpp_link_args=-fprofile-instr-generate || exit 1
 
 rm -rf "$covdir/profiles"
