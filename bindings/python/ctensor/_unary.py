@@ -1,7 +1,8 @@
 """The unary family (torch.exp, Tensor.exp, Tensor.exp_ ...), generated from
 one name -> TENSOR_UOP_* code table; every call goes through _C._unary."""
 from ctensor import _C
-from ctensor._C import Tensor
+
+Tensor = _C.Tensor
 
 # ctensor.h's TENSOR_UOP_* values (the index is the code).
 NAMES = (
