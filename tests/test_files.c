@@ -760,6 +760,7 @@ END_TEST
 /* Every metadata pair can be listed from the handle, which holds the header it
  * read at open: a file renamed over the path since changes nothing. */
 START_TEST(safetensors_metadata_keys_from_the_handle) {
+  make_dir();
   tensor_t *a = arange_f32(4);
   const char *names[] = {"a"};
   const tensor_t *tensors[] = {a};
@@ -797,6 +798,7 @@ START_TEST(safetensors_metadata_keys_from_the_handle) {
   ck_assert_int_eq(tensor_safetensors_metadata_count(st), 0);
   tensor_safetensors_release(st);
   tensor_release(a);
+  remove_dir();
 }
 END_TEST
 
