@@ -401,9 +401,7 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
          " is not the broadcast shape ", DimList{shape, ndim}, " of the operands (ctensor never resizes)");
   const DType common = compute_dtype(op, a, b);
   const DType result = is_comparison(op) ? dtype::Bool : common;
-  if (!can_cast(result, dst.dtype()))
-    fail(Status::DType, name, ": result type ", dtype_name(result), " can't be cast to the desired output type ",
-         dtype_name(dst.dtype()));
+  require_castable(name, result, dst.dtype());
   if (dst.numel() == 0) return;
   dst.require_writable(name);
   a.require_readable(name);

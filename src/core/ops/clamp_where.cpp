@@ -138,10 +138,10 @@ void assign_result(const char* op, const Tensor& dst, const Tensor& result, bool
   if (dst.ndim() != result.ndim() || !std::equal(dst.sizes(), dst.sizes() + dst.ndim(), result.sizes()))
     fail(Status::Shape, op, ": the destination's shape ", DimList{dst.sizes(), dst.ndim()},
          " is not the result's shape ", DimList{result.sizes(), result.ndim()}, " (ctensor never resizes)");
-  if (exact ? dst.dtype() != result.dtype() : !can_cast(result.dtype(), dst.dtype()))
-    fail(Status::DType, op, ": result type ", dtype_name(result.dtype()),
-         exact ? " must be the destination's dtype, not " : " can't be cast to the desired output type ",
+  if (exact && dst.dtype() != result.dtype())
+    fail(Status::DType, op, ": result type ", dtype_name(result.dtype()), " must be the destination's dtype, not ",
          dtype_name(dst.dtype()));
+  require_castable(op, result.dtype(), dst.dtype());
   copy_into(op, dst, result);
 }
 

@@ -104,6 +104,12 @@ bool can_cast(DType from, DType to) noexcept {
   return true;
 }
 
+void require_castable(const char* op, DType result, DType dst) {
+  if (!can_cast(result, dst))
+    fail(Status::DType, op, ": result type ", dtype_name(result), " can't be cast to the desired output type ",
+         dtype_name(dst));
+}
+
 DType to_floating(DType d) noexcept { return category(d) < DTypeKind::Float ? dtype::Float32 : d; }
 
 DType to_real(DType d) noexcept {

@@ -28,6 +28,10 @@ DType result_type(const char* op, const Tensor& a, const Tensor& b);
 // bool, or anything but bool into bool.
 bool can_cast(DType from, DType to) noexcept;
 
+// Throws TENSOR_E_DTYPE (torch's message) unless can_cast(result, dst): the out=
+// check every *_into op shares.
+void require_castable(const char* op, DType result, DType dst);
+
 // The default float (float32) for integer and bool dtypes; `d` otherwise. What
 // true division and mean-like ops compute in.
 DType to_floating(DType d) noexcept;

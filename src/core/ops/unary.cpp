@@ -232,9 +232,7 @@ void unary_into(UnaryOp op, const Tensor& dst, const Tensor& a) {
     fail(Status::Shape, name, ": the destination's shape ", DimList{dst.sizes(), dst.ndim()},
          " is not the operand's shape ", DimList{a.sizes(), a.ndim()}, " (ctensor never resizes)");
   const DType result = result_dtype(op, a.dtype());
-  if (!can_cast(result, dst.dtype()))
-    fail(Status::DType, name, ": result type ", dtype_name(result), " can't be cast to the desired output type ",
-         dtype_name(dst.dtype()));
+  require_castable(name, result, dst.dtype());
   if (dst.numel() == 0) return;
   dst.require_writable(name);
   a.require_readable(name);
