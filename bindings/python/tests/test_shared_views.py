@@ -73,6 +73,8 @@ def test_exported_storage_is_refused_until_released():
     m.release()
     buf.share_memory_()
     assert head.is_shared() and buf.numpy().tolist() == [0, 1, 2, 3]
+    held = buf.numpy()  # shared memory never moves again: exports are no obstacle
+    assert buf.share_memory_() is buf and held.ctypes.data == buf.data_ptr()
 
 
 @pytest.mark.parametrize("lib", [ctensor, torch], ids=["ctensor", "torch"])
