@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interop/arrow.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -15,7 +16,9 @@ extern "C" {
 tensor_status_t tensor_to_arrow(struct ArrowSchema* schema_out, struct ArrowArray* array_out, tensor_t* t,
                                 uint32_t flags) {
   return capi::guarded("to_arrow", [&](const char* op) {
-    core::export_arrow(op, schema_out, array_out, capi::arg(t, op), flags, false);
+    core::clear_arrow_outputs(op, schema_out, array_out);
+    core::Tensor& tensor = capi::arg(t, op);
+    core::export_arrow(op, schema_out, array_out, tensor, capi::arrow_no_copy_arg(flags, op), false);
   });
 }
 
@@ -24,8 +27,9 @@ tensor_status_t tensor_to_arrow_device(struct ArrowSchema* schema_out, struct Ar
   return capi::guarded("to_arrow_device", [&](const char* op) {
     if (!array_out) core::fail(core::Status::Invalid, op, ": array_out is NULL");
     std::memset(array_out, 0, sizeof *array_out);
+    core::clear_arrow_outputs(op, schema_out, &array_out->array);
     core::Tensor& tensor = capi::arg(t, op);
-    core::export_arrow(op, schema_out, &array_out->array, tensor, flags, true);
+    core::export_arrow(op, schema_out, &array_out->array, tensor, capi::arrow_no_copy_arg(flags, op), true);
     const core::Device d = tensor.storage()->device();
     array_out->device_type = d.type;
     array_out->device_id = d.id;

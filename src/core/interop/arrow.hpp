@@ -14,10 +14,15 @@
 
 namespace ctensor::core {
 
+// Error(Invalid) if schema or array is NULL, else marks both released (release
+// NULL), as a failed export leaves them.
+void clear_arrow_outputs(const char* op, ArrowSchema* schema, ArrowArray* array);
+
 // tensor_to_arrow(_device): fills *schema and *array (release set) or throws
-// with both left released. `any_device`: memory on a device the CPU cannot
-// read is exported when no copy is needed (else Error(Device)).
-void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor& t, uint32_t flags,
+// with both left released. `no_copy`: Error(Copy) where the export would copy.
+// `any_device`: memory on a device the CPU cannot read is exported when no copy
+// is needed (else Error(Device)).
+void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor& t, bool no_copy,
                   bool any_device);
 
 // tensor_from_arrow(_device): a read-only tensor viewing `array`, which is moved

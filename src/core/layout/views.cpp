@@ -185,9 +185,9 @@ Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t*
   return detail::alias(t, l);
 }
 
-Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim) {
+Ref<Tensor> squeeze(const char* op, const Tensor& t, std::optional<int64_t> dim) {
   const int64_t n = t.ndim();
-  const int64_t only = dim == kAllDims ? -1 : wrap_dim(op, dim, n);
+  const int64_t only = dim ? wrap_dim(op, *dim, n) : -1;
   Layout l;
   l.offset = t.storage_offset();
   for (int64_t i = 0; i < n; ++i) {
