@@ -13,26 +13,30 @@ namespace ctensor::core {
 
 namespace {
 
-// The C++ type PyTorch names in its overflow message, per element type.
+// The C++ type PyTorch names in its overflow message for an element type:
+// c10's names for its own types, the <cstdint> name of an integer but "int".
 template <class T>
-constexpr const char* kTorchTypeName = "bool";
-template <> constexpr const char* kTorchTypeName<uint8_t> = "uint8_t";
-template <> constexpr const char* kTorchTypeName<int8_t> = "int8_t";
-template <> constexpr const char* kTorchTypeName<int16_t> = "int16_t";
-template <> constexpr const char* kTorchTypeName<int32_t> = "int";
-template <> constexpr const char* kTorchTypeName<int64_t> = "int64_t";
-template <> constexpr const char* kTorchTypeName<uint16_t> = "uint16_t";
-template <> constexpr const char* kTorchTypeName<uint32_t> = "uint32_t";
-template <> constexpr const char* kTorchTypeName<uint64_t> = "uint64_t";
-template <> constexpr const char* kTorchTypeName<Half> = "at::Half";
-template <> constexpr const char* kTorchTypeName<BFloat16> = "at::BFloat16";
-template <> constexpr const char* kTorchTypeName<float> = "float";
-template <> constexpr const char* kTorchTypeName<double> = "double";
-template <> constexpr const char* kTorchTypeName<Complex<float>> = "c10::complex<float>";
-template <> constexpr const char* kTorchTypeName<Complex<double>> = "c10::complex<double>";
+constexpr const char* torch_type_name_of() noexcept {
+  if constexpr (std::is_same_v<T, Bool8>) {
+    return "bool";
+  } else if constexpr (std::is_integral_v<T>) {
+    constexpr int width = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+    constexpr const char* kNames[2][4] = {{"uint8_t", "uint16_t", "uint32_t", "uint64_t"},
+                                          {"int8_t", "int16_t", "int", "int64_t"}};
+    return kNames[std::is_signed_v<T>][width];
+  } else if constexpr (std::is_same_v<T, Half>) {
+    return "at::Half";
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return "at::BFloat16";
+  } else if constexpr (is_complex<T>::value) {
+    return std::is_same_v<decltype(T::re), float> ? "c10::complex<float>" : "c10::complex<double>";
+  } else {
+    return std::is_same_v<T, float> ? "float" : "double";
+  }
+}
 
 const char* torch_type_name(DType d) {
-  return dispatch(d, [](auto tag) { return kTorchTypeName<typename decltype(tag)::type>; });
+  return dispatch(d, [](auto tag) { return torch_type_name_of<typename decltype(tag)::type>(); });
 }
 
 [[noreturn]] void overflow(const char* op, DType to) {
