@@ -42,15 +42,8 @@ tensor_status_t tensor_from_arrow(tensor_t** out, struct ArrowSchema* schema, st
 }
 
 tensor_status_t tensor_from_arrow_device(tensor_t** out, struct ArrowSchema* schema, struct ArrowDeviceArray* array) {
-  return capi::produce(out, "from_arrow_device", [&](const char* op) {
-    if (!array) core::fail(core::Status::Invalid, op, ": array is NULL");
-    if (array->sync_event)
-      core::fail(core::Status::Unsupported, op, ": sync_event is set and ctensor cannot wait on device events");
-    if (array->device_id < INT32_MIN || array->device_id > INT32_MAX)
-      core::fail(core::Status::Format, op, ": device_id ", array->device_id, " does not fit a DLPack device id");
-    const core::Device device{array->device_type, static_cast<int32_t>(array->device_id)};
-    return core::import_arrow(op, schema, &array->array, device);
-  });
+  return capi::produce(out, "from_arrow_device",
+                       [&](const char* op) { return core::import_arrow_device(op, schema, array); });
 }
 
 tensor_status_t tensor_from_arrow_variable_shape(tensor_t*** out, int64_t* count, struct ArrowSchema* schema,

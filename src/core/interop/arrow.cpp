@@ -805,6 +805,15 @@ Ref<Tensor> import_arrow(const char* op, const ArrowSchema* schema, ArrowArray* 
   return t;
 }
 
+Ref<Tensor> import_arrow_device(const char* op, const ArrowSchema* schema, ArrowDeviceArray* array) {
+  if (!array) fail(Status::Invalid, op, ": array is NULL");
+  if (array->sync_event) fail(Status::Unsupported, op, ": sync_event is set and ctensor cannot wait on device events");
+  if (array->device_id < INT32_MIN || array->device_id > INT32_MAX)
+    fail(Status::Format, op, ": device_id ", array->device_id, " does not fit a DLPack device id");
+  const Device device{array->device_type, static_cast<int32_t>(array->device_id)};
+  return import_arrow(op, schema, &array->array, device);
+}
+
 std::vector<Ref<Tensor>> import_arrow_variable_shape(const char* op, const ArrowSchema* schema, ArrowArray* array) {
   check_top(op, schema, array);
   const Context c = context(op, Device{});

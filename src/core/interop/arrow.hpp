@@ -29,6 +29,11 @@ void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor
 // (array->release set to NULL) only on success. `device` is where the buffers are.
 Ref<Tensor> import_arrow(const char* op, const ArrowSchema* schema, ArrowArray* array, Device device);
 
+// tensor_from_arrow_device: import_arrow of array->array on array's device.
+// Invalid (NULL array), Unsupported (a sync event: ctensor cannot wait on one),
+// Format (a device id that does not fit DLPack's int32).
+Ref<Tensor> import_arrow_device(const char* op, const ArrowSchema* schema, ArrowDeviceArray* array);
+
 // tensor_from_arrow_variable_shape: one view per row, `array` moved only on success.
 std::vector<Ref<Tensor>> import_arrow_variable_shape(const char* op, const ArrowSchema* schema,
                                                      ArrowArray* array);
