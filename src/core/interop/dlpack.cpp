@@ -100,8 +100,7 @@ std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept {
   return std::nullopt;
 }
 
-DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags) {
-  if (flags != 0) fail(Status::Invalid, op, ": flags ", flags, " are reserved and must be 0");
+DLManagedTensorVersioned* export_dlpack(Tensor& t) {
   DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(t);
   m->version.major = DLPACK_MAJOR_VERSION;
   m->version.minor = DLPACK_MINOR_VERSION;

@@ -52,20 +52,6 @@ int duplicate_fd(const char* op, int fd) {
 
 std::string system_error_text(int err) { return std::strerror(err); }
 
-MapMode map_mode_from_flags(const char* op, uint32_t flags) {
-  constexpr uint32_t read = 1, write = 2, priv = 4;
-  switch (flags) {
-    case read: return MapMode::Read;
-    case write:
-    case read | write: return MapMode::Write;
-    case priv:
-    case read | priv: return MapMode::Private;
-    default:
-      fail(Status::Invalid, op, ": flags ", flags,
-           " must be TENSOR_MAP_READ, TENSOR_MAP_WRITE or TENSOR_MAP_PRIVATE");
-  }
-}
-
 File File::open(const char* op, const char* path, bool writable) {
   if (!path) fail(Status::Invalid, op, ": path is NULL");
   const int fd = ::open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);

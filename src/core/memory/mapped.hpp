@@ -15,16 +15,12 @@
 
 namespace ctensor::core {
 
-// How a mapping may be used; values equal the public TENSOR_MAP_* flags.
-enum class MapMode : uint32_t {
-  Read = 1,     // read-only, shared
-  Write = 2,    // read-write, writes reach the file
-  Private = 4,  // read-write, copy-on-write (writes stay in this process)
+// How a mapping may be used (the public TENSOR_MAP_* flags, decoded by the C facade).
+enum class MapMode {
+  Read,     // read-only, shared
+  Write,    // read-write, writes reach the file
+  Private,  // read-write, copy-on-write (writes stay in this process)
 };
-
-// Parses public map flags (READ, WRITE or PRIVATE, READ may accompany the others);
-// Error(Invalid) naming `op` otherwise.
-MapMode map_mode_from_flags(const char* op, uint32_t flags);
 
 // An open descriptor, closed by the destructor.
 class File {

@@ -30,12 +30,10 @@ class Storage final : public RefCounted<Storage> {
                            Device device = {}) {
     return Ref<Storage>::adopt(new Storage(data, nbytes, readonly, false, release, ctx, device));
   }
-  // tensor_storage_wrap: wrap() after checking the public flags (0 or
-  // TENSOR_READONLY) and that data is non-NULL when nbytes > 0 (Error(Invalid)).
-  static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
+  // tensor_storage_wrap: wrap() after checking that data is non-NULL when
+  // nbytes > 0 (Error(Invalid)).
+  static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, bool readonly,
                                    ReleaseFn release, void* ctx);
-  // Whether the public storage flags ask for read-only memory; Error(Invalid) on unknown bits.
-  static bool readonly_from_flags(const char* op, uint32_t flags);
 
   ~Storage();
 
