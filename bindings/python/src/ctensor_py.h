@@ -23,6 +23,11 @@ PyObject *ct_raise_as(tensor_status_t status, tensor_status_t which, PyObject *e
    requires_grad False (NotImplementedError: no autograd). 0 or -1. */
 int ct_check_options(PyObject *device, int requires_grad, const char *what);
 
+/* ---- capi.c ------------------------------------------------------------ */
+
+/* _from_handle, _raise and Tensor._handle: the C half of ctensor/_capi.py. */
+int ct_capi_register(PyObject *module);
+
 /* ---- dtype.c ----------------------------------------------------------- */
 
 /* dtype codes are c10::ScalarType values, all below this. */

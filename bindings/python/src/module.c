@@ -97,7 +97,7 @@ PyMODINIT_FUNC PyInit__C(void) {
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
-      ct_buffer_init(module) < 0 ||
+      ct_buffer_init(module) < 0 || ct_capi_register(module) < 0 ||
       add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
       add_functions(module, ct_select_functions) < 0 ||
       add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
