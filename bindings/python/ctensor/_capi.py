@@ -33,6 +33,8 @@ tensor_data p p
 tensor_is_readonly i p
 tensor_device v pII
 tensor_clone i Pp
+tensor_to_dlpack i Ppi
+tensor_to_dlpack_legacy i Pp
 """
 
 for _line in _PROTOTYPES.strip().splitlines():

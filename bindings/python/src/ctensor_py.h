@@ -287,14 +287,9 @@ extern PyMethodDef ct_factory_methods[];
 
 /* ---- dlpack.c ---------------------------------------------------------- */
 
-PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs);
-PyObject *ct_from_dlpack(PyObject *module, PyObject *obj);
-/* ctensor.utils.dlpack (to_dlpack, from_dlpack, DLDeviceType), as torch.utils.dlpack. */
-int ct_dlpack_init(PyObject *module);
-/* torch 1.13's DLDeviceType IntEnum (set by ct_dlpack_init). */
-extern PyObject *ct_dlpack_device_type;
-/* obj.__dlpack__() consumed into a tensor, for asarray. */
+/* _dlpack_capsule and _from_dlpack_capsule, for ctensor/_dlpack.py. */
+int ct_dlpack_register(PyObject *module);
+/* ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
 /* ---- registered.c ------------------------------------------------------ */

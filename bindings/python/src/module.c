@@ -48,7 +48,6 @@ static PyMethodDef module_methods[] = {
     {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim." CT_EXPERIMENTAL_NOTE},
     {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims." CT_EXPERIMENTAL_NOTE},
     {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims." CT_EXPERIMENTAL_NOTE},
-    {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
@@ -96,7 +95,7 @@ PyMODINIT_FUNC PyInit__C(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_register(module) < 0 ||
       ct_buffer_init(module) < 0 || ct_capi_register(module) < 0 ||
       add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
       add_functions(module, ct_select_functions) < 0 ||

@@ -670,8 +670,6 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("__complex__", ct_tensor_complex, NULL),
     ONEARG("__format__", ct_tensor_format, NULL),
     KWARGS("numpy", ct_tensor_numpy, "numpy(force=False): a NumPy array sharing this tensor's memory."),
-    KWARGS("__dlpack__", ct_tensor_dlpack, "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"),
-    NOARGS("__dlpack_device__", ct_tensor_dlpack_device, "(device_type, device_id) as DLPack numbers."),
     KWARGS("to", tensor_to_m, "to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."),
     KWARGS("type", tensor_type_m, "type(dtype=None): 'ctensor.FloatTensor', or converted to dtype."),
     KWARGS("new_zeros", tensor_new_zeros, "new_zeros(*size, dtype=self.dtype)."),
