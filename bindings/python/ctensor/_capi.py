@@ -35,6 +35,10 @@ tensor_device v pII
 tensor_clone i Pp
 tensor_to_dlpack i Ppi
 tensor_to_dlpack_legacy i Pp
+tensor_from_arrow i Ppp
+tensor_from_arrow_device i Ppp
+tensor_from_arrow_variable_shape i PQpp
+tensor_arrow_list_release v pq
 """
 
 for _line in _PROTOTYPES.strip().splitlines():

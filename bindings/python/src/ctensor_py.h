@@ -338,10 +338,8 @@ PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args);
    multiprocessing reducer's helpers. */
 /* ---- arrow.c ------------------------------------------------------------ */
 
-/* _from_arrow_capsules and _from_arrow_stream (used by ctensor/_arrow.py). */
-extern PyMethodDef ct_arrow_methods[];
-/* Adds __arrow_c_schema__, __arrow_c_array__ and __arrow_c_device_array__ to the tensor type. */
-int ct_arrow_init(PyObject *module);
+/* _arrow_export: a tensor's Arrow capsules, for ctensor/_arrow.py. */
+int ct_arrow_register(PyObject *module);
 
 extern PyMethodDef ct_files_methods[];
 /* Adds safe_open and registers the reducer with multiprocessing's ForkingPickler

@@ -100,7 +100,7 @@ PyMODINIT_FUNC PyInit__C(void) {
       add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
       add_functions(module, ct_select_functions) < 0 ||
       add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
-      add_functions(module, ct_arrow_methods) < 0 || ct_arrow_init(module) < 0 ||
+      ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;
