@@ -23,7 +23,10 @@ static PyObject *get_handle(PyObject *self, void *closure) {
   return PyLong_FromVoidPtr(((TensorObject *)self)->t);
 }
 
-static PyGetSetDef handle_getset = {"_handle", get_handle, NULL, "The tensor_t* (borrowed) as an int.", NULL};
+static PyGetSetDef handle_getset[] = {
+    {"_handle", get_handle, NULL, "The tensor_t* (borrowed) as an int.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 static PyMethodDef capi_functions[] = {
     {"_from_handle", from_handle, METH_O, "_from_handle(address): a Tensor owning a tensor_t* reference."},
@@ -32,9 +35,5 @@ static PyMethodDef capi_functions[] = {
 };
 
 int ct_capi_register(PyObject *module) {
-  PyObject *descr = PyDescr_NewGetSet(&Ct_TensorType, &handle_getset);
-  const int rc = descr ? PyDict_SetItemString(Ct_TensorType.tp_dict, "_handle", descr) : -1;
-  Py_XDECREF(descr);
-  PyType_Modified(&Ct_TensorType);
-  return rc < 0 ? -1 : PyModule_AddFunctions(module, capi_functions);
+  return ct_tensor_add_getset(handle_getset) < 0 ? -1 : PyModule_AddFunctions(module, capi_functions);
 }
