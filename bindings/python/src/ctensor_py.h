@@ -235,20 +235,12 @@ PyObject *ct_device_of(const tensor_t *t);
 /* repr(t) and str(t), through the registered function. */
 PyObject *ct_tensor_repr(PyObject *self);
 
-/* storage.c */
-int ct_storage_init(PyObject *module);
-/* Take over one reference to s. */
+/* storage.c: ctensor/_storage.py's storage objects (UntypedStorage, and
+   TypedStorage reading the bytes as dtype), taking over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 /* The storage a ctensor storage object holds (borrowed), or NULL. */
 tensor_storage_t *ct_storage_of(PyObject *obj);
-
-/* pickle.c */
-PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_storage_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
-PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
 
 /* testing.c */
 PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);

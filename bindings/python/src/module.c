@@ -39,7 +39,7 @@ static PyMethodDef module_methods[] = {
 
 /* Until their files register their own (ct_X_register): the functions and
    tensor methods of buffer.c, asarray.c, factories.c, numpy.c,
-   pickle.c, registered.c, testing.c and files.c. */
+   registered.c, testing.c and files.c. */
 static PyMethodDef unregistered_functions[] = {
     {"frombuffer", KW(ct_frombuffer),
      "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
@@ -52,11 +52,9 @@ static PyMethodDef unregistered_functions[] = {
      "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
-    {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
     {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
     {"_set_repr", ct_set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
-    {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
     {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
     {"_numpy_direct_read", ct_numpy_direct_read_hook, METH_VARARGS,
@@ -65,8 +63,6 @@ static PyMethodDef unregistered_functions[] = {
 };
 
 static PyMethodDef unregistered_methods[] = {
-    {"__reduce__", ct_tensor_reduce, METH_NOARGS, NULL},
-    {"__reduce_ex__", ct_tensor_reduce_ex, METH_O, "Pickles the storage once, then the view (protocol 5: out of band)."},
     {"is_shared", ct_tensor_is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
     {"share_memory_", ct_tensor_share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
     {"numpy", KW(ct_tensor_numpy), "numpy(force=False): a NumPy array sharing this tensor's memory."},
@@ -111,7 +107,7 @@ PyMODINIT_FUNC PyInit__C(void) {
       ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
       ct_select_ops_register(module) < 0 || ct_split_register(module) < 0 ||
       ct_add_functions(module, unregistered_functions) < 0 || ct_tensor_add_methods(unregistered_methods) < 0 ||
-      ct_tensor_add_getset(unregistered_getset) < 0 || ct_storage_init(module) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
+      ct_tensor_add_getset(unregistered_getset) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_init(module) < 0 || ct_add_functions(module, ct_factory_methods) < 0 ||
       ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
       ct_arrow_register(module) < 0 ||
