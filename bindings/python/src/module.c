@@ -38,12 +38,8 @@ static PyMethodDef module_methods[] = {
 };
 
 /* Until their files register their own (ct_X_register): the functions and
-   tensor methods of buffer.c, asarray.c, factories.c, numpy.c,
-   registered.c, testing.c and files.c. */
+   tensor methods of asarray.c, numpy.c and files.c. */
 static PyMethodDef unregistered_functions[] = {
-    {"frombuffer", KW(ct_frombuffer),
-     "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
-     "buffer-protocol object's memory; read-only exporters give read-only tensors."},
     {"asarray", KW(ct_asarray),
      "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
      "share-or-copy rules."},
@@ -52,13 +48,6 @@ static PyMethodDef unregistered_functions[] = {
      "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
-    {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
-    {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
-    {"_set_repr", ct_set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
-    {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
-     "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
-    {"_numpy_direct_read", ct_numpy_direct_read_hook, METH_VARARGS,
-     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: check again."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -77,8 +66,6 @@ static PyGetSetDef unregistered_getset[] = {
 };
 
 static void unregistered_slots(PyTypeObject *type) {
-  type->tp_repr = ct_tensor_repr;
-  type->tp_as_buffer = &ct_tensor_as_buffer;
   type->tp_as_sequence->sq_item = ct_tensor_item_at;
   type->tp_as_mapping->mp_subscript = ct_tensor_getitem;
   type->tp_as_mapping->mp_ass_subscript = ct_tensor_setitem;
@@ -102,13 +89,16 @@ PyMODINIT_FUNC PyInit__C(void) {
   if (!module) return NULL;
   ct_values_slots(&Ct_TensorType);
   ct_math_slots(&Ct_TensorType);
+  ct_buffer_slots(&Ct_TensorType);
+  ct_registered_slots(&Ct_TensorType);
   unregistered_slots(&Ct_TensorType);
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
       ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
       ct_select_ops_register(module) < 0 || ct_split_register(module) < 0 ||
       ct_add_functions(module, unregistered_functions) < 0 || ct_tensor_add_methods(unregistered_methods) < 0 ||
       ct_tensor_add_getset(unregistered_getset) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
-      ct_buffer_init(module) < 0 || ct_add_functions(module, ct_factory_methods) < 0 ||
+      ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
+      ct_testing_register(module) < 0 ||
       ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
       ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
