@@ -1,12 +1,14 @@
 """Tensor methods and module functions that only compose C calls: aliases, dtype
-conversions, the constant autograd attributes, the conjugate transposes, and the
-splits and atleast_Nd built on tensor_split and view. They join Tensor's methods
+conversions, the constant autograd attributes, the conjugate transposes, the
+splits (the C API's, through ctensor._capi) and atleast_Nd built on view. They join Tensor's methods
 (Tensor.METHODS) and the package's functions (FUNCTIONS) on import; a name the C
 type already has is refused."""
 import builtins
+import ctypes
 import operator
 
 from ctensor import _C
+from ctensor._capi import I32, I64, I64P, P, PP, check, lib
 
 Tensor = _C.Tensor
 _NOTE = "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
@@ -150,6 +152,101 @@ def unbind(self, dim=0):
     return tuple(self.select(dim, i) for i in range(self.shape[dim]))
 
 
+# ---- splits: tuples of views from the C API's splits (asked for their count, then filled)
+
+def _prototype(name, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype, fn.argtypes = I32, list(argtypes)
+    return fn
+
+
+_BY_NUMBER = {name: _prototype(name, PP, I64, I64P, P, I64, I64) for name in
+              ("tensor_split", "tensor_chunk", "tensor_tensor_split")}
+_BY_LIST = {name: _prototype(name, PP, I64, I64P, P, I64, I64P, I64) for name in
+            ("tensor_split_with_sizes", "tensor_tensor_split_indices")}
+
+
+def _views(fn, t, *args):
+    count = I64()
+    check(fn(None, 0, ctypes.byref(count), t._handle, *args))
+    out = (P * max(count.value, 1))()
+    check(fn(out, count.value, ctypes.byref(count), t._handle, *args))
+    return tuple(_C._from_handle(out[i]) for i in range(count.value))
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _split_dim(t, dim, what):
+    dim = operator.index(dim)
+    if t.ndim == 0:
+        raise RuntimeError(f"{what} expects at least a 1-dimensional tensor")
+    return _wrap_dim(dim, t.ndim)
+
+
+def _split(t, how, dim, what, by_number, by_list, dim_first=lambda number: True):
+    """An int (by_number) or a sequence of ints (by_list) split of t along dim; the
+    dim is checked first unless dim_first(number) says the C API's error comes first."""
+    if hasattr(builtins.type(how), "__index__"):
+        number = operator.index(how)
+        return _views(_BY_NUMBER[by_number], t, number, _split_dim(t, dim, what) if dim_first(number) else 0)
+    try:
+        items = [operator.index(item) for item in how]
+    except TypeError:
+        if hasattr(how, "__iter__"):
+            raise
+        raise TypeError(f"{what}(): {'split_size_or_sections' if what == 'split' else 'indices_or_sections'} "
+                        "must be an int or a sequence of ints") from None
+    values = (I64 * max(len(items), 1))(*items)
+    return _views(_BY_LIST[by_list], t, len(items), values, _split_dim(t, dim, what))
+
+
+def _split_args(split_size_or_sections, dim=0):
+    return split_size_or_sections, dim
+
+
+def _split_method_args(split_size, dim=0):  # Tensor.split's own name for the size
+    return split_size, dim
+
+
+def split(self, *args, **kwargs):
+    """split(split_size_or_sections, dim=0): a tuple of views."""
+    how, dim = (_split_method_args if "split_size" in kwargs else _split_args)(*args, **kwargs)
+    return _split(self, how, dim, "split", "tensor_split", "tensor_split_with_sizes", lambda size: size >= 0)
+
+
+def chunk(self, chunks, dim=0):
+    """chunk(chunks, dim=0): a tuple of views."""
+    chunks = operator.index(chunks)
+    return _views(_BY_NUMBER["tensor_chunk"], self, chunks, _split_dim(self, dim, "chunk") if chunks > 0 else 0)
+
+
+def tensor_split(self, indices_or_sections, dim=0):
+    """tensor_split(indices_or_sections, dim=0): a tuple of views; a 0-dim int64 tensor is a number of
+    sections, a 1-dim one the indices."""
+    if self.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    if isinstance(indices_or_sections, Tensor):
+        spec = indices_or_sections
+        if spec.dtype is not _C.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{str(spec.dtype).rpartition('.')[2]}")
+        if spec.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {spec.ndim} dims")
+        indices_or_sections = spec.item() if spec.ndim == 0 else spec.tolist()
+    _split_dim(self, dim, "tensor_split")
+    return _split(self, indices_or_sections, dim, "tensor_split", "tensor_tensor_split", "tensor_tensor_split_indices")
+
+
+for _method in (split, chunk, tensor_split):
+    _method.__doc__ += _NOTE
+
+
 def where(self, condition, other):
     """where(condition, other): self where condition, else other."""
     return _C.where(condition, self, other)
@@ -184,6 +281,7 @@ METHODS = {
     "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
     "view_as": _like("view_as", "view"), "reshape_as": _like("reshape_as", "reshape"),
     "expand_as": _like("expand_as", "expand"), "where": where,
+    "split": split, "chunk": chunk, "tensor_split": tensor_split,
     "max": _extreme("max", "amax", "maximum"), "min": _extreme("min", "amin", "minimum"),
 }
 METHODS.update({name: _converter(name, getattr(_C, dtype)) for name, dtype in (
