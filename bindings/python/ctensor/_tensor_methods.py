@@ -401,6 +401,48 @@ METHODS.update({name: _converter(name, getattr(_C, dtype)) for name, dtype in (
 METHODS.update({name: _new_factory(name) for name in ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor")})
 
 
+# ---- the binary ops' methods and functions (the operators are the C type's) -------
+
+# ctensor.h's TENSOR_OP_* values (the index is the code), with their docstrings.
+_BINARY = (("add", "self + other"), ("sub", "self - other"), ("mul", "self * other"), ("div", "true division"),
+           ("pow", "self ** exponent"), ("maximum", "element-wise maximum (NaN wins)"),
+           ("minimum", "element-wise minimum (NaN wins)"), ("eq", "self == other"), ("ne", "self != other"),
+           ("lt", "self < other"), ("le", "self <= other"), ("gt", "self > other"), ("ge", "self >= other"))
+
+
+def _binary_method(name, op, doc, in_place=False):
+    def method(self, other, /):
+        result = _C._binary(op, self, other, self if in_place else None)
+        if result is NotImplemented:  # torch's methods take tensors or numbers
+            raise TypeError(f"{name}(): argument 'other' must be Tensor or Number, not {_type_name(other)}")
+        return result
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"{name}(other): self {'+-*/'[op]}= other, returns self." if in_place else f"{name}(other): {doc}."
+    return method
+
+
+def _binary_function(name, op):
+    def function(input, other, /, *, out=None):
+        if out is not None and not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): out must be a Tensor")
+        result = _C._binary(op, input, other, out)
+        if result is NotImplemented:
+            raise TypeError(f"{name}(): arguments must be Tensors or Numbers")
+        return result
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"{name}(input, other, *, out=None)."
+    return function
+
+
+for _op, (_name, _doc) in enumerate(_BINARY):
+    METHODS[_name] = _binary_method(_name, _op, _doc)
+for _op, (_name, _doc) in enumerate(_BINARY[:4]):
+    METHODS[_name + "_"] = _binary_method(_name + "_", _op, _doc, in_place=True)
+METHODS["true_divide"] = _binary_method("div", 3, "true division")
+
+
 # ---- module functions -------------------------------------------------------------
 
 def _directional_split(name, min_dims, dim_of_1d, dim):
@@ -445,11 +487,13 @@ def _atleast(n):
     return atleast
 
 
-FUNCTIONS = {
+FUNCTIONS = {_name: _binary_function(_name, _op) for _op, (_name, _doc) in enumerate(_BINARY)}
+FUNCTIONS["true_divide"] = _binary_function("div", 3)
+FUNCTIONS.update({
     "hsplit": _directional_split("hsplit", 1, 0, 1), "vsplit": _directional_split("vsplit", 2, 0, 0),
     "dsplit": _directional_split("dsplit", 3, 2, 2),
     "atleast_1d": _atleast(1), "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
-}
+})
 for _function in FUNCTIONS.values():
     _function.__module__ = "ctensor"
 _C._set_tensor_methods(METHODS)
