@@ -8,8 +8,9 @@ import ctypes
 import operator
 
 from ctensor import _C
-from ctensor._capi import I32, I64, I64P, P, PP, check, lib, tensor as _made
+from ctensor._capi import CODES, I32, I32P, I64, I64P, P, PP, check, check_cpu, lib, tensor as _made
 from ctensor._device import contiguous_format
+from ctensor._storage import TypedStorage, UntypedStorage, _rebuild_tensor
 
 Tensor = _C.Tensor
 _NOTE = "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
@@ -548,7 +549,89 @@ METHODS.update({
 })
 
 
+# ---- storages and deepcopy ----------------------------------------------------------
+
+def untyped_storage(self):
+    """The storage this tensor views."""
+    return UntypedStorage._wrap(lib.tensor_storage_retain(lib.tensor_storage(self._handle)))
+
+
+def storage(self):
+    """The storage this tensor views, read as its dtype."""
+    return TypedStorage._wrap(lib.tensor_storage_retain(lib.tensor_storage(self._handle)), CODES[self.dtype])
+
+
+def __deepcopy__(self, memo):
+    """copy.deepcopy(t) as torch's: the storage is copied whole (once per deepcopy: views
+    of one storage stay views of one new storage) and the copy keeps t's sizes, strides
+    and offset."""
+    check_cpu(self, "deepcopy")
+    old = lib.tensor_storage(self._handle)
+    copied = memo.get(old) if isinstance(memo, dict) else None
+    if not isinstance(copied, UntypedStorage):
+        nbytes, new = lib.tensor_storage_nbytes(old), P()
+        check(lib.tensor_storage_new(ctypes.byref(new), nbytes))
+        copied = UntypedStorage._wrap(new.value)
+        if nbytes:
+            ctypes.memmove(lib.tensor_storage_data(new.value), lib.tensor_storage_data(old), nbytes)
+        if isinstance(memo, dict):
+            memo[old] = copied
+    return _rebuild_tensor(copied, self.dtype, self.shape, self.stride(), self.storage_offset())
+
+
+METHODS.update({"untyped_storage": untyped_storage, "storage": storage, "__deepcopy__": __deepcopy__,
+                "is_floating_point": lambda self: self.dtype.is_floating_point,
+                "is_complex": lambda self: self.dtype.is_complex, "is_signed": lambda self: self.dtype.is_signed,
+                "element_size": lambda self: self.dtype.itemsize,
+                "itemsize": property(lambda self: self.dtype.itemsize, doc="Bytes per element."),
+                "nbytes": property(lambda self: self.numel() * self.dtype.itemsize, doc="numel() * itemsize.")})
+
+
 # ---- module functions -------------------------------------------------------------
+
+_JOINS = {name: _prototype(f"tensor_{name}", PP, I64, PP, I64) for name in ("cat", "stack")}
+
+
+def _join(name, doc):
+    def join(tensors, dim=0):
+        try:
+            tensors = list(tensors)
+        except TypeError:
+            raise TypeError("expected a sequence of tensors") from None
+        for i, t in enumerate(tensors):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"{name}(): expected a sequence of Tensors, but item {i} is {_type_name(t)}")
+        handles = (P * max(len(tensors), 1))(*[t._handle for t in tensors])
+        return _made(_JOINS[name], len(tensors), handles, operator.index(dim))
+
+    join.__name__ = join.__qualname__ = name
+    join.__doc__ = doc
+    return join
+
+
+cat = _join("cat", "cat(tensors, dim=0): joined along dim, in the promoted dtype.")
+stack = _join("stack", "stack(tensors, dim=0): joined along a new dim.")
+_EQUAL = _prototype("tensor_equal", I32P, P, P)
+_ALLCLOSE = _prototype("tensor_allclose", I32P, P, P, ctypes.c_double, ctypes.c_double, I32)
+
+
+def equal(input, other, /):
+    """equal(a, b): same sizes and equal elements."""
+    _require_tensor(input, "equal", "input")
+    _require_tensor(other, "equal")
+    result = I32()
+    check(_EQUAL(ctypes.byref(result), input._handle, other._handle))
+    return bool(result.value)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."""
+    _require_tensor(input, "allclose", "input")
+    _require_tensor(other, "allclose")
+    result = I32()
+    check(_ALLCLOSE(ctypes.byref(result), input._handle, other._handle, float(rtol), float(atol), int(bool(equal_nan))))
+    return bool(result.value)
+
 
 def _directional_split(name, min_dims, dim_of_1d, dim):
     def split(input, indices_or_sections, /):
@@ -595,6 +678,7 @@ def _atleast(n):
 FUNCTIONS = {_name: _binary_function(_name, _op) for _op, (_name, _doc) in enumerate(_BINARY)}
 FUNCTIONS["true_divide"] = _binary_function("div", 3)
 FUNCTIONS.update({
+    "equal": equal, "allclose": allclose,
     "hsplit": _directional_split("hsplit", 1, 0, 1), "vsplit": _directional_split("vsplit", 2, 0, 0),
     "dsplit": _directional_split("dsplit", 3, 2, 2),
     "atleast_1d": _atleast(1), "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),

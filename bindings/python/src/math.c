@@ -172,82 +172,6 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* ---- module functions ---------------------------------------------------- */
 
-/* The tensors of a sequence as borrowed handles in `list` (n of them). */
-static Py_ssize_t tensor_list(PyObject *seq_obj, const char *name, PyObject **seq, const tensor_t ***list) {
-  *seq = PySequence_Fast(seq_obj, "expected a sequence of tensors");
-  if (!*seq) return -1;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(*seq);
-  *list = PyMem_Malloc(sizeof(tensor_t *) * (size_t)(n ? n : 1));
-  if (!*list) {
-    Py_DECREF(*seq);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *item = PySequence_Fast_GET_ITEM(*seq, i);
-    if (!Ct_Tensor_Check(item)) {
-      PyMem_Free(*list);
-      Py_DECREF(*seq);
-      PyErr_Format(PyExc_TypeError, "%s(): expected a sequence of Tensors, but item %zd is %.200s", name, i,
-                   Py_TYPE(item)->tp_name);
-      return -1;
-    }
-    (*list)[i] = SELF(item);
-  }
-  return n;
-}
-
-static PyObject *join(PyObject *args, PyObject *kwargs, const char *name,
-                      tensor_status_t (*fn)(tensor_t **, int64_t, const tensor_t *const *, int64_t)) {
-  static char *kwlist[] = {"tensors", "dim", NULL};
-  PyObject *tensors;
-  long long dim = 0;
-  char format[32];
-  PyOS_snprintf(format, sizeof format, "O|L:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &tensors, &dim)) return NULL;
-  PyObject *seq;
-  const tensor_t **list;
-  const Py_ssize_t n = tensor_list(tensors, name, &seq, &list);
-  if (n < 0) return NULL;
-  tensor_t *out = NULL;
-  const tensor_status_t st = fn(&out, n, list, dim);
-  PyMem_Free(list);
-  Py_DECREF(seq);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-static PyObject *fn_cat(PyObject *m, PyObject *a, PyObject *k) {
-  (void)m;
-  return join(a, k, "cat", tensor_cat);
-}
-static PyObject *fn_stack(PyObject *m, PyObject *a, PyObject *k) {
-  (void)m;
-  return join(a, k, "stack", tensor_stack);
-}
-
-static PyObject *fn_equal(PyObject *module, PyObject *args) {
-  (void)module;
-  PyObject *a, *b;
-  if (!PyArg_ParseTuple(args, "O!O!:equal", &Ct_TensorType, &a, &Ct_TensorType, &b)) return NULL;
-  int32_t r;
-  const tensor_status_t st = tensor_equal(&r, SELF(a), SELF(b));
-  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
-}
-
-static PyObject *fn_allclose(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-  PyObject *a, *b;
-  double rtol = 1e-5, atol = 1e-8;
-  int equal_nan = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!|ddp:allclose", kwlist, &Ct_TensorType, &a, &Ct_TensorType, &b,
-                                   &rtol, &atol, &equal_nan))
-    return NULL;
-  int32_t r;
-  const tensor_status_t st = tensor_allclose(&r, SELF(a), SELF(b), rtol, atol, equal_nan);
-  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
-}
-
 static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *a, *b;
@@ -359,11 +283,6 @@ static PyMethodDef math_functions[] = {
     {"_binary", fn_binary, METH_VARARGS, "_binary(op, a, b, out): the binary op of code op (TENSOR_OP_*)."},
     {"_set_tensor_methods", fn_set_tensor_methods, METH_O,
      "_set_tensor_methods(dict): adds Python functions to Tensor's methods (the package does, on import)."},
-    M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
-    M_KW("concat", fn_cat, "concat(tensors, dim=0): cat."),
-    M_KW("stack", fn_stack, "stack(tensors, dim=0): joined along a new dim."),
-    {"equal", fn_equal, METH_VARARGS, "equal(a, b): same sizes and equal elements."},
-    M_KW("allclose", fn_allclose, "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."),
     {"result_type", fn_result_type, METH_VARARGS, "result_type(a, b): torch's promotion of tensors and numbers."},
     {NULL, NULL, 0, NULL},
 };

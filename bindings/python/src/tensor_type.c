@@ -2,8 +2,6 @@
    and the inspection methods that need nothing but the C API. The base of the
    extension: every other file may use it, it names no function of theirs (they
    register their methods and slots, see ctensor_py.h). */
-#include <string.h>
-
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
@@ -160,34 +158,9 @@ static PyObject *tensor_numel_m(PyObject *self, PyObject *noargs) {
   return PyLong_FromLongLong(tensor_numel(SELF(self)));
 }
 
-static PyObject *tensor_element_size(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyLong_FromSize_t(tensor_dtype_size(tensor_dtype(SELF(self))));
-}
-
-static PyObject *tensor_get_itemsize(PyObject *self, void *closure) {
-  return tensor_element_size(self, closure);
-}
-
-static PyObject *tensor_get_nbytes(PyObject *self, void *closure) {
-  (void)closure;
-  return PyLong_FromLongLong(tensor_numel(SELF(self)) *
-                             (long long)tensor_dtype_size(tensor_dtype(SELF(self))));
-}
-
 static PyObject *tensor_is_contiguous_m(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return PyBool_FromLong(tensor_is_contiguous(SELF(self)));
-}
-
-static PyObject *tensor_is_floating_point(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyBool_FromLong(ct_dtype_is_floating(tensor_dtype(SELF(self))));
-}
-
-static PyObject *tensor_is_complex(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyBool_FromLong(ct_dtype_is_complex(tensor_dtype(SELF(self))));
 }
 
 static PyObject *tensor_data_ptr(PyObject *self, PyObject *noargs) {
@@ -213,11 +186,6 @@ static PyObject *tensor_get_data(PyObject *self, void *closure) {
   return tensor_detach(self, NULL);
 }
 
-static PyObject *tensor_is_signed(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyBool_FromLong(tensor_dtype_is_signed(tensor_dtype(SELF(self))));
-}
-
 static PyObject *tensor_get_is_readonly(PyObject *self, void *closure) {
   (void)closure;
   return PyBool_FromLong(tensor_is_readonly(SELF(self)));
@@ -228,8 +196,6 @@ static PyObject *tensor_get_is_readonly(PyObject *self, void *closure) {
 static PyGetSetDef tensor_getset[] = {
     {"dtype", tensor_get_dtype, NULL, "Element type.", NULL},
     {"ndim", tensor_get_ndim, NULL, "Number of dims.", NULL},
-    {"itemsize", tensor_get_itemsize, NULL, "Bytes per element.", NULL},
-    {"nbytes", tensor_get_nbytes, NULL, "numel() * itemsize.", NULL},
     {"data", tensor_get_data, NULL, "A new tensor sharing this one's storage and layout.", NULL},
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -245,12 +211,8 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("ndimension", tensor_dim, "Number of dims."),
     NOARGS("numel", tensor_numel_m, "Number of elements."),
     NOARGS("nelement", tensor_numel_m, "Number of elements."),
-    NOARGS("element_size", tensor_element_size, "Bytes per element."),
     NOARGS("is_contiguous", tensor_is_contiguous_m, "PyTorch's contiguity rule."),
-    NOARGS("is_floating_point", tensor_is_floating_point, NULL),
-    NOARGS("is_complex", tensor_is_complex, NULL),
     NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
-    NOARGS("is_signed", tensor_is_signed, "Whether the dtype is signed."),
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
     NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
     {NULL, NULL, 0, NULL},

@@ -187,65 +187,10 @@ static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
   return PyLong_FromLongLong(tensor_sizes(SELF(self))[dim]);
 }
 
-static PyObject *tensor_untyped_storage(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return ct_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))));
-}
-
-static PyObject *tensor_storage_m(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return ct_typed_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))), tensor_dtype(SELF(self)));
-}
-
 static PyObject *tensor_get_device(PyObject *self, void *closure) {
   (void)closure;
   return ct_device_of(SELF(self));
 }
-
-/* copy.deepcopy(t) is a clone, as in torch. */
-/* copy.deepcopy(t) as torch's: the storage is copied whole (once per deepcopy:
-   views of one storage stay views of one new storage) and the copy keeps t's
-   sizes, strides and offset. */
-static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
-  const tensor_t *t = SELF(self);
-  if (ct_check_cpu(t, "deepcopy") < 0) return NULL;
-  tensor_storage_t *old = tensor_storage(t);
-  PyObject *key = PyLong_FromVoidPtr(old);
-  if (!key) return NULL;
-  PyObject *copied = PyDict_Check(memo) ? PyDict_GetItemWithError(memo, key) : NULL;
-  tensor_storage_t *s = copied ? ct_storage_of(copied) : NULL;
-  if (!s) {
-    if (PyErr_Occurred()) {
-      Py_DECREF(key);
-      return NULL;
-    }
-    tensor_status_t st = tensor_storage_new(&s, tensor_storage_nbytes(old));
-    if (st != TENSOR_OK) {
-      Py_DECREF(key);
-      return ct_raise(st);
-    }
-    if (tensor_storage_nbytes(old)) memcpy(tensor_storage_data(s), tensor_storage_data(old), tensor_storage_nbytes(old));
-    PyObject *holder = ct_storage_wrap(s); /* takes s's reference; the memo keeps it alive */
-    if (!holder || (PyDict_Check(memo) && PyDict_SetItem(memo, key, holder) < 0)) {
-      Py_XDECREF(holder);
-      Py_DECREF(key);
-      return NULL;
-    }
-    tensor_t *out = NULL;
-    st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
-                             tensor_storage_offset(t));
-    Py_DECREF(holder);
-    Py_DECREF(key);
-    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-  }
-  Py_DECREF(key);
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t),
-                                                 tensor_strides(t), tensor_storage_offset(t));
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype);
 
 /* ---- conversions and the legacy constructors ------------------------------ */
 
@@ -397,9 +342,6 @@ static PyGetSetDef values_getset[] = {
 
 static PyMethodDef values_methods[] = {
     KWARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
-    NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
-    NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
-    ONEARG("__deepcopy__", tensor_deepcopy, NULL),
     NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
     NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", ct_tensor_complex, NULL),
