@@ -11,6 +11,7 @@ from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the
 from ctensor._C import __version__, _rebuild_shared, _reduce_shared, _release_in_native_thread  # noqa: F401
 from ctensor._arrow import METHODS as _ARROW_METHODS, from_arrow, from_arrow_variable_shape  # noqa: F401
 from ctensor._dlpack import METHODS as _DLPACK_METHODS, from_dlpack  # noqa: F401
+from ctensor._tensor_methods import FUNCTIONS as _TENSOR_FUNCTIONS
 from ctensor._device import channels_last, channels_last_3d, contiguous_format, device, preserve_format  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._functions import FUNCTIONS as _COMPOSED
@@ -33,5 +34,6 @@ globals().update(_FORWARDED)
 globals().update(_COMPOSED)
 globals().update(_LEGACY)
 globals().update(_UNARY)
-del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _DLPACK_METHODS, _ARROW_METHODS, _STORAGE_METHODS
+globals().update(_TENSOR_FUNCTIONS)
+del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _TENSOR_FUNCTIONS, _DLPACK_METHODS, _ARROW_METHODS, _STORAGE_METHODS
 from ctensor import utils  # noqa: E402,F401 - ctensor.utils.dlpack, as torch.utils.dlpack
