@@ -275,23 +275,52 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   return view;
 }
 
+/* t[2, 1:5]: a tuple of exact ints and slices, at most ndim of them, in one
+   tensor_index call; 0 when the general path must look (nothing done). */
+static int fast_index(const tensor_t *t, PyObject *index, tensor_t **out) {
+  const Py_ssize_t n = PyTuple_GET_SIZE(index);
+  PyObject *const *items = PySequence_Fast_ITEMS(index);
+  if (n > tensor_ndim(t)) return 0;
+  int32_t kinds[TENSOR_MAX_DIMS];
+  int64_t values[3 * TENSOR_MAX_DIMS];
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = items[i];
+    if (PyLong_CheckExact(item)) {
+      kinds[i] = TENSOR_INDEX_INT;
+      values[3 * i] = PyLong_AsLongLong(item);
+      if (values[3 * i] == -1 && PyErr_Occurred()) return -1;
+    } else if (PySlice_Check(item)) {
+      Py_ssize_t v[3]; /* open ends: PY_SSIZE_T_MIN/MAX */
+      if (PySlice_Unpack(item, &v[0], &v[1], &v[2]) < 0) return -1;
+      kinds[i] = TENSOR_INDEX_SLICE;
+      values[3 * i] = v[0], values[3 * i + 1] = v[1], values[3 * i + 2] = v[2];
+    } else {
+      return 0;
+    }
+  }
+  const tensor_status_t st = tensor_index(out, t, n, kinds, values);
+  if (st != TENSOR_OK) ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+  return st == TENSOR_OK ? 1 : -1;
+}
+
 PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
-  if (PyLong_CheckExact(index)) { /* t[i], the common case: one select, nothing else to look at */
+  tensor_t *view = NULL;
+  tensor_status_t st = TENSOR_OK;
+  if (PyLong_CheckExact(index)) { /* t[i], the common case: one select */
     const long long i = PyLong_AsLongLong(index);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    tensor_t *out = NULL;
-    const tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
-    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
-  }
-  if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
+    st = tensor_select(&view, SELF(self), 0, i);
+  } else if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(index, &start, &stop, &step) < 0) return NULL;
-    tensor_t *out = NULL;
-    const tensor_status_t st = tensor_slice(&out, SELF(self), 0, start, stop, step);
-    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+    st = tensor_slice(&view, SELF(self), 0, start, stop, step);
+  } else if (PyTuple_CheckExact(index)) {
+    const int fast = fast_index(SELF(self), index, &view);
+    if (fast) return fast < 0 ? NULL : ct_tensor_wrap(view);
   }
+  if (view || st != TENSOR_OK) return st == TENSOR_OK ? ct_tensor_wrap(view) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   Advanced adv;
-  tensor_t *view = index_view(SELF(self), index, &adv);
+  view = index_view(SELF(self), index, &adv);
   if (!view || adv.m == 0) return ct_tensor_wrap(view);
   PyObject *r = ct_advanced_get(view, adv.m, adv.dims, adv.idx);
   advanced_release(&adv);
