@@ -163,10 +163,12 @@ static int from_array_struct(PyObject *obj, tensor_t **out) {
   const tensor_dtype_t dtype = a && a->two == 2 && (a->flags & flags) == flags ? struct_dtype(a->typekind, a->itemsize) : -1;
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
   int ok = dtype >= 0 && a->nd <= TENSOR_MAX_DIMS;
+  int shift = 0; /* the itemsizes of ctensor's dtypes are powers of 2 */
+  while (ok && (1 << shift) < a->itemsize) shift++;
   for (int i = 0; ok && i < a->nd; i++) {
     sizes[i] = a->shape[i];
-    strides[i] = a->strides[i] / a->itemsize;
-    ok = a->strides[i] % a->itemsize == 0;
+    strides[i] = a->strides[i] >> shift; /* arithmetic shift: exact for whole items */
+    ok = (a->strides[i] & (a->itemsize - 1)) == 0;
   }
   const tensor_status_t st = ok ? tensor_from_blob(out, a->data, dtype, a->nd, sizes, strides, 0, ct_object_release,
                                                    Py_NewRef(obj))
