@@ -70,15 +70,6 @@ typedef struct {
   int dtype_given;      /* the caller named the result's dtype */
 } Layout;
 
-static int zero_dim_array(PyObject *obj) {
-  if (ct_is_numpy_array(obj) <= 0) return 0;
-  PyObject *ndim = PyObject_GetAttrString(obj, "ndim");
-  const int zero = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0;
-  Py_XDECREF(ndim);
-  PyErr_Clear();
-  return zero;
-}
-
 static int measure(PyObject *data, Layout *layout) {
   PyObject *cur = Py_NewRef(data);
   layout->ndim = 0;
@@ -100,7 +91,9 @@ static int measure(PyObject *data, Layout *layout) {
     Py_DECREF(cur);
     if (!first) return -1;
     cur = first;
-    if (zero_dim_array(cur)) { /* torch measures it as a sequence: len() fails */
+    char kind;
+    int itemsize;
+    if (ct_numpy_zero_dim(cur, &kind, &itemsize)) { /* torch measures it as a sequence: len() fails */
       PyErr_SetString(PyExc_TypeError, "len() of unsized object");
       Py_DECREF(cur);
       return -1;

@@ -266,6 +266,9 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
+/* 1 if obj is a 0-dim ndarray (its dtype's kind and itemsize set from its
+   __array_struct__), else 0 (errors cleared). */
+int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
 /* Whether plain ndarrays are read directly (NumPy's layout checked first if it
    has not been); enable 0 turns that off for good, 1 checks again, -1 asks only.
    0 too while NumPy is not imported; -1 on error. */

@@ -9,23 +9,6 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* The dtype kind ('b', 'i', 'u', 'f', ...) of a 0-dim NumPy array, else 0. */
-static char zero_dim_array_kind(PyObject *item) {
-  if (ct_is_numpy_array(item) <= 0) {
-    PyErr_Clear();
-    return 0;
-  }
-  PyObject *ndim = PyObject_GetAttrString(item, "ndim"), *dtype = PyObject_GetAttrString(item, "dtype");
-  PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
-  const char *text = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
-  const char result = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0 && text ? text[0] : 0;
-  Py_XDECREF(ndim);
-  Py_XDECREF(dtype);
-  Py_XDECREF(kind);
-  PyErr_Clear();
-  return result;
-}
-
 /* Python bools and 0-dim bool or uint8 tensors (and arrays, as torch: uint8 is
    its legacy mask dtype) add a dim of size 1 (true / non-zero) or 0. */
 static int is_bool_index(PyObject *item) {
@@ -34,15 +17,9 @@ static int is_bool_index(PyObject *item) {
     const tensor_dtype_t d = tensor_dtype(SELF(item));
     return tensor_ndim(SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
   }
-  const char kind = zero_dim_array_kind(item);
-  if (kind != 'u') return kind == 'b';
-  PyObject *dtype = PyObject_GetAttrString(item, "dtype"); /* 'u' covers uint16..64, which are integers */
-  PyObject *size = dtype ? PyObject_GetAttrString(dtype, "itemsize") : NULL;
-  const long itemsize = size ? PyLong_AsLong(size) : -1;
-  Py_XDECREF(size);
-  Py_XDECREF(dtype);
-  PyErr_Clear();
-  return itemsize == 1;
+  char kind = 0;
+  int itemsize = 0;
+  return ct_numpy_zero_dim(item, &kind, &itemsize) && (kind == 'b' || (kind == 'u' && itemsize == 1));
 }
 
 /* Lists, arrays and tensors other than 0-dim integers index with their values
@@ -56,10 +33,9 @@ static int is_advanced(PyObject *item) {
   if (PyLong_Check(item)) return 0;
   const int array = ct_is_numpy_array(item);
   if (array < 0) return -1;
-  if (array) {
-    const char kind = zero_dim_array_kind(item);
-    return kind != 'i' && kind != 'u';
-  }
+  char kind = 0;
+  int itemsize;
+  if (array) return !ct_numpy_zero_dim(item, &kind, &itemsize) || (kind != 'i' && kind != 'u');
   return PyObject_HasAttrString(item, "__dlpack__");
 }
 

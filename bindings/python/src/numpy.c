@@ -143,6 +143,17 @@ static int plain_array_type(PyObject *obj) {
   return strides ? strides == ndarray_strides : -1;
 }
 
+int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize) {
+  if (ct_is_numpy_array(obj) <= 0) return PyErr_Clear(), 0;
+  PyObject *capsule = PyObject_GetAttrString(obj, "__array_struct__");
+  const ArrayStruct *a = capsule ? PyCapsule_GetPointer(capsule, NULL) : NULL;
+  const int zero = a && a->two == 2 && a->nd == 0;
+  if (zero) *kind = a->typekind, *itemsize = a->itemsize;
+  Py_XDECREF(capsule);
+  PyErr_Clear();
+  return zero;
+}
+
 /* 1: *out is the tensor sharing a plain, writable, aligned, native array of a
    supported dtype (holding a strong reference to it: NumPy's resize refcheck
    then refuses, as with torch), or NULL with an exception; 0: the buffer path
