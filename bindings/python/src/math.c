@@ -141,7 +141,9 @@ static PyObject *nb_pos(PyObject *self) {
   return Py_NewRef(self);
 }
 
-void ct_math_number_slots(PyNumberMethods *nb) {
+void ct_math_slots(PyTypeObject *type) {
+  PyNumberMethods *nb = type->tp_as_number;
+  type->tp_richcompare = ct_tensor_richcompare;
   nb->nb_add = nb_add;
   nb->nb_subtract = nb_sub;
   nb->nb_multiply = nb_mul;
@@ -338,7 +340,7 @@ static PyObject *method_min(PyObject *s, PyObject *a, PyObject *k) { return extr
 #define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 #define M_NO(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
 
-PyMethodDef ct_math_methods[] = {
+static PyMethodDef math_methods[] = {
     M_O("add", checked_add, "add(other): self + other."),
     M_O("sub", checked_sub, "sub(other): self - other."),
     M_O("mul", checked_mul, "mul(other): self * other."),
@@ -574,7 +576,7 @@ static PyObject *fn_set_tensor_methods(PyObject *module, PyObject *methods) {
   Py_RETURN_NONE;
 }
 
-PyMethodDef ct_math_functions[] = {
+static PyMethodDef math_functions[] = {
     {"_unary", fn_unary, METH_VARARGS, "_unary(op, input, out): the unary op of code op (TENSOR_UOP_*)."},
     {"_set_tensor_methods", fn_set_tensor_methods, METH_O,
      "_set_tensor_methods(dict): adds Python functions to Tensor's methods (the package does, on import)."},
@@ -600,3 +602,7 @@ PyMethodDef ct_math_functions[] = {
     M_KW("ge", fn_ge, "ge(input, other, *, out=None)."),
     {NULL, NULL, 0, NULL},
 };
+
+int ct_math_register(PyObject *module) {
+  return ct_tensor_add_methods(math_methods) < 0 ? -1 : ct_add_functions(module, math_functions);
+}

@@ -1,8 +1,8 @@
 /* The extension module ctensor._C: PyTorch's tensor-creation vocabulary on
    libctensor; the package `ctensor` (../ctensor/__init__.py) exports it. Each
-   concern lives in its own file (see ctensor_py.h); this one assembles them.
-   Functions name `ctensor` as their module: that is where users (and pickle)
-   find them. */
+   concern lives in its own file and registers what it defines (see
+   ctensor_py.h); this one assembles them. Functions name `ctensor` as their
+   module: that is where users (and pickle) find them. */
 #include "ctensor_py.h"
 
 static PyObject *get_default_dtype(PyObject *module, PyObject *noargs) {
@@ -31,6 +31,16 @@ static PyObject *is_tensor(PyObject *module, PyObject *obj) {
 #define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
 
 static PyMethodDef module_methods[] = {
+    {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
+    {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
+    {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Until their files register their own (ct_X_register): the functions and
+   tensor methods of buffer.c, asarray.c, factories.c, numpy.c, dlpack.c,
+   pickle.c, registered.c, testing.c and files.c. */
+static PyMethodDef unregistered_functions[] = {
     {"frombuffer", KW(ct_frombuffer),
      "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
      "buffer-protocol object's memory; read-only exporters give read-only tensors."},
@@ -42,18 +52,8 @@ static PyMethodDef module_methods[] = {
      "when dtype allows, else tensor(data)."},
     {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
     {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
-    {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)." CT_EXPERIMENTAL_NOTE},
-    {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0." CT_EXPERIMENTAL_NOTE},
-    {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2." CT_EXPERIMENTAL_NOTE},
-    {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim." CT_EXPERIMENTAL_NOTE},
-    {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims." CT_EXPERIMENTAL_NOTE},
-    {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims." CT_EXPERIMENTAL_NOTE},
     {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
-    {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
-    {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
-    {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
     {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
-    {"_legacy_new", KW(ct_legacy_new), "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
     {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
     {"_set_repr", ct_set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
@@ -65,28 +65,39 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMethodDef unregistered_methods[] = {
+    {"__reduce__", ct_tensor_reduce, METH_NOARGS, NULL},
+    {"__reduce_ex__", ct_tensor_reduce_ex, METH_O, "Pickles the storage once, then the view (protocol 5: out of band)."},
+    {"is_shared", ct_tensor_is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
+    {"share_memory_", ct_tensor_share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
+    {"numpy", KW(ct_tensor_numpy), "numpy(force=False): a NumPy array sharing this tensor's memory."},
+    {"__dlpack__", KW(ct_tensor_dlpack), "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"},
+    {"__dlpack_device__", ct_tensor_dlpack_device, METH_NOARGS, "(device_type, device_id) as DLPack numbers."},
+    {"__array__", KW(ct_tensor_array), "__array__(dtype=None, copy=None): a NumPy array (shared unless converted or copy=True)."},
+    {"__array_wrap__", KW(ct_tensor_array_wrap), "NumPy ufunc results as tensors (torch's __array_wrap__)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef unregistered_getset[] = {
+    {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static void unregistered_slots(PyTypeObject *type) {
+  type->tp_repr = ct_tensor_repr;
+  type->tp_as_buffer = &ct_tensor_as_buffer;
+  type->tp_as_sequence->sq_item = ct_tensor_item_at;
+  type->tp_as_mapping->mp_subscript = ct_tensor_getitem;
+  type->tp_as_mapping->mp_ass_subscript = ct_tensor_setitem;
+}
+
 static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "ctensor._C",
     .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
              "from_numpy, from_dlpack, views.",
     .m_size = -1,
-    .m_methods = module_methods,
 };
-
-static int add_functions(PyObject *module, PyMethodDef *defs) {
-  PyObject *modname = PyUnicode_FromString("ctensor");
-  if (!modname) return -1;
-  for (PyMethodDef *def = defs; def->ml_name; def++) {
-    PyObject *fn = PyCFunction_NewEx(def, NULL, modname);
-    if (!fn || PyModule_AddObject(module, def->ml_name, fn) < 0) {
-      Py_XDECREF(fn);
-      break;
-    }
-  }
-  Py_DECREF(modname);
-  return PyErr_Occurred() ? -1 : 0;
-}
 
 PyMODINIT_FUNC PyInit__C(void) {
   if (tensor_version_number() < CTENSOR_VERSION_NUMBER) {
@@ -96,12 +107,17 @@ PyMODINIT_FUNC PyInit__C(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
-      ct_buffer_init(module) < 0 ||
-      add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
-      add_functions(module, ct_select_functions) < 0 ||
-      add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
-      add_functions(module, ct_arrow_methods) < 0 || ct_arrow_init(module) < 0 ||
+  ct_values_slots(&Ct_TensorType);
+  ct_math_slots(&Ct_TensorType);
+  unregistered_slots(&Ct_TensorType);
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
+      ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
+      ct_select_ops_register(module) < 0 || ct_split_register(module) < 0 ||
+      ct_add_functions(module, unregistered_functions) < 0 || ct_tensor_add_methods(unregistered_methods) < 0 ||
+      ct_tensor_add_getset(unregistered_getset) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
+      ct_buffer_init(module) < 0 || ct_add_functions(module, ct_factory_methods) < 0 ||
+      ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
+      ct_add_functions(module, ct_arrow_methods) < 0 || ct_arrow_init(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;

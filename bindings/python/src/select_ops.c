@@ -212,7 +212,7 @@ static PyObject *method_log_softmax(PyObject *s, PyObject *a, PyObject *k) {
 
 #define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
-PyMethodDef ct_select_methods[] = {
+static PyMethodDef select_methods[] = {
     M_KW("clamp", method_clamp, "clamp(min=None, max=None, *, out=None): bounds are tensors or numbers."),
     M_KW("clip", method_clamp, "clip(min=None, max=None, *, out=None): clamp."),
     M_KW("clamp_", method_clamp_, "clamp_(min=None, max=None): clamp in place, returns self."),
@@ -227,7 +227,11 @@ PyMethodDef ct_select_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-PyMethodDef ct_select_functions[] = {
+static PyMethodDef select_functions[] = {
     M_KW("where", fn_where, "where(condition, input, other, *, out=None): input where condition, else other."),
     {NULL, NULL, 0, NULL},
 };
+
+int ct_select_ops_register(PyObject *module) {
+  return ct_tensor_add_methods(select_methods) < 0 ? -1 : ct_add_functions(module, select_functions);
+}

@@ -83,7 +83,7 @@ static int split_arg(PyObject *how, Split *s, int by_number, int by_list, const 
   return s->n < 0 ? -1 : 0;
 }
 
-PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"split_size_or_sections", "dim", NULL};
   static char *kwlist_method[] = {"split_size", "dim", NULL}; /* Tensor.split's own name */
   PyObject *how, *dim_obj = NULL;
@@ -105,7 +105,7 @@ PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   return r;
 }
 
-PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"indices_or_sections", "dim", NULL};
   PyObject *how, *dim_obj = NULL;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:tensor_split", kwlist, &how, &dim_obj)) return NULL;
@@ -146,7 +146,7 @@ PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwarg
   return r;
 }
 
-PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"chunks", "dim", NULL};
   long long chunks;
   PyObject *dim_obj = NULL;
@@ -156,7 +156,7 @@ PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs) {
   return split_tuple(&s);
 }
 
-PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = NULL;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:unbind", kwlist, &dim_obj)) return NULL;
@@ -209,17 +209,17 @@ static PyObject *directional_split(PyObject *args, const char *name, int64_t min
   return r;
 }
 
-PyObject *ct_hsplit(PyObject *module, PyObject *args) {
+static PyObject *ct_hsplit(PyObject *module, PyObject *args) {
   (void)module;
   return directional_split(args, "hsplit", 1, 0, 1);
 }
 
-PyObject *ct_vsplit(PyObject *module, PyObject *args) {
+static PyObject *ct_vsplit(PyObject *module, PyObject *args) {
   (void)module;
   return directional_split(args, "vsplit", 2, 0, 0);
 }
 
-PyObject *ct_dsplit(PyObject *module, PyObject *args) {
+static PyObject *ct_dsplit(PyObject *module, PyObject *args) {
   (void)module;
   return directional_split(args, "dsplit", 3, 2, 2);
 }
@@ -255,17 +255,41 @@ static PyObject *atleast(PyObject *args, int64_t min_dims) {
   return tuple;
 }
 
-PyObject *ct_atleast_1d(PyObject *module, PyObject *args) {
+static PyObject *ct_atleast_1d(PyObject *module, PyObject *args) {
   (void)module;
   return atleast(args, 1);
 }
 
-PyObject *ct_atleast_2d(PyObject *module, PyObject *args) {
+static PyObject *ct_atleast_2d(PyObject *module, PyObject *args) {
   (void)module;
   return atleast(args, 2);
 }
 
-PyObject *ct_atleast_3d(PyObject *module, PyObject *args) {
+static PyObject *ct_atleast_3d(PyObject *module, PyObject *args) {
   (void)module;
   return atleast(args, 3);
+}
+
+#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+
+static PyMethodDef split_methods[] = {
+    KWARGS("split", ct_tensor_split, "split(split_size_or_sections, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
+    KWARGS("chunk", ct_tensor_chunk, "chunk(chunks, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
+    KWARGS("tensor_split", ct_tensor_tensor_split, "tensor_split(indices_or_sections, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
+    KWARGS("unbind", ct_tensor_unbind, "unbind(dim=0): a tuple of views."),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef split_functions[] = {
+    {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)." CT_EXPERIMENTAL_NOTE},
+    {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0." CT_EXPERIMENTAL_NOTE},
+    {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2." CT_EXPERIMENTAL_NOTE},
+    {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim." CT_EXPERIMENTAL_NOTE},
+    {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims." CT_EXPERIMENTAL_NOTE},
+    {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims." CT_EXPERIMENTAL_NOTE},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_split_register(PyObject *module) {
+  return ct_tensor_add_methods(split_methods) < 0 ? -1 : ct_add_functions(module, split_functions);
 }

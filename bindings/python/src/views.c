@@ -24,7 +24,7 @@ static int parse_int64(PyObject *obj, int64_t *out) {
   return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
-PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"size", "stride", "storage_offset", NULL};
   PyObject *size_obj, *stride_obj, *offset_obj = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:as_strided", kwlist, &size_obj, &stride_obj,
@@ -67,7 +67,7 @@ static PyObject *keyword_args(PyObject *args, PyObject *kwargs, const char *cons
   return PyTuple_Pack(1, value);
 }
 
-PyObject *ct_tensor_view(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_view(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"dtype", "size", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "view");
   if (!args) return NULL;
@@ -90,7 +90,7 @@ static PyObject *view_of(PyObject *self, PyObject *args) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"shape", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "reshape");
   if (!args) return NULL;
@@ -103,7 +103,7 @@ PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs)
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const int64_t ndim = tensor_ndim(SELF(self));
   if (ndim > 2) {
@@ -117,7 +117,7 @@ PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
+static PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
   (void)closure;
   const int64_t ndim = tensor_ndim(SELF(self));
   int64_t dims[TENSOR_MAX_DIMS];
@@ -127,7 +127,7 @@ PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
+static PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   (void)closure;
   const int64_t ndim = tensor_ndim(SELF(self));
   if (ndim == 0) return alias(self); /* torch: a 0-dim tensor is its own mT */
@@ -150,17 +150,17 @@ static PyObject *transpose_named(PyObject *self, PyObject *args, PyObject *kwarg
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim0", "dim1", NULL};
   return transpose_named(self, args, kwargs, kwlist, "LL:transpose");
 }
 
-PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"axis0", "axis1", NULL};
   return transpose_named(self, args, kwargs, kwlist, "LL:swapaxes");
 }
 
-PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"dims", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "permute");
   if (!args) return NULL;
@@ -183,7 +183,7 @@ PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs)
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"size", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "expand");
   if (!args) return NULL;
@@ -196,7 +196,7 @@ PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) 
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other) {
+static PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other) {
   if (!Ct_Tensor_Check(other)) {
     PyErr_Format(PyExc_TypeError, "expand_as(): argument 'other' must be Tensor, not %.200s",
                  Py_TYPE(other)->tp_name);
@@ -208,7 +208,7 @@ PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:squeeze", kwlist, &dim_obj)) return NULL;
@@ -219,7 +219,7 @@ PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", NULL};
   long long dim;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L:unsqueeze", kwlist, &dim)) return NULL;
@@ -228,7 +228,7 @@ PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs) 
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"start_dim", "end_dim", NULL};
   long long start = 0, end = -1;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LL:flatten", kwlist, &start, &end)) return NULL;
@@ -240,7 +240,7 @@ PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", "start", "length", NULL};
   long long dim, length;
   PyObject *start_obj;
@@ -275,7 +275,7 @@ PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
 }
 
-PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", "index", NULL};
   long long dim, index;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:select", kwlist, &dim, &index)) return NULL;
@@ -306,7 +306,7 @@ static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int
   return ct_memory_format(format, what, fallback);
 }
 
-PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (memory_format(args, kwargs, "contiguous", 0) < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_contiguous(&out, SELF(self));
@@ -318,7 +318,7 @@ PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs)
   return ct_tensor_wrap(out);
 }
 
-PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs) {
   const int preserve = args ? memory_format(args, kwargs, "clone", 1) : 1;
   if (preserve < 0) return NULL;
   if (!preserve) { /* contiguous_format: a C-order copy */
@@ -329,7 +329,7 @@ PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs) {
   return ct_tensor_wrap(ct_copy_like(SELF(self), tensor_dtype(SELF(self))));
 }
 
-PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
+static PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
   if (!Ct_Tensor_Check(src)) {
     PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %.200s",
                  Py_TYPE(src)->tp_name);
@@ -339,7 +339,7 @@ PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
   return st == TENSOR_OK ? Py_NewRef(self) : ct_raise(st);
 }
 
-PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"value", NULL};
   PyObject *value;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:fill_", kwlist, &value)) return NULL;
@@ -352,7 +352,7 @@ PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs) {
   return ct_fill(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
 
-PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dimension", "size", "step", NULL};
   long long dimension, size, step;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:unfold", kwlist, &dimension, &size, &step)) return NULL;
@@ -363,7 +363,7 @@ PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"offset", "dim1", "dim2", NULL};
   long long offset = 0, dim1 = 0, dim2 = 1;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLL:diagonal", kwlist, &offset, &dim1, &dim2)) return NULL;
@@ -375,7 +375,7 @@ PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"dim", "sizes", NULL};
   long long dim;
   PyObject *sizes_obj;
@@ -395,7 +395,7 @@ PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs) 
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_view_as(PyObject *self, PyObject *other) {
+static PyObject *ct_tensor_view_as(PyObject *self, PyObject *other) {
   if (!Ct_Tensor_Check(other)) {
     PyErr_Format(PyExc_TypeError, "view_as(): argument 'other' must be Tensor, not %.200s", Py_TYPE(other)->tp_name);
     return NULL;
@@ -405,7 +405,7 @@ PyObject *ct_tensor_view_as(PyObject *self, PyObject *other) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
+static PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
   if (!Ct_Tensor_Check(other)) {
     PyErr_Format(PyExc_TypeError, "reshape_as(): argument 'other' must be Tensor, not %.200s",
                  Py_TYPE(other)->tp_name);
@@ -428,7 +428,7 @@ static PyObject *conjugated(PyObject *view) {
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
+static PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
   const int64_t ndim = tensor_ndim(SELF(self));
   if (ndim == 1 || ndim > 2) {
     PyErr_Format(PyExc_RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got %lld-D tensor.%s",
@@ -438,9 +438,9 @@ PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
   return conjugated(ct_tensor_get_T(self, closure));
 }
 
-PyObject *ct_tensor_get_mH(PyObject *self, void *closure) { return conjugated(ct_tensor_get_mT(self, closure)); }
+static PyObject *ct_tensor_get_mH(PyObject *self, void *closure) { return conjugated(ct_tensor_get_mT(self, closure)); }
 
-PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const int64_t ndim = tensor_ndim(SELF(self));
   if (ndim == 1) {
@@ -462,30 +462,30 @@ static PyObject *conj_with(PyObject *self, tensor_status_t (*fn)(tensor_t **, co
   return result(st, out, 0, NULL);
 }
 
-PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return conj_with(self, tensor_conj);
 }
 
-PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return conj_with(self, tensor_conj_physical);
 }
 
 /* ctensor has no lazy conjugates: every tensor is already resolved. */
-PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return Py_NewRef(self);
 }
 
-PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {
   (void)self, (void)noargs;
   Py_RETURN_FALSE;
 }
 
 /* torch's ravel is contiguous().view(-1): a view only of a contiguous tensor,
    else a contiguous copy (never a strided view, even where one would do). */
-PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const int64_t flat = -1;
   tensor_t *dense = NULL, *out = NULL;
@@ -498,7 +498,7 @@ PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
 /* torch.Tensor.repeat: a copy tiling self repeats[i] times along dim i (leading
    repeats add dims). Built as a zero-stride view of shape (r0, s0, r1, s1, ...)
    over self, copied contiguous, then viewed as (r0*s0, r1*s1, ...). */
-PyObject *ct_tensor_repeat(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_repeat(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"repeats", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "repeat");
   if (!args) return NULL;
@@ -555,16 +555,119 @@ static PyObject *become(PyObject *self, PyObject *view) {
   return Py_NewRef(self);
 }
 
-PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs) { return become(self, ct_tensor_t(self, noargs)); }
-PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs) { return become(self, ct_tensor_t(self, noargs)); }
+static PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
   return become(self, ct_tensor_squeeze(self, args, kwargs));
 }
-PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
   return become(self, ct_tensor_unsqueeze(self, args, kwargs));
 }
-PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs) {
   return become(self, ct_tensor_transpose(self, args, kwargs));
 }
-PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs) {
   return become(self, ct_tensor_as_strided(self, args, kwargs));
+}
+
+/* dims given as an int or a sequence of ints, wrapped (IndexError as torch); count or -1. */
+static int64_t dims_of(PyObject *obj, int64_t ndim, int64_t *out) {
+  PyObject *seq = PyLong_Check(obj) || PyIndex_Check(obj) ? PyTuple_Pack(1, obj) : PySequence_Tuple(obj);
+  if (!seq) return -1;
+  const Py_ssize_t n = PyTuple_GET_SIZE(seq);
+  for (Py_ssize_t i = 0; i < n && i < TENSOR_MAX_DIMS; i++) {
+    long long d = PyLong_AsLongLong(PyTuple_GET_ITEM(seq, i));
+    int64_t dim = d;
+    if ((d == -1 && PyErr_Occurred()) || ct_wrap_dim(&dim, ndim) < 0) {
+      Py_DECREF(seq);
+      return -1;
+    }
+    out[i] = dim;
+  }
+  Py_DECREF(seq);
+  return n;
+}
+
+/* torch.movedim(t, source, destination): the C API's movedim (a permute view). */
+static PyObject *tensor_movedim_m(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"source", "destination", NULL};
+  PyObject *src_obj, *dst_obj;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:movedim", kwlist, &src_obj, &dst_obj)) return NULL;
+  const int64_t ndim = tensor_ndim(SELF(self));
+  int64_t src[TENSOR_MAX_DIMS], dst[TENSOR_MAX_DIMS];
+  const int64_t n = dims_of(src_obj, ndim, src), m = n < 0 ? -1 : dims_of(dst_obj, ndim, dst);
+  if (n < 0 || m < 0) return NULL;
+  if (n != m) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "movedim: Invalid source or destination dims: source (%lld dims) should contain the same number of "
+                 "dims as destination (%lld dims)", (long long)n, (long long)m);
+    return NULL;
+  }
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_movedim(&out, SELF(self), n, src, dst);
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+
+/* ---- registration ------------------------------------------------------------ */
+
+static PyGetSetDef views_getset[] = {
+    {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
+    {"mT", ct_tensor_get_mT, NULL, "The last two dims swapped (a view).", NULL},
+    {"H", ct_tensor_get_H, NULL, "Conjugate transpose of a matrix (complex: read-only conjugated values).", NULL},
+    {"mH", ct_tensor_get_mH, NULL, "Conjugate transpose of the last two dims (complex: read-only conjugated values).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
+#define VARARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS, doc}
+#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+#define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
+
+static PyMethodDef views_methods[] = {
+    KWARGS("movedim", tensor_movedim_m, "movedim(source, destination): a permuted view." CT_EXPERIMENTAL_NOTE),
+    KWARGS("moveaxis", tensor_movedim_m, "moveaxis(source, destination): movedim." CT_EXPERIMENTAL_NOTE),
+    KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
+    KWARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
+    KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
+    NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
+    KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
+    KWARGS("swapaxes", ct_tensor_swapaxes, "swapaxes(axis0, axis1): transpose."),
+    KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
+    NOARGS("t_", ct_tensor_t_, "t() in place: this object takes the new view."),
+    KWARGS("transpose_", ct_tensor_transpose_, "transpose_(dim0, dim1): in place (this object takes the view)."),
+    KWARGS("swapdims_", ct_tensor_transpose_, "swapdims_(dim0, dim1): transpose_."),
+    KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
+    KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
+    KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
+    NOARGS("ravel", ct_tensor_ravel, "contiguous().view(-1): a view of a contiguous tensor, else a contiguous copy."),
+    NOARGS("adjoint", ct_tensor_adjoint, "adjoint(): mH."),
+    NOARGS("conj", ct_tensor_conj, "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)." CT_EXPERIMENTAL_NOTE),
+    NOARGS("conj_physical", ct_tensor_conj_physical, "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor." CT_EXPERIMENTAL_NOTE),
+    NOARGS("resolve_conj", ct_tensor_resolve_conj, "resolve_conj(): self (ctensor's conjugates are never lazy)."),
+    NOARGS("is_conj", ct_tensor_is_conj, "is_conj(): False (ctensor's conjugates are never lazy)."),
+    KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
+    KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
+    KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
+    ONEARG("expand_as", ct_tensor_expand_as, "expand_as(other)"),
+    VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
+    KWARGS("squeeze", ct_tensor_squeeze, "squeeze(dim=None)"),
+    KWARGS("unsqueeze", ct_tensor_unsqueeze, "unsqueeze(dim)"),
+    KWARGS("flatten", ct_tensor_flatten, "flatten(start_dim=0, end_dim=-1)"),
+    KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
+    KWARGS("select", ct_tensor_select, "select(dim, index)"),
+    KWARGS("unfold", ct_tensor_unfold, "unfold(dimension, size, step): sliding windows (a view)." CT_EXPERIMENTAL_NOTE),
+    ONEARG("view_as", ct_tensor_view_as, "view_as(other)"),
+    ONEARG("reshape_as", ct_tensor_reshape_as, "reshape_as(other)"),
+    KWARGS("diagonal", ct_tensor_diagonal, "diagonal(offset=0, dim1=0, dim2=1): a view of the diagonal." CT_EXPERIMENTAL_NOTE),
+    KWARGS("unflatten", ct_tensor_unflatten, "unflatten(dim, sizes): dim split into sizes (a view)." CT_EXPERIMENTAL_NOTE),
+    KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
+    KWARGS("clone", ct_tensor_clone, "clone(memory_format=preserve_format): a copy (torch's preserve_format layout)."),
+    ONEARG("copy_", ct_tensor_copy_, "copy_(src): self[...] = src, returns self."),
+    KWARGS("fill_", ct_tensor_fill_, "fill_(value): every element = value, returns self."),
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_views_register(PyObject *module) {
+  (void)module;
+  return ct_tensor_add_methods(views_methods) < 0 ? -1 : ct_tensor_add_getset(views_getset);
 }
