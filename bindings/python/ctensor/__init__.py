@@ -15,6 +15,7 @@ from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._functions import FUNCTIONS as _COMPOSED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ctensor._legacy import TYPES as _LEGACY
+from ctensor._numpy import FUNCTIONS as _NUMPY, METHODS as _NUMPY_METHODS
 from ctensor._size import Size
 from ctensor._tensor_str import set_printoptions, tensor_repr as _tensor_repr  # noqa: F401
 from ctensor._unary import FUNCTIONS as _UNARY, METHODS as _UNARY_METHODS
@@ -23,9 +24,11 @@ _C._set_size_type(Size)
 _C._set_device_type(device)
 _C._set_repr(_tensor_repr)
 _C._set_tensor_methods(_UNARY_METHODS)
+_C._set_tensor_methods(_NUMPY_METHODS)
 
 globals().update(_FORWARDED)
 globals().update(_COMPOSED)
 globals().update(_LEGACY)
 globals().update(_UNARY)
-del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS
+globals().update(_NUMPY)
+del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _NUMPY, _NUMPY_METHODS

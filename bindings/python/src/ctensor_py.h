@@ -116,6 +116,12 @@ int ct_views_register(PyObject *module);
 int ct_math_register(PyObject *module);
 int ct_select_ops_register(PyObject *module);
 int ct_split_register(PyObject *module);
+/* index.c: t[...], t[...] = v and the sequence protocol's item. */
+void ct_index_slots(PyTypeObject *type);
+/* numpy.c: from_numpy, broadcast_tensors, Tensor.numpy, __array_interface__. */
+int ct_numpy_register(PyObject *module);
+/* asarray.c: asarray and tensor. */
+int ct_asarray_register(PyObject *module);
 
 /* ---- helpers other files share ------------------------------------------- */
 /* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
@@ -152,10 +158,6 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 int ct_memory_format(PyObject *format, const char *what, int fallback);
 
 /* index.c */
-PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
-int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-/* self[i] along dim 0, for iteration and the sequence protocol. */
-PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
 /* src (taken over; NULL passes through) without its leading size-1 dims beyond
    `ndim` dims, as torch's assignments drop them; NULL with an exception. */
 tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
@@ -196,12 +198,6 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 /* numpy.c */
 /* A tensor sharing the memory of a PEP 3118 exporter with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
-PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
-PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
 /* 1 if obj is a 0-dim ndarray (its dtype's kind and itemsize set from its
@@ -215,9 +211,6 @@ int ct_numpy_direct_read(int enable);
 /* asarray.c / factories.c */
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
-PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
 extern PyMethodDef ct_factory_methods[];
 
 /* dlpack.c */

@@ -279,7 +279,7 @@ static int fast_index(const tensor_t *t, PyObject *index, tensor_t **out) {
   return st == TENSOR_OK ? 1 : -1;
 }
 
-PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
+static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
   tensor_t *view = NULL;
   tensor_status_t st = TENSOR_OK;
   if (PyLong_CheckExact(index)) { /* t[i], the common case: one select */
@@ -304,7 +304,7 @@ PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
   return r;
 }
 
-PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
+static PyObject *tensor_item_at(PyObject *self, Py_ssize_t i) {
   tensor_t *out = NULL;
   tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
   if (st != TENSOR_OK) return ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
@@ -375,7 +375,7 @@ tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
   return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
 }
 
-int ct_assign(tensor_t *dst, PyObject *value) {
+static int assign(tensor_t *dst, PyObject *value) {
   const int number = settable_number(value);
   if (number < 0) return -1;
   /* numbers, and 0-dim tensors into a tensor with dims, fill (checked) */
@@ -410,7 +410,7 @@ static tensor_t *advanced_value(PyObject *value, tensor_dtype_t dtype) {
   return src;
 }
 
-int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
+static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   if (!value) {
     PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
     return -1;
@@ -420,7 +420,7 @@ int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   if (!view) return -1;
   int rc;
   if (adv.m == 0) {
-    rc = ct_assign(view, value);
+    rc = assign(view, value);
   } else {
     tensor_t *src = advanced_value(value, tensor_dtype(view));
     rc = src ? ct_advanced_set(view, adv.m, adv.dims, adv.idx, src) : -1;
@@ -429,4 +429,10 @@ int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   }
   tensor_release(view);
   return rc;
+}
+
+void ct_index_slots(PyTypeObject *type) {
+  type->tp_as_sequence->sq_item = tensor_item_at;
+  type->tp_as_mapping->mp_subscript = tensor_getitem;
+  type->tp_as_mapping->mp_ass_subscript = tensor_setitem;
 }

@@ -273,7 +273,7 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   return t;
 }
 
-PyObject *ct_from_numpy(PyObject *module, PyObject *arr) {
+static PyObject *from_numpy(PyObject *module, PyObject *arr) {
   (void)module;
   const int is_array = ct_is_numpy_array(arr);
   if (is_array < 0) return NULL;
@@ -284,7 +284,7 @@ PyObject *ct_from_numpy(PyObject *module, PyObject *arr) {
   return ct_tensor_wrap(ct_tensor_from_strided_buffer(arr));
 }
 
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"force", NULL};
   int force = 0; /* torch's force=True copies off devices; ctensor's memory never moves */
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", kwlist, &force)) return NULL;
@@ -305,7 +305,7 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
   return arr;
 }
 
-PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
+static PyObject *array_interface(PyObject *self, void *closure) {
   (void)closure;
   const tensor_t *t = SELF(self);
   const char *ts = ct_dtype_typestr(tensor_dtype(t));
@@ -331,44 +331,14 @@ PyObject *ct_tensor_array_interface(PyObject *self, void *closure) {
                        "strides", strides, "version", 3);
 }
 
-/* np.abs(t) gives a tensor back: torch 1.13's __array_wrap__, bool results
-   included (torch turns them into uint8, so does this). NumPy 2 asks for a
-   scalar with return_scalar=True: then the array's scalar, as NumPy's own. */
-PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs) {
-  (void)self;
-  static char *kwlist[] = {"array", "context", "return_scalar", NULL};
-  PyObject *arr, *context = Py_None;
-  int return_scalar = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:__array_wrap__", kwlist, &arr, &context, &return_scalar))
-    return NULL;
-  if (return_scalar) {
-    PyObject *empty = PyTuple_New(0);
-    PyObject *scalar = empty ? PyObject_GetItem(arr, empty) : NULL;
-    Py_XDECREF(empty);
-    return scalar;
-  }
-  PyObject *dtype = PyObject_GetAttrString(arr, "dtype");
-  if (!dtype) return NULL;
-  PyObject *kind = PyObject_GetAttrString(dtype, "kind");
-  Py_DECREF(dtype);
-  if (!kind) return NULL;
-  const int is_bool = PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "b") == 0;
-  Py_DECREF(kind);
-  PyObject *converted = is_bool ? PyObject_CallMethod(arr, "astype", "s", "uint8") : Py_NewRef(arr);
-  if (!converted) return NULL;
-  PyObject *t = ct_from_numpy(NULL, converted);
-  Py_DECREF(converted);
-  return t;
-}
-
 /* torch.broadcast_tensors: every tensor expanded (a view) to the broadcast shape
    of all of them, with torch's message for sizes that do not broadcast. */
-PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args) {
+static PyObject *broadcast_tensors(PyObject *module, PyObject *args) {
   (void)module;
   if (PyTuple_GET_SIZE(args) == 1 && !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
     PyObject *seq = PySequence_Tuple(PyTuple_GET_ITEM(args, 0));
     if (!seq) return NULL;
-    PyObject *r = ct_broadcast_tensors(module, seq);
+    PyObject *r = broadcast_tensors(module, seq);
     Py_DECREF(seq);
     return r;
   }
@@ -402,41 +372,25 @@ PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args) {
   return out;
 }
 
-/* __array__(dtype=None, copy=None), NumPy 2's signature (torch 1.13's takes
-   dtype only): the array sharing this tensor's memory, converted to dtype when
-   given; copy=True copies, copy=False refuses a conversion that needs one. */
-PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dtype", "copy", NULL};
-  PyObject *dtype = Py_None, *copy_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", kwlist, &dtype, &copy_obj)) return NULL;
-  const int copy = copy_obj == Py_None ? -1 : PyObject_IsTrue(copy_obj);
-  if (copy_obj != Py_None && copy < 0) return NULL;
-  PyObject *noargs = PyTuple_New(0);
-  PyObject *arr = noargs ? ct_tensor_numpy(self, noargs, NULL) : NULL;
-  Py_XDECREF(noargs);
-  if (!arr || (dtype == Py_None && copy != 1)) return arr;
-  PyObject *numpy = PyImport_ImportModule("numpy");
-  PyObject *want = numpy && dtype != Py_None ? PyObject_CallMethod(numpy, "dtype", "O", dtype) : NULL;
-  Py_XDECREF(numpy);
-  if (dtype != Py_None && !want) {
-    Py_DECREF(arr);
-    return NULL;
-  }
-  PyObject *have = want ? PyObject_GetAttrString(arr, "dtype") : NULL;
-  const int same = want ? (have ? PyObject_RichCompareBool(have, want, Py_EQ) : -1) : 1;
-  Py_XDECREF(have);
-  PyObject *r = NULL;
-  if (same < 0) {
-    r = NULL;
-  } else if (!same && copy == 0) {
-    PyErr_Format(PyExc_ValueError, "__array__(copy=False): converting %R to %R needs a copy",
-                 ct_dtype_object(tensor_dtype(SELF(self))), want);
-  } else if (!same) {
-    r = PyObject_CallMethod(arr, "astype", "O", want);
-  } else {
-    r = copy == 1 ? PyObject_CallMethod(arr, "copy", NULL) : Py_NewRef(arr);
-  }
-  Py_XDECREF(want);
-  Py_DECREF(arr);
-  return r;
+static PyMethodDef numpy_functions[] = {
+    {"from_numpy", from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
+    {"broadcast_tensors", broadcast_tensors, METH_VARARGS,
+     "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef numpy_methods[] = {
+    {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
+     "numpy(force=False): a NumPy array sharing this tensor's memory."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef numpy_getset[] = {
+    {"__array_interface__", array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+int ct_numpy_register(PyObject *module) {
+  if (ct_tensor_add_methods(numpy_methods) < 0 || ct_tensor_add_getset(numpy_getset) < 0) return -1;
+  return ct_add_functions(module, numpy_functions);
 }
