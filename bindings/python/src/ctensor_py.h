@@ -116,6 +116,9 @@ int ct_views_register(PyObject *module);
 int ct_math_register(PyObject *module);
 int ct_select_ops_register(PyObject *module);
 int ct_split_register(PyObject *module);
+int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
+int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
+int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
 /* index.c: t[...], t[...] = v and the sequence protocol's item. */
 void ct_index_slots(PyTypeObject *type);
 /* numpy.c: from_numpy, broadcast_tensors, Tensor.numpy, __array_interface__. */
@@ -213,14 +216,7 @@ int ct_numpy_direct_read(int enable);
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
 extern PyMethodDef ct_factory_methods[];
 
-/* dlpack.c */
-PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs);
-PyObject *ct_from_dlpack(PyObject *module, PyObject *obj);
-/* ctensor.utils.dlpack (to_dlpack, from_dlpack, DLDeviceType), as torch.utils.dlpack. */
-int ct_dlpack_init(PyObject *module);
-extern PyObject *ct_dlpack_device_type;
-/* obj.__dlpack__() consumed into a tensor, for asarray. */
+/* dlpack.c: ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
 /* registered.c: what ctensor/__init__.py registers on import. */
@@ -262,9 +258,5 @@ int ct_files_init(PyObject *module);
 PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs);
 PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs);
 
-/* arrow.c: _from_arrow_capsules and _from_arrow_stream (ctensor/_arrow.py). */
-extern PyMethodDef ct_arrow_methods[];
-/* Adds __arrow_c_schema__, __arrow_c_array__ and __arrow_c_device_array__. */
-int ct_arrow_init(PyObject *module);
 
 #endif /* CTENSOR_PY_H */

@@ -38,13 +38,12 @@ static PyMethodDef module_methods[] = {
 };
 
 /* Until their files register their own (ct_X_register): the functions and
-   tensor methods of buffer.c, asarray.c, factories.c, numpy.c, dlpack.c,
+   tensor methods of buffer.c, asarray.c, factories.c, numpy.c,
    pickle.c, registered.c, testing.c and files.c. */
 static PyMethodDef unregistered_functions[] = {
     {"frombuffer", KW(ct_frombuffer),
      "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
      "buffer-protocol object's memory; read-only exporters give read-only tensors."},
-    {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
     {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
     {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
@@ -62,8 +61,6 @@ static PyMethodDef unregistered_methods[] = {
     {"__reduce_ex__", ct_tensor_reduce_ex, METH_O, "Pickles the storage once, then the view (protocol 5: out of band)."},
     {"is_shared", ct_tensor_is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
     {"share_memory_", ct_tensor_share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
-    {"__dlpack__", KW(ct_tensor_dlpack), "__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)"},
-    {"__dlpack_device__", ct_tensor_dlpack_device, METH_NOARGS, "(device_type, device_id) as DLPack numbers."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -101,10 +98,10 @@ PyMODINIT_FUNC PyInit__C(void) {
       ct_select_ops_register(module) < 0 || ct_split_register(module) < 0 || ct_numpy_register(module) < 0 ||
       ct_asarray_register(module) < 0 ||
       ct_add_functions(module, unregistered_functions) < 0 || ct_tensor_add_methods(unregistered_methods) < 0 ||
-      ct_tensor_add_getset(unregistered_getset) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
+      ct_tensor_add_getset(unregistered_getset) < 0 || ct_storage_init(module) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_init(module) < 0 || ct_add_functions(module, ct_factory_methods) < 0 ||
       ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
-      ct_add_functions(module, ct_arrow_methods) < 0 || ct_arrow_init(module) < 0 ||
+      ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;
