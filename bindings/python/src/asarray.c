@@ -70,15 +70,6 @@ typedef struct {
   int dtype_given;      /* the caller named the result's dtype */
 } Layout;
 
-static int zero_dim_array(PyObject *obj) {
-  if (ct_is_numpy_array(obj) <= 0) return 0;
-  PyObject *ndim = PyObject_GetAttrString(obj, "ndim");
-  const int zero = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0;
-  Py_XDECREF(ndim);
-  PyErr_Clear();
-  return zero;
-}
-
 static int measure(PyObject *data, Layout *layout) {
   PyObject *cur = Py_NewRef(data);
   layout->ndim = 0;
@@ -100,7 +91,9 @@ static int measure(PyObject *data, Layout *layout) {
     Py_DECREF(cur);
     if (!first) return -1;
     cur = first;
-    if (zero_dim_array(cur)) { /* torch measures it as a sequence: len() fails */
+    char kind;
+    int itemsize;
+    if (ct_numpy_zero_dim(cur, &kind, &itemsize)) { /* torch measures it as a sequence: len() fails */
       PyErr_SetString(PyExc_TypeError, "len() of unsized object");
       Py_DECREF(cur);
       return -1;
@@ -271,7 +264,7 @@ static tensor_t *copy_of(tensor_t *shared, tensor_dtype_t dtype) {
   return out;
 }
 
-PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
   PyObject *obj, *device = Py_None, *copy_obj = Py_None;
@@ -337,7 +330,7 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
   return ct_tensor_wrap(shared);
 }
 
-PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
   PyObject *data, *device = Py_None;
@@ -356,18 +349,14 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) 
   return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
 }
 
-/* torch.as_tensor(data, dtype=None, device=None): tensors and NumPy arrays as
-   asarray takes them (shared unless dtype differs), anything else as tensor(). */
-PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"data", "dtype", "device", NULL};
-  PyObject *data, *dtype = Py_None, *device = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:as_tensor", kwlist, &data, &dtype, &device)) return NULL;
-  const int array = Ct_Tensor_Check(data) ? 1 : ct_is_numpy_array(data);
-  if (array < 0) return NULL;
-  PyObject *one = PyTuple_Pack(1, data);
-  PyObject *kw = one ? Py_BuildValue("{s:O,s:O}", "dtype", dtype, "device", device) : NULL;
-  PyObject *r = kw ? (array ? ct_asarray(module, one, kw) : ct_tensor_factory(module, one, kw)) : NULL;
-  Py_XDECREF(one);
-  Py_XDECREF(kw);
-  return r;
-}
+#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
+
+static PyMethodDef asarray_functions[] = {
+    {"asarray", KW(asarray),
+     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
+     "share-or-copy rules."},
+    {"tensor", KW(tensor_factory), "tensor(data, *, dtype=None): always a copy."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_asarray_register(PyObject *module) { return ct_add_functions(module, asarray_functions); }
