@@ -142,9 +142,6 @@ PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
    widens them (bool < int < float < complex). */
 enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
 int ct_scalar_kind(PyObject *obj);
-/* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
-   kind (bool, int64, float64, complex128); NULL with an exception set. */
-tensor_t *ct_scalar_tensor(PyObject *obj);
 /* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
    one-element tensor) converted as torch converts an at::Scalar (the library's
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
