@@ -9,11 +9,7 @@
    __array_interface__, whose consumers keep the tensor object alive. NumPy is
    looked up only when it is already imported: an object cannot be an ndarray
    otherwise. */
-#include <string.h>
-
 #include "ctensor_py.h"
-
-#define SELF(o) (((TensorObject *)(o))->t)
 
 /* numpy.ndarray and numpy.generic, looked up once NumPy has been imported (a type
    check is then one pointer walk: indexing asks it for every item). */
@@ -288,11 +284,11 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
   static char *kwlist[] = {"force", NULL};
   int force = 0; /* torch's force=True copies off devices; ctensor's memory never moves */
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", kwlist, &force)) return NULL;
-  if (tensor_dtype(SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
+  if (tensor_dtype(CT_SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;
   }
-  if (ct_check_cpu(SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
+  if (ct_check_cpu(CT_SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
     PyErr_Clear();
     PyErr_SetString(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
     return NULL;
@@ -307,7 +303,7 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
 
 static PyObject *array_interface(PyObject *self, void *closure) {
   (void)closure;
-  const tensor_t *t = SELF(self);
+  const tensor_t *t = CT_SELF(self);
   const char *ts = ct_dtype_typestr(tensor_dtype(t));
   if (!ts) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
@@ -353,7 +349,7 @@ static PyObject *broadcast_tensors(PyObject *module, PyObject *args) {
                    Py_TYPE(item)->tp_name);
       Py_CLEAR(out);
     } else {
-      inputs[k] = SELF(item);
+      inputs[k] = CT_SELF(item);
     }
   }
   const tensor_status_t st = out ? tensor_broadcast_tensors(views, n, inputs) : TENSOR_OK;
