@@ -121,7 +121,7 @@ int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpac
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
 /* index.c: t[...], t[...] = v and the sequence protocol's item. */
 void ct_index_slots(PyTypeObject *type);
-/* numpy.c: from_numpy, broadcast_tensors, Tensor.numpy, __array_interface__. */
+/* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
 int ct_numpy_register(PyObject *module);
 /* asarray.c: asarray and tensor. */
 int ct_asarray_register(PyObject *module);

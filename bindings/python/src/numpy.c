@@ -327,51 +327,8 @@ static PyObject *array_interface(PyObject *self, void *closure) {
                        "strides", strides, "version", 3);
 }
 
-/* torch.broadcast_tensors: every tensor expanded (a view) to the broadcast shape
-   of all of them, with torch's message for sizes that do not broadcast. */
-static PyObject *broadcast_tensors(PyObject *module, PyObject *args) {
-  (void)module;
-  if (PyTuple_GET_SIZE(args) == 1 && !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
-    PyObject *seq = PySequence_Tuple(PyTuple_GET_ITEM(args, 0));
-    if (!seq) return NULL;
-    PyObject *r = broadcast_tensors(module, seq);
-    Py_DECREF(seq);
-    return r;
-  }
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  const tensor_t **inputs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *inputs);
-  tensor_t **views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
-  PyObject *out = inputs && views ? PyTuple_New(n) : PyErr_NoMemory();
-  for (Py_ssize_t k = 0; out && k < n; k++) {
-    PyObject *item = PyTuple_GET_ITEM(args, k);
-    if (!Ct_Tensor_Check(item)) {
-      PyErr_Format(PyExc_TypeError, "broadcast_tensors(): expected Tensor as element %zd, but got %.200s", k,
-                   Py_TYPE(item)->tp_name);
-      Py_CLEAR(out);
-    } else {
-      inputs[k] = CT_SELF(item);
-    }
-  }
-  const tensor_status_t st = out ? tensor_broadcast_tensors(views, n, inputs) : TENSOR_OK;
-  if (st != TENSOR_OK) {
-    ct_raise(st);
-    Py_CLEAR(out);
-  }
-  for (Py_ssize_t k = 0; k < n; k++) { /* views are all set or all NULL */
-    PyObject *wrapped = out && views[k] ? ct_tensor_wrap(views[k]) : NULL;
-    if (!out) tensor_release(views[k]);
-    else if (!wrapped) Py_CLEAR(out);
-    else PyTuple_SET_ITEM(out, k, wrapped);
-  }
-  PyMem_Free(inputs);
-  PyMem_Free(views);
-  return out;
-}
-
 static PyMethodDef numpy_functions[] = {
     {"from_numpy", from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"broadcast_tensors", broadcast_tensors, METH_VARARGS,
-     "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
     {NULL, NULL, 0, NULL},
 };
 
