@@ -199,7 +199,8 @@ int ct_buffer_init(PyObject *module);
 PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* numpy.c */
-/* A tensor sharing the memory of a PEP 3118 exporter with its shape and strides. */
+/* A tensor sharing the memory of a NumPy array (its __array_struct__, or the
+   buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
