@@ -34,6 +34,16 @@ tensor_is_readonly i p
 tensor_device v pII
 tensor_clone i Pp
 tensor_to_dlpack i Ppi
+tensor_storage p p
+tensor_storage_new i Pz
+tensor_storage_retain p p
+tensor_storage_release v p
+tensor_storage_data p p
+tensor_storage_nbytes z p
+tensor_storage_is_readonly i p
+tensor_from_storage i PpiqQQq
+tensor_dtype_name s i
+tensor_dtype_size z i
 tensor_to_dlpack_legacy i Pp
 tensor_from_arrow i Ppp
 tensor_from_arrow_device i Ppp
@@ -46,6 +56,26 @@ for _line in _PROTOTYPES.strip().splitlines():
     _fn = getattr(lib, _name)
     _fn.restype = _CODES[_ret]
     _fn.argtypes = [_CODES[c] for c in _params]
+
+
+# dtype code -> the ctensor dtype object (_C names them as the library does), and back.
+DTYPES = {code: getattr(_C, lib.tensor_dtype_name(code).decode()) for code in range(64) if lib.tensor_dtype_name(code)}
+CODES = {dtype: code for code, dtype in DTYPES.items()}
+_CPU = (1, 3, 13)  # kDLCPU, kDLCUDAHost, kDLCUDAManaged: memory the CPU reads
+
+
+def device(t):
+    """(device type, device id) of a Tensor's memory, as DLPack numbers."""
+    device_type, device_id = I32(), I32()
+    lib.tensor_device(t._handle, ctypes.byref(device_type), ctypes.byref(device_id))
+    return device_type.value, device_id.value
+
+
+def check_cpu(t, what):
+    """RuntimeError unless the Tensor's memory is on the CPU (as the C files' ct_check_cpu)."""
+    where = device(t)
+    if where[0] not in _CPU:
+        raise RuntimeError(f"{what}: tensor memory is on DLPack device {where}, not on the CPU")
 
 
 def check(status):

@@ -9,7 +9,7 @@ import datetime
 import enum
 
 from ctensor import _C
-from ctensor._capi import I32, P, check, lib
+from ctensor._capi import P, check, device, lib
 
 _E_DEVICE = 10  # TENSOR_E_DEVICE
 _CAPSULE = type(datetime.datetime_CAPI)  # the PyCapsule type
@@ -26,12 +26,6 @@ class DLDeviceType(enum.IntEnum):
     kDLVPI = 9
     kDLROCM = 10
     kDLExtDev = 12
-
-
-def _device(t):
-    device_type, device_id = I32(), I32()
-    lib.tensor_device(t._handle, ctypes.byref(device_type), ctypes.byref(device_id))
-    return device_type.value, device_id.value
 
 
 def _legacy_refusal(t):
@@ -60,9 +54,9 @@ def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None
     if dl_device is not None:  # None or the tensor's own device: ctensor never moves memory
         if not (isinstance(dl_device, tuple) and len(dl_device) == 2 and all(isinstance(v, int) for v in dl_device)):
             raise TypeError("__dlpack__(): dl_device must be a (device_type, device_id) tuple")
-        if tuple(dl_device) != _device(self):
+        if tuple(dl_device) != device(self):
             raise BufferError("__dlpack__(): cannot export memory of device (%d, %d) to device (%d, %d)"
-                              % (_device(self) + tuple(dl_device)))
+                              % (device(self) + tuple(dl_device)))
     copy = copy is not None and bool(copy)
     if not versioned and not copy:
         _legacy_refusal(self)
@@ -84,7 +78,7 @@ def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None
 
 def __dlpack_device__(self):
     """(DLDeviceType.kDLCPU, 0) as torch's; a plain int for device types its enum lacks."""
-    device_type, device_id = _device(self)
+    device_type, device_id = device(self)
     return (DLDeviceType(device_type) if device_type in DLDeviceType._value2member_map_ else device_type), device_id
 
 

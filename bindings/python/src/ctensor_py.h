@@ -119,6 +119,12 @@ int ct_split_register(PyObject *module);
 int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
 int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
+void ct_buffer_slots(PyTypeObject *type);   /* the buffer protocol */
+int ct_buffer_register(PyObject *module);   /* frombuffer */
+int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange, *_like */
+void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
+int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
+int ct_testing_register(PyObject *module);  /* test hooks */
 /* index.c: t[...], t[...] = v and the sequence protocol's item. */
 void ct_index_slots(PyTypeObject *type);
 /* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
@@ -136,9 +142,6 @@ PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
    widens them (bool < int < float < complex). */
 enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
 int ct_scalar_kind(PyObject *obj);
-/* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
-   kind (bool, int64, float64, complex128); NULL with an exception set. */
-tensor_t *ct_scalar_tensor(PyObject *obj);
 /* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
    one-element tensor) converted as torch converts an at::Scalar (the library's
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
@@ -187,16 +190,15 @@ PyObject *ct_advanced_get(tensor_t *view, int64_t m, const int64_t *dims, tensor
 int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx, tensor_t *value);
 
 /* buffer.c */
-extern PyBufferProcs ct_tensor_as_buffer;
 /* Holds `view` (a filled Py_buffer, moved into the heap) until ctensor releases
    the storage; the returned context is passed to ct_buffer_release. */
 Py_buffer *ct_buffer_hold(Py_buffer *view);
 /* tensor_release_fn for held buffers: takes the GIL, from any thread. */
 void ct_buffer_release(void *ctx);
+/* ctensor.frombuffer(buffer, *, dtype, count=-1, offset=0) (asarray uses it too). */
+PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 /* tensor_release_fn for a strong reference to a Python object (ctx). */
 void ct_object_release(void *ctx);
-int ct_buffer_init(PyObject *module);
-PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* numpy.c */
 /* A tensor sharing the memory of a NumPy array (its __array_struct__, or the
@@ -215,42 +217,25 @@ int ct_numpy_direct_read(int enable);
 /* asarray.c / factories.c */
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
-extern PyMethodDef ct_factory_methods[];
 
 /* dlpack.c: ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
 /* registered.c: what ctensor/__init__.py registers on import. */
-PyObject *ct_set_size_type(PyObject *module, PyObject *type);
-PyObject *ct_set_device_type(PyObject *module, PyObject *type);
-PyObject *ct_set_repr(PyObject *module, PyObject *function);
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
 int ct_is_size(PyObject *obj);
 int ct_is_device(PyObject *obj);
 /* Tensor.device: where t's memory lives. */
 PyObject *ct_device_of(const tensor_t *t);
-/* repr(t) and str(t), through the registered function. */
-PyObject *ct_tensor_repr(PyObject *self);
 
-/* storage.c */
-int ct_storage_init(PyObject *module);
-/* Take over one reference to s. */
+/* storage.c: ctensor/_storage.py's storage objects (UntypedStorage, and
+   TypedStorage reading the bytes as dtype), taking over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 /* The storage a ctensor storage object holds (borrowed), or NULL. */
 tensor_storage_t *ct_storage_of(PyObject *obj);
 
-/* pickle.c */
-PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_storage_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
-PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
-
-/* testing.c */
-PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);
-PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args);
 
 /* files.c: load/save, safetensors, from_file, the multiprocessing reducer. */
 extern PyMethodDef ct_files_methods[];

@@ -303,39 +303,6 @@ static PyObject *method_prod(PyObject *s, PyObject *a, PyObject *k) { return red
 static PyObject *method_amax(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amax, "amax"); }
 static PyObject *method_amin(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amin, "amin"); }
 
-/* max()/min(): the largest/smallest element; max(other): maximum(self, other).
-   The dim forms (values and indices) are not provided. */
-static PyObject *extreme(PyObject *self, PyObject *args, PyObject *kwargs, int max) {
-  const char *name = max ? "max" : "min";
-  if (kwargs && PyDict_GET_SIZE(kwargs) && PyTuple_GET_SIZE(args) == 0) { /* np.max(t): axis=, out=, keepdims= */
-    PyObject *key;
-    Py_ssize_t pos = 0;
-    int numpy_style = 1;
-    while (numpy_style && PyDict_Next(kwargs, &pos, &key, NULL))
-      numpy_style = PyUnicode_CompareWithASCIIString(key, "axis") == 0 || PyUnicode_CompareWithASCIIString(key, "out") == 0 ||
-                    PyUnicode_CompareWithASCIIString(key, "keepdims") == 0;
-    if (numpy_style) return reduce(self, args, kwargs, max ? tensor_amax : tensor_amin, name);
-  }
-  if ((kwargs && PyDict_GET_SIZE(kwargs)) || PyTuple_GET_SIZE(args) > 1)
-    return PyErr_Format(PyExc_NotImplementedError, "%s(dim, keepdim): values and indices are not provided by ctensor; "
-                        "use amax/amin", name);
-  if (PyTuple_GET_SIZE(args) == 0) {
-    PyObject *none = PyTuple_New(0);
-    if (!none) return NULL;
-    PyObject *r = reduce(self, none, NULL, max ? tensor_amax : tensor_amin, name);
-    Py_DECREF(none);
-    return r;
-  }
-  PyObject *other = PyTuple_GET_ITEM(args, 0);
-  if (!Ct_Tensor_Check(other))
-    return PyErr_Format(PyExc_NotImplementedError, "%s(dim): values and indices are not provided by ctensor; "
-                        "use amax/amin", name);
-  return binary(self, other, max ? tensor_maximum : tensor_minimum);
-}
-
-static PyObject *method_max(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 1); }
-static PyObject *method_min(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 0); }
-
 #define M_O(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
 #define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 #define M_NO(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
@@ -366,8 +333,6 @@ static PyMethodDef math_methods[] = {
     M_KW("prod", method_prod, "prod(dim=None, keepdim=False, *, dtype=None)."),
     M_KW("amax", method_amax, "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
     M_KW("amin", method_amin, "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
-    M_KW("max", method_max, "max(): the largest element; max(other): maximum(self, other)."),
-    M_KW("min", method_min, "min(): the smallest element; min(other): minimum(self, other)."),
     {NULL, NULL, 0, NULL},
 };
 

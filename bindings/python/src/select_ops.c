@@ -102,14 +102,6 @@ static PyObject *where_impl(PyObject *condition, PyObject *input, PyObject *othe
   return result(st, made, out);
 }
 
-/* Tensor.where(condition, other): where(condition, self, other). */
-static PyObject *method_where(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"condition", "other", NULL};
-  PyObject *condition, *other;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:where", kwlist, &condition, &other)) return NULL;
-  return where_impl(condition, self, other, NULL);
-}
-
 static PyObject *fn_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"condition", "input", "other", "out", NULL};
@@ -217,7 +209,6 @@ static PyMethodDef select_methods[] = {
     M_KW("clip", method_clamp, "clip(min=None, max=None, *, out=None): clamp."),
     M_KW("clamp_", method_clamp_, "clamp_(min=None, max=None): clamp in place, returns self."),
     M_KW("clip_", method_clamp_, "clip_(min=None, max=None): clamp_."),
-    M_KW("where", method_where, "where(condition, other): self where condition, else other."),
     M_KW("argmax", method_argmax, "argmax(dim=None, keepdim=False, *, out=None): int64 index of the first maximum."),
     M_KW("argmin", method_argmin, "argmin(dim=None, keepdim=False, *, out=None): int64 index of the first minimum."),
     M_KW("cumsum", method_cumsum, "cumsum(dim, *, dtype=None, out=None): bool/integers give int64."),

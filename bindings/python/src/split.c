@@ -156,137 +156,16 @@ static PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwarg
   return split_tuple(&s);
 }
 
-static PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dim", NULL};
-  PyObject *dim_obj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:unbind", kwlist, &dim_obj)) return NULL;
-  const tensor_t *t = SELF(self);
-  int64_t dim;
-  if (parse_dim(dim_obj, t, &dim, "unbind") < 0) return NULL;
-  const int64_t n = tensor_sizes(t)[dim];
-  PyObject *tuple = PyTuple_New(n);
-  for (int64_t i = 0; tuple && i < n; i++) {
-    tensor_t *out = NULL;
-    tensor_status_t st = tensor_select(&out, t, dim, i);
-    PyObject *item = st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-    if (!item) {
-      Py_CLEAR(tuple);
-      break;
-    }
-    PyTuple_SET_ITEM(tuple, i, item);
-  }
-  return tuple;
-}
-
-/* torch.hsplit / vsplit / dsplit: tensor_split along dim 1 (0 for 1-d), 0 or 2,
-   with torch's dim and divisibility checks. */
-static PyObject *directional_split(PyObject *args, const char *name, int64_t min_dims, int64_t dim_of_1d,
-                                   int64_t dim) {
-  PyObject *self, *how;
-  if (!PyArg_ParseTuple(args, "O!O", &Ct_TensorType, &self, &how)) return NULL;
-  Split s = {.t = SELF(self)};
-  const int64_t ndim = tensor_ndim(s.t);
-  if (ndim < min_dims) {
-    PyErr_Format(PyExc_RuntimeError,
-                 "torch.%s requires a tensor with at least %lld dimension%s, but got a tensor with %lld dimensions!",
-                 name, (long long)min_dims, min_dims == 1 ? "" : "s", (long long)ndim);
-    return NULL;
-  }
-  s.dim = ndim == 1 ? dim_of_1d : dim;
-  int64_t *list;
-  if (split_arg(how, &s, SECTIONS, INDICES, "indices_or_sections must be an int or a sequence of ints", &list) < 0)
-    return NULL;
-  const int64_t length = tensor_sizes(s.t)[s.dim];
-  if (s.how == SECTIONS && (s.number == 0 || length % s.number != 0)) {
-    PyErr_Format(PyExc_RuntimeError,
-                 "torch.%s attempted to split along dimension %lld, but the size of the dimension %lld is not "
-                 "divisible by the split_size %lld!",
-                 name, (long long)s.dim, (long long)length, (long long)s.number);
-    return NULL;
-  }
-  PyObject *r = split_tuple(&s);
-  PyMem_Free(list);
-  return r;
-}
-
-static PyObject *ct_hsplit(PyObject *module, PyObject *args) {
-  (void)module;
-  return directional_split(args, "hsplit", 1, 0, 1);
-}
-
-static PyObject *ct_vsplit(PyObject *module, PyObject *args) {
-  (void)module;
-  return directional_split(args, "vsplit", 2, 0, 0);
-}
-
-static PyObject *ct_dsplit(PyObject *module, PyObject *args) {
-  (void)module;
-  return directional_split(args, "dsplit", 3, 2, 2);
-}
-
-/* torch.atleast_Nd(t) or (t1, t2, ...) / ([t1, t2]): a view, or a tuple of them. */
-static PyObject *atleast(PyObject *args, int64_t min_dims) {
-  PyObject *items = args;
-  if (PyTuple_GET_SIZE(args) == 1 && !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) items = PyTuple_GET_ITEM(args, 0);
-  PyObject *fast = PySequence_Fast(items, "atleast_nd() expects tensors");
-  if (!fast) return NULL;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  PyObject *tuple = PyTuple_New(n);
-  for (Py_ssize_t i = 0; tuple && i < n; i++) {
-    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
-    if (!Ct_Tensor_Check(item)) {
-      PyErr_Format(PyExc_TypeError, "atleast_%lldd(): expected Tensor, not %.200s", (long long)min_dims,
-                   Py_TYPE(item)->tp_name);
-      Py_CLEAR(tuple);
-      break;
-    }
-    tensor_t *out = NULL;
-    const tensor_status_t st = tensor_atleast(&out, SELF(item), min_dims);
-    PyObject *view = st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-    if (!view) Py_CLEAR(tuple);
-    else PyTuple_SET_ITEM(tuple, i, view);
-  }
-  Py_DECREF(fast);
-  if (tuple && PyTuple_GET_SIZE(args) == 1 && Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
-    PyObject *one = Py_NewRef(PyTuple_GET_ITEM(tuple, 0));
-    Py_DECREF(tuple);
-    return one;
-  }
-  return tuple;
-}
-
-static PyObject *ct_atleast_1d(PyObject *module, PyObject *args) {
-  (void)module;
-  return atleast(args, 1);
-}
-
-static PyObject *ct_atleast_2d(PyObject *module, PyObject *args) {
-  (void)module;
-  return atleast(args, 2);
-}
-
-static PyObject *ct_atleast_3d(PyObject *module, PyObject *args) {
-  (void)module;
-  return atleast(args, 3);
-}
-
 #define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
 static PyMethodDef split_methods[] = {
     KWARGS("split", ct_tensor_split, "split(split_size_or_sections, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
     KWARGS("chunk", ct_tensor_chunk, "chunk(chunks, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
     KWARGS("tensor_split", ct_tensor_tensor_split, "tensor_split(indices_or_sections, dim=0): a tuple of views." CT_EXPERIMENTAL_NOTE),
-    KWARGS("unbind", ct_tensor_unbind, "unbind(dim=0): a tuple of views."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef split_functions[] = {
-    {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)." CT_EXPERIMENTAL_NOTE},
-    {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0." CT_EXPERIMENTAL_NOTE},
-    {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2." CT_EXPERIMENTAL_NOTE},
-    {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim." CT_EXPERIMENTAL_NOTE},
-    {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims." CT_EXPERIMENTAL_NOTE},
-    {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims." CT_EXPERIMENTAL_NOTE},
     {NULL, NULL, 0, NULL},
 };
 

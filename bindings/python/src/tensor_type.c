@@ -207,33 +207,6 @@ static PyObject *tensor_detach(PyObject *self, PyObject *noargs) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
-static PyObject *tensor_self(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return Py_NewRef(self);
-}
-
-static PyObject *tensor_requires_grad_(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"requires_grad", NULL};
-  int requires_grad = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", kwlist, &requires_grad)) return NULL;
-  return ct_check_options(Py_None, requires_grad, "requires_grad_") < 0 ? NULL : Py_NewRef(self);
-}
-
-static PyObject *tensor_get_none(PyObject *self, void *closure) {
-  (void)self, (void)closure;
-  Py_RETURN_NONE;
-}
-
-static PyObject *tensor_get_true(PyObject *self, void *closure) {
-  (void)self, (void)closure;
-  Py_RETURN_TRUE;
-}
-
-static PyObject *tensor_false(PyObject *self, PyObject *noargs) {
-  (void)self, (void)noargs;
-  Py_RETURN_FALSE;
-}
-
 /* t.data: a new tensor sharing t's storage and layout, as torch's. */
 static PyObject *tensor_get_data(PyObject *self, void *closure) {
   (void)closure;
@@ -243,11 +216,6 @@ static PyObject *tensor_get_data(PyObject *self, void *closure) {
 static PyObject *tensor_is_signed(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return PyBool_FromLong(tensor_dtype_is_signed(tensor_dtype(SELF(self))));
-}
-
-static PyObject *tensor_get_false(PyObject *self, void *closure) {
-  (void)self, (void)closure;
-  Py_RETURN_FALSE; /* no autograd in ctensor */
 }
 
 static PyObject *tensor_get_is_readonly(PyObject *self, void *closure) {
@@ -262,13 +230,6 @@ static PyGetSetDef tensor_getset[] = {
     {"ndim", tensor_get_ndim, NULL, "Number of dims.", NULL},
     {"itemsize", tensor_get_itemsize, NULL, "Bytes per element.", NULL},
     {"nbytes", tensor_get_nbytes, NULL, "numel() * itemsize.", NULL},
-    {"requires_grad", tensor_get_false, NULL, "Always False: ctensor has no autograd.", NULL},
-    {"grad", tensor_get_none, NULL, "Always None: ctensor has no autograd.", NULL},
-    {"is_leaf", tensor_get_true, NULL, "Always True: ctensor has no autograd.", NULL},
-    {"is_cuda", tensor_get_false, NULL, "False: element access is on the CPU.", NULL},
-    {"is_sparse", tensor_get_false, NULL, "False: ctensor tensors are strided.", NULL},
-    {"is_quantized", tensor_get_false, NULL, "False.", NULL},
-    {"is_meta", tensor_get_false, NULL, "False.", NULL},
     {"data", tensor_get_data, NULL, "A new tensor sharing this one's storage and layout.", NULL},
     {"is_readonly", tensor_get_is_readonly, NULL, "True if writes through this tensor are refused.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -291,11 +252,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
     NOARGS("is_signed", tensor_is_signed, "Whether the dtype is signed."),
     NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
-    NOARGS("detach_", tensor_self, "self."),
     NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
-    NOARGS("cpu", tensor_self, "self: the memory already is CPU memory or cannot move."),
-    KWARGS("requires_grad_", tensor_requires_grad_, "requires_grad_(False) is self; True raises (no autograd)."),
-    NOARGS("is_pinned", tensor_false, "False."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -245,24 +245,7 @@ static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
-static PyObject *tensor_zero_(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  PyObject *zero = PyLong_FromLong(0);
-  if (!zero) return NULL;
-  const int rc = ct_fill(SELF(self), zero);
-  Py_DECREF(zero);
-  return rc < 0 ? NULL : Py_NewRef(self);
-}
-
 static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype);
-
-static PyObject *tensor_type_as(PyObject *self, PyObject *other) {
-  if (!Ct_Tensor_Check(other)) {
-    PyErr_Format(PyExc_TypeError, "type_as(): argument 'other' must be Tensor, not %.200s", Py_TYPE(other)->tp_name);
-    return NULL;
-  }
-  return convert_to(self, tensor_dtype(SELF(other)));
-}
 
 /* ---- conversions and the legacy constructors ------------------------------ */
 
@@ -322,89 +305,6 @@ static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
   return r;
 }
 
-/* torch's legacy types (FloatTensor & co.) are made in Python (ctensor/_legacy.py)
-   from _C._LEGACY_TYPES, named by ct_dtype_legacy_name. */
-
-/* t.type() is "ctensor.FloatTensor"; t.type(dtype or "torch.IntTensor") converts. */
-static PyObject *tensor_type_m(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dtype", "non_blocking", NULL};
-  PyObject *target = Py_None;
-  int non_blocking = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Op:type", kwlist, &target, &non_blocking)) return NULL;
-  const tensor_dtype_t own = tensor_dtype(SELF(self));
-  if (target == Py_None) {
-    const char *legacy = ct_dtype_legacy_name(own);
-    return PyUnicode_FromFormat("ctensor.%s", legacy ? legacy : "Tensor");
-  }
-  tensor_dtype_t dtype;
-  if (PyUnicode_Check(target)) {
-    const char *name = PyUnicode_AsUTF8(target);
-    if (!name) return NULL;
-    const char *dot = strrchr(name, '.');
-    const char *base = dot ? dot + 1 : name;
-    for (dtype = 0; dtype < CT_DTYPE_LIMIT; dtype++)
-      if (ct_dtype_legacy_name(dtype) && strcmp(ct_dtype_legacy_name(dtype), base) == 0) break;
-    if (dtype == CT_DTYPE_LIMIT) {
-      PyErr_Format(PyExc_ValueError, "invalid type: '%s'", name);
-      return NULL;
-    }
-  } else if (PyType_Check(target) && PyObject_HasAttrString(target, "dtype")) { /* FloatTensor & co. */
-    PyObject *d = PyObject_GetAttrString(target, "dtype");
-    const int rc = d ? ct_dtype_from_object(d, &dtype) : -1;
-    Py_XDECREF(d);
-    if (rc < 0) return NULL;
-  } else if (ct_dtype_from_object(target, &dtype) < 0) {
-    return NULL;
-  }
-  return convert_to(self, dtype);
-}
-
-/* t.new_zeros(...) & co.: the module's factory with t's dtype unless given. */
-static PyObject *new_factory(PyObject *self, PyObject *args, PyObject *kwargs, const char *name) {
-  PyObject *module = PyImport_ImportModule("ctensor");
-  PyObject *fn = module ? PyObject_GetAttrString(module, name) : NULL;
-  Py_XDECREF(module);
-  if (!fn) return NULL;
-  PyObject *kw = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-  PyObject *r = NULL;
-  if (kw && (PyDict_GetItemString(kw, "dtype") || PyDict_SetItemString(kw, "dtype", ct_dtype_object(tensor_dtype(SELF(self)))) == 0))
-    r = PyObject_Call(fn, args, kw);
-  Py_XDECREF(kw);
-  Py_DECREF(fn);
-  return r;
-}
-
-#define NEW_FACTORY(name)                                                                  \
-  static PyObject *tensor_##name(PyObject *self, PyObject *args, PyObject *kwargs) {       \
-    return new_factory(self, args, kwargs, #name + 4);                                     \
-  }
-NEW_FACTORY(new_zeros)
-NEW_FACTORY(new_ones)
-NEW_FACTORY(new_empty)
-NEW_FACTORY(new_full)
-NEW_FACTORY(new_tensor)
-
-#define CONVERTER(name, code)                                     \
-  static PyObject *tensor_##name(PyObject *self, PyObject *noargs) { \
-    (void)noargs;                                                 \
-    return convert_to(self, code);                                \
-  }
-CONVERTER(float_m, TENSOR_FLOAT32)
-CONVERTER(double_m, TENSOR_FLOAT64)
-CONVERTER(half_m, TENSOR_FLOAT16)
-CONVERTER(bfloat16_m, TENSOR_BFLOAT16)
-CONVERTER(long_m, TENSOR_INT64)
-CONVERTER(int_m, TENSOR_INT32)
-CONVERTER(short_m, TENSOR_INT16)
-CONVERTER(byte_m, TENSOR_UINT8)
-CONVERTER(char_m, TENSOR_INT8)
-CONVERTER(bool_m, TENSOR_BOOL)
-CONVERTER(cfloat_m, TENSOR_COMPLEX64)
-CONVERTER(cdouble_m, TENSOR_COMPLEX128)
-
-/* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
-   Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
-   the data as float32. */
 /* The legacy constructors: `typed` for FloatTensor & co., which refuse a tensor
    of another dtype; Tensor(t) aliases t whatever its dtype. */
 static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dtype, int typed, const char *name) {
@@ -500,31 +400,11 @@ static PyMethodDef values_methods[] = {
     NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
     NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
     ONEARG("__deepcopy__", tensor_deepcopy, NULL),
-    NOARGS("zero_", tensor_zero_, "fill_(0)."),
-    ONEARG("type_as", tensor_type_as, "to(other.dtype)."),
     NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
     NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", ct_tensor_complex, NULL),
     ONEARG("__format__", ct_tensor_format, NULL),
     KWARGS("to", tensor_to_m, "to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."),
-    KWARGS("type", tensor_type_m, "type(dtype=None): 'ctensor.FloatTensor', or converted to dtype."),
-    KWARGS("new_zeros", tensor_new_zeros, "new_zeros(*size, dtype=self.dtype)."),
-    KWARGS("new_ones", tensor_new_ones, "new_ones(*size, dtype=self.dtype)."),
-    KWARGS("new_empty", tensor_new_empty, "new_empty(*size, dtype=self.dtype)."),
-    KWARGS("new_full", tensor_new_full, "new_full(size, fill_value, dtype=self.dtype)."),
-    KWARGS("new_tensor", tensor_new_tensor, "new_tensor(data, dtype=self.dtype): a copy."),
-    NOARGS("float", tensor_float_m, NULL),
-    NOARGS("double", tensor_double_m, NULL),
-    NOARGS("half", tensor_half_m, NULL),
-    NOARGS("bfloat16", tensor_bfloat16_m, NULL),
-    NOARGS("long", tensor_long_m, NULL),
-    NOARGS("int", tensor_int_m, NULL),
-    NOARGS("short", tensor_short_m, NULL),
-    NOARGS("byte", tensor_byte_m, NULL),
-    NOARGS("char", tensor_char_m, NULL),
-    NOARGS("bool", tensor_bool_m, NULL),
-    NOARGS("cfloat", tensor_cfloat_m, NULL),
-    NOARGS("cdouble", tensor_cdouble_m, NULL),
     {NULL, NULL, 0, NULL},
 };
 

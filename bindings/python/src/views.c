@@ -142,22 +142,13 @@ static PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   return result(st, out, 0, NULL);
 }
 
-static PyObject *transpose_named(PyObject *self, PyObject *args, PyObject *kwargs, char **kwlist, const char *fmt) {
+static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim0", "dim1", NULL};
   long long dim0, dim1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &dim0, &dim1)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:transpose", kwlist, &dim0, &dim1)) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_transpose(&out, SELF(self), dim0, dim1);
   return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
-}
-
-static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dim0", "dim1", NULL};
-  return transpose_named(self, args, kwargs, kwlist, "LL:transpose");
-}
-
-static PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"axis0", "axis1", NULL};
-  return transpose_named(self, args, kwargs, kwlist, "LL:swapaxes");
 }
 
 static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
@@ -193,18 +184,6 @@ static PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *k
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other) {
-  if (!Ct_Tensor_Check(other)) {
-    PyErr_Format(PyExc_TypeError, "expand_as(): argument 'other' must be Tensor, not %.200s",
-                 Py_TYPE(other)->tp_name);
-    return NULL;
-  }
-  const tensor_t *o = SELF(other);
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_expand(&out, SELF(self), tensor_ndim(o), tensor_sizes(o));
   return result(st, out, 0, NULL);
 }
 
@@ -395,61 +374,7 @@ static PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *k
   return result(st, out, 0, NULL);
 }
 
-static PyObject *ct_tensor_view_as(PyObject *self, PyObject *other) {
-  if (!Ct_Tensor_Check(other)) {
-    PyErr_Format(PyExc_TypeError, "view_as(): argument 'other' must be Tensor, not %.200s", Py_TYPE(other)->tp_name);
-    return NULL;
-  }
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_view(&out, SELF(self), tensor_ndim(SELF(other)), tensor_sizes(SELF(other)));
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other) {
-  if (!Ct_Tensor_Check(other)) {
-    PyErr_Format(PyExc_TypeError, "reshape_as(): argument 'other' must be Tensor, not %.200s",
-                 Py_TYPE(other)->tp_name);
-    return NULL;
-  }
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_reshape(&out, SELF(self), tensor_ndim(SELF(other)), tensor_sizes(SELF(other)));
-  return result(st, out, 0, NULL);
-}
-
 /* ---- H, mH, ravel, repeat ------------------------------------------------ */
-
-/* The conjugate transposes: the transposes, conjugated for complex dtypes by
-   tensor_conj (read-only values where torch returns a lazy conjugate view). */
-static PyObject *conjugated(PyObject *view) {
-  if (!view || !ct_dtype_is_complex(tensor_dtype(SELF(view)))) return view;
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_conj(&out, SELF(view));
-  Py_DECREF(view);
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_get_H(PyObject *self, void *closure) {
-  const int64_t ndim = tensor_ndim(SELF(self));
-  if (ndim == 1 || ndim > 2) {
-    PyErr_Format(PyExc_RuntimeError, "tensor.H is only supported on matrices (2-D tensors). Got %lld-D tensor.%s",
-                 (long long)ndim, ndim > 2 ? " For batches of matrices, consider using tensor.mH" : "");
-    return NULL;
-  }
-  return conjugated(ct_tensor_get_T(self, closure));
-}
-
-static PyObject *ct_tensor_get_mH(PyObject *self, void *closure) { return conjugated(ct_tensor_get_mT(self, closure)); }
-
-static PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  const int64_t ndim = tensor_ndim(SELF(self));
-  if (ndim == 1) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.");
-    return NULL;
-  }
-  return ct_tensor_get_mH(self, NULL);
-}
 
 /* conj(): self itself for real dtypes, as torch's. */
 static PyObject *conj_with(PyObject *self, tensor_status_t (*fn)(tensor_t **, const tensor_t *)) {
@@ -470,29 +395,6 @@ static PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs) {
 static PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return conj_with(self, tensor_conj_physical);
-}
-
-/* ctensor has no lazy conjugates: every tensor is already resolved. */
-static PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return Py_NewRef(self);
-}
-
-static PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {
-  (void)self, (void)noargs;
-  Py_RETURN_FALSE;
-}
-
-/* torch's ravel is contiguous().view(-1): a view only of a contiguous tensor,
-   else a contiguous copy (never a strided view, even where one would do). */
-static PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  const int64_t flat = -1;
-  tensor_t *dense = NULL, *out = NULL;
-  tensor_status_t st = tensor_contiguous(&dense, SELF(self));
-  if (st == TENSOR_OK) st = tensor_view(&out, dense, 1, &flat);
-  tensor_release(dense);
-  return result(st, out, 0, NULL);
 }
 
 /* torch.Tensor.repeat: a copy tiling self repeats[i] times along dim i (leading
@@ -613,8 +515,6 @@ static PyObject *tensor_movedim_m(PyObject *self, PyObject *args, PyObject *kwar
 static PyGetSetDef views_getset[] = {
     {"T", ct_tensor_get_T, NULL, "The dims reversed (a view).", NULL},
     {"mT", ct_tensor_get_mT, NULL, "The last two dims swapped (a view).", NULL},
-    {"H", ct_tensor_get_H, NULL, "Conjugate transpose of a matrix (complex: read-only conjugated values).", NULL},
-    {"mH", ct_tensor_get_mH, NULL, "Conjugate transpose of the last two dims (complex: read-only conjugated values).", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -631,7 +531,6 @@ static PyMethodDef views_methods[] = {
     KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
     NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
     KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
-    KWARGS("swapaxes", ct_tensor_swapaxes, "swapaxes(axis0, axis1): transpose."),
     KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
     NOARGS("t_", ct_tensor_t_, "t() in place: this object takes the new view."),
     KWARGS("transpose_", ct_tensor_transpose_, "transpose_(dim0, dim1): in place (this object takes the view)."),
@@ -639,16 +538,11 @@ static PyMethodDef views_methods[] = {
     KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
     KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
     KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
-    NOARGS("ravel", ct_tensor_ravel, "contiguous().view(-1): a view of a contiguous tensor, else a contiguous copy."),
-    NOARGS("adjoint", ct_tensor_adjoint, "adjoint(): mH."),
     NOARGS("conj", ct_tensor_conj, "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)." CT_EXPERIMENTAL_NOTE),
     NOARGS("conj_physical", ct_tensor_conj_physical, "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor." CT_EXPERIMENTAL_NOTE),
-    NOARGS("resolve_conj", ct_tensor_resolve_conj, "resolve_conj(): self (ctensor's conjugates are never lazy)."),
-    NOARGS("is_conj", ct_tensor_is_conj, "is_conj(): False (ctensor's conjugates are never lazy)."),
     KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
     KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
     KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
-    ONEARG("expand_as", ct_tensor_expand_as, "expand_as(other)"),
     VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
     KWARGS("squeeze", ct_tensor_squeeze, "squeeze(dim=None)"),
     KWARGS("unsqueeze", ct_tensor_unsqueeze, "unsqueeze(dim)"),
@@ -656,8 +550,6 @@ static PyMethodDef views_methods[] = {
     KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
     KWARGS("select", ct_tensor_select, "select(dim, index)"),
     KWARGS("unfold", ct_tensor_unfold, "unfold(dimension, size, step): sliding windows (a view)." CT_EXPERIMENTAL_NOTE),
-    ONEARG("view_as", ct_tensor_view_as, "view_as(other)"),
-    ONEARG("reshape_as", ct_tensor_reshape_as, "reshape_as(other)"),
     KWARGS("diagonal", ct_tensor_diagonal, "diagonal(offset=0, dim1=0, dim2=1): a view of the diagonal." CT_EXPERIMENTAL_NOTE),
     KWARGS("unflatten", ct_tensor_unflatten, "unflatten(dim, sizes): dim split into sizes (a view)." CT_EXPERIMENTAL_NOTE),
     KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
