@@ -1,12 +1,15 @@
 """Tensor methods and module functions that only compose C calls: aliases, dtype
-conversions, the constant autograd attributes, the conjugate transposes, and the
-splits and atleast_Nd built on tensor_split and view. They join Tensor's methods
+conversions, the constant autograd attributes, the conjugate transposes, the
+splits (the C API's, through ctensor._capi) and atleast_Nd built on view. They join Tensor's methods
 (Tensor.METHODS) and the package's functions (FUNCTIONS) on import; a name the C
 type already has is refused."""
 import builtins
+import ctypes
 import operator
 
 from ctensor import _C
+from ctensor._capi import I32, I64, I64P, P, PP, check, lib, tensor as _made
+from ctensor._device import contiguous_format
 
 Tensor = _C.Tensor
 _NOTE = "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
@@ -150,6 +153,204 @@ def unbind(self, dim=0):
     return tuple(self.select(dim, i) for i in range(self.shape[dim]))
 
 
+# ---- splits: tuples of views from the C API's splits (asked for their count, then filled)
+
+def _prototype(name, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype, fn.argtypes = I32, list(argtypes)
+    return fn
+
+
+_BY_NUMBER = {name: _prototype(name, PP, I64, I64P, P, I64, I64) for name in
+              ("tensor_split", "tensor_chunk", "tensor_tensor_split")}
+_BY_LIST = {name: _prototype(name, PP, I64, I64P, P, I64, I64P, I64) for name in
+            ("tensor_split_with_sizes", "tensor_tensor_split_indices")}
+
+
+def _views(fn, t, *args):
+    count = I64()
+    check(fn(None, 0, ctypes.byref(count), t._handle, *args))
+    out = (P * max(count.value, 1))()
+    check(fn(out, count.value, ctypes.byref(count), t._handle, *args))
+    return tuple(_C._from_handle(out[i]) for i in range(count.value))
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _split_dim(t, dim, what):
+    dim = operator.index(dim)
+    if t.ndim == 0:
+        raise RuntimeError(f"{what} expects at least a 1-dimensional tensor")
+    return _wrap_dim(dim, t.ndim)
+
+
+def _split(t, how, dim, what, by_number, by_list, dim_first=lambda number: True):
+    """An int (by_number) or a sequence of ints (by_list) split of t along dim; the
+    dim is checked first unless dim_first(number) says the C API's error comes first."""
+    if hasattr(builtins.type(how), "__index__"):
+        number = operator.index(how)
+        return _views(_BY_NUMBER[by_number], t, number, _split_dim(t, dim, what) if dim_first(number) else 0)
+    try:
+        items = [operator.index(item) for item in how]
+    except TypeError:
+        if hasattr(how, "__iter__"):
+            raise
+        raise TypeError(f"{what}(): {'split_size_or_sections' if what == 'split' else 'indices_or_sections'} "
+                        "must be an int or a sequence of ints") from None
+    values = (I64 * max(len(items), 1))(*items)
+    return _views(_BY_LIST[by_list], t, len(items), values, _split_dim(t, dim, what))
+
+
+def _split_args(split_size_or_sections, dim=0):
+    return split_size_or_sections, dim
+
+
+def _split_method_args(split_size, dim=0):  # Tensor.split's own name for the size
+    return split_size, dim
+
+
+def split(self, *args, **kwargs):
+    """split(split_size_or_sections, dim=0): a tuple of views."""
+    how, dim = (_split_method_args if "split_size" in kwargs else _split_args)(*args, **kwargs)
+    return _split(self, how, dim, "split", "tensor_split", "tensor_split_with_sizes", lambda size: size >= 0)
+
+
+def chunk(self, chunks, dim=0):
+    """chunk(chunks, dim=0): a tuple of views."""
+    chunks = operator.index(chunks)
+    return _views(_BY_NUMBER["tensor_chunk"], self, chunks, _split_dim(self, dim, "chunk") if chunks > 0 else 0)
+
+
+def tensor_split(self, indices_or_sections, dim=0):
+    """tensor_split(indices_or_sections, dim=0): a tuple of views; a 0-dim int64 tensor is a number of
+    sections, a 1-dim one the indices."""
+    if self.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    if isinstance(indices_or_sections, Tensor):
+        spec = indices_or_sections
+        if spec.dtype is not _C.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{str(spec.dtype).rpartition('.')[2]}")
+        if spec.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {spec.ndim} dims")
+        indices_or_sections = spec.item() if spec.ndim == 0 else spec.tolist()
+    _split_dim(self, dim, "tensor_split")
+    return _split(self, indices_or_sections, dim, "tensor_split", "tensor_tensor_split", "tensor_tensor_split_indices")
+
+
+# ---- the views of ctensor.h's experimental section, through ctensor._capi ------
+
+_UNFOLD = _prototype("tensor_unfold", PP, P, I64, I64, I64)
+_DIAGONAL = _prototype("tensor_diagonal", PP, P, I64, I64, I64)
+_UNFLATTEN = _prototype("tensor_unflatten", PP, P, I64, I64, I64P)
+_MOVEDIM = _prototype("tensor_movedim", PP, P, I64, I64P, I64P)
+_CONJ = {name: _prototype(name, PP, P) for name in ("tensor_conj", "tensor_conj_physical")}
+_MAX_DIMS = 64  # TENSOR_MAX_DIMS
+
+
+def _type_name(obj):
+    cls = builtins.type(obj)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.partition('.')[0]}.{cls.__qualname__}"
+
+
+def _sizes(seq, what):
+    """Sizes given as one int or a sequence of ints (ct_parse_sizes's rules)."""
+    if hasattr(builtins.type(seq), "__index__"):
+        seq = (seq,)
+    try:
+        items = list(seq)
+    except TypeError:
+        raise TypeError(f"{what}(): size must be a tuple of ints, not {_type_name(seq)}") from None
+    if len(items) > _MAX_DIMS:
+        raise RuntimeError(f"{what}(): {len(items)} dims given; at most {_MAX_DIMS} are supported")
+    for i, item in enumerate(items):
+        if not hasattr(builtins.type(item), "__index__"):
+            raise TypeError(f"{what}(): size must be a tuple of ints, but element {i} is {_type_name(item)}")
+    return [operator.index(item) for item in items]
+
+
+def _int64s(values):
+    return (I64 * max(len(values), 1))(*values)
+
+
+def unfold(self, dimension, size, step):
+    """unfold(dimension, size, step): sliding windows (a view)."""
+    dimension = _wrap_dim(operator.index(dimension), self.ndim)
+    return _made(_UNFOLD, self._handle, dimension, operator.index(size), operator.index(step))
+
+
+def diagonal(self, offset=0, dim1=0, dim2=1):
+    """diagonal(offset=0, dim1=0, dim2=1): a view of the diagonal."""
+    offset, dim1, dim2 = operator.index(offset), operator.index(dim1), operator.index(dim2)
+    return _made(_DIAGONAL, self._handle, offset, _wrap_dim(dim1, self.ndim), _wrap_dim(dim2, self.ndim))
+
+
+def unflatten(self, dim, sizes):
+    """unflatten(dim, sizes): dim split into sizes (a view)."""
+    dim, sizes = operator.index(dim), _sizes(sizes, "unflatten")
+    if sizes and self.ndim == 0:  # torch does not wrap a 0-dim tensor's dim here
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if sizes:  # (empty sizes: the C API's RuntimeError first)
+        dim = _wrap_dim(dim, self.ndim)
+    return _made(_UNFLATTEN, self._handle, dim, len(sizes), _int64s(sizes))
+
+
+def movedim(self, source, destination):
+    """movedim(source, destination): a permuted view."""
+    def dims(obj):
+        items = (obj,) if hasattr(builtins.type(obj), "__index__") else tuple(obj)
+        return [_wrap_dim(operator.index(d), self.ndim) for d in items[:_MAX_DIMS]], len(items)
+
+    (src, n), (dst, m) = dims(source), dims(destination)
+    if n != m:
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({n} dims) should contain the same "
+                           f"number of dims as destination ({m} dims)")
+    return _made(_MOVEDIM, self._handle, n, _int64s(src), _int64s(dst))
+
+
+def _conj(name, doc):
+    def conj(self):
+        out = P()
+        check(_CONJ[f"tensor_{name}"](ctypes.byref(out), self._handle))
+        if out.value == self._handle:  # real dtypes: self itself, as torch's
+            lib.tensor_release(out)
+            return self
+        return _C._from_handle(out.value)
+
+    conj.__name__ = conj.__qualname__ = name
+    conj.__doc__ = doc + _NOTE
+    return conj
+
+
+def repeat(self, *repeats, **kwargs):
+    """repeat(*repeats): a tiled copy: a zero-stride view of shape (r0, s0, r1, s1, ...)
+    over self, copied in C order, then viewed as (r0*s0, r1*s1, ...)."""
+    if kwargs:
+        if set(kwargs) != {"repeats"} or repeats:
+            raise TypeError("repeat() received an invalid combination of arguments")
+        repeats = (kwargs["repeats"],)
+    repeats = _sizes(repeats[0] if len(repeats) == 1 and not hasattr(builtins.type(repeats[0]), "__index__")
+                     else repeats, "repeat")
+    n, ndim = len(repeats), self.ndim
+    if n < ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if 2 * n > _MAX_DIMS:
+        raise RuntimeError(f"repeat(): {n} dims exceed ctensor's {_MAX_DIMS // 2}")
+    sizes, strides = [1] * (n - ndim) + list(self.shape), [0] * (n - ndim) + list(self.stride())
+    for r in repeats:
+        if r < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {r}: [{r}]")
+    tiled = self.as_strided([x for pair in zip(repeats, sizes) for x in pair],
+                            [x for pair in zip([0] * n, strides) for x in pair], self.storage_offset())
+    return tiled.clone(memory_format=contiguous_format).view([r * size for r, size in zip(repeats, sizes)])
+
+
 def where(self, condition, other):
     """where(condition, other): self where condition, else other."""
     return _C.where(condition, self, other)
@@ -169,6 +370,9 @@ def _extreme(name, reduce, binary):
                        f"{name}(other): {binary}(self, other).")
     return extreme
 
+for _method in (split, chunk, tensor_split, unfold, diagonal, unflatten, movedim):
+    _method.__doc__ = f"{_method.__doc__}{_NOTE}"
+
 
 METHODS = {
     "requires_grad_": requires_grad_, "detach_": _self, "cpu": _self, "is_pinned": _false,
@@ -184,6 +388,10 @@ METHODS = {
     "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
     "view_as": _like("view_as", "view"), "reshape_as": _like("reshape_as", "reshape"),
     "expand_as": _like("expand_as", "expand"), "where": where,
+    "split": split, "chunk": chunk, "tensor_split": tensor_split, "unfold": unfold, "diagonal": diagonal,
+    "unflatten": unflatten, "movedim": movedim, "moveaxis": movedim, "repeat": repeat,
+    "conj": _conj("conj", "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)."),
+    "conj_physical": _conj("conj_physical", "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor."),
     "max": _extreme("max", "amax", "maximum"), "min": _extreme("min", "amin", "minimum"),
 }
 METHODS.update({name: _converter(name, getattr(_C, dtype)) for name, dtype in (

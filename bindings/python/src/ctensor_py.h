@@ -115,7 +115,6 @@ int ct_values_register(PyObject *module);
 int ct_views_register(PyObject *module);
 int ct_math_register(PyObject *module);
 int ct_select_ops_register(PyObject *module);
-int ct_split_register(PyObject *module);
 int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
 int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */

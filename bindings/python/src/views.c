@@ -331,117 +331,7 @@ static PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwarg
   return ct_fill(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
 
-static PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dimension", "size", "step", NULL};
-  long long dimension, size, step;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:unfold", kwlist, &dimension, &size, &step)) return NULL;
-  int64_t d = dimension;
-  if (ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL; /* IndexError, as torch */
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_unfold(&out, SELF(self), d, size, step);
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"offset", "dim1", "dim2", NULL};
-  long long offset = 0, dim1 = 0, dim2 = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLL:diagonal", kwlist, &offset, &dim1, &dim2)) return NULL;
-  int64_t d1 = dim1, d2 = dim2;
-  const int64_t ndim = tensor_ndim(SELF(self));
-  if (ct_wrap_dim(&d1, ndim) < 0 || ct_wrap_dim(&d2, ndim) < 0) return NULL; /* IndexError, as torch */
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_diagonal(&out, SELF(self), offset, d1, d2);
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dim", "sizes", NULL};
-  long long dim;
-  PyObject *sizes_obj;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LO:unflatten", kwlist, &dim, &sizes_obj)) return NULL;
-  int64_t d = dim, sizes[TENSOR_MAX_DIMS];
-  PyObject *wrapped = PyTuple_Pack(1, sizes_obj);
-  const int64_t n = wrapped ? ct_parse_sizes(wrapped, sizes, "unflatten") : -1;
-  Py_XDECREF(wrapped);
-  if (n < 0) return NULL;
-  if (n > 0 && tensor_ndim(SELF(self)) == 0) { /* torch does not wrap a 0-dim tensor's dim here */
-    PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", dim);
-    return NULL;
-  }
-  if (n > 0 && ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL; /* empty sizes: C's RuntimeError first */
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_unflatten(&out, SELF(self), d, n, sizes);
-  return result(st, out, 0, NULL);
-}
-
 /* ---- H, mH, ravel, repeat ------------------------------------------------ */
-
-/* conj(): self itself for real dtypes, as torch's. */
-static PyObject *conj_with(PyObject *self, tensor_status_t (*fn)(tensor_t **, const tensor_t *)) {
-  tensor_t *out = NULL;
-  const tensor_status_t st = fn(&out, SELF(self));
-  if (st == TENSOR_OK && out == SELF(self)) {
-    tensor_release(out);
-    return Py_NewRef(self);
-  }
-  return result(st, out, 0, NULL);
-}
-
-static PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return conj_with(self, tensor_conj);
-}
-
-static PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return conj_with(self, tensor_conj_physical);
-}
-
-/* torch.Tensor.repeat: a copy tiling self repeats[i] times along dim i (leading
-   repeats add dims). Built as a zero-stride view of shape (r0, s0, r1, s1, ...)
-   over self, copied contiguous, then viewed as (r0*s0, r1*s1, ...). */
-static PyObject *ct_tensor_repeat(PyObject *self, PyObject *args_in, PyObject *kwargs) {
-  static const char *const names[] = {"repeats", NULL};
-  PyObject *args = keyword_args(args_in, kwargs, names, "repeat");
-  if (!args) return NULL;
-  int64_t repeats[TENSOR_MAX_DIMS];
-  const int64_t n = ct_parse_sizes(args, repeats, "repeat");
-  Py_DECREF(args);
-  if (n < 0) return NULL;
-  const tensor_t *t = SELF(self);
-  const int64_t ndim = tensor_ndim(t);
-  if (n < ndim) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
-    return NULL;
-  }
-  if (2 * n > TENSOR_MAX_DIMS) {
-    PyErr_Format(PyExc_RuntimeError, "repeat(): %lld dims exceed ctensor's %d", (long long)n, TENSOR_MAX_DIMS / 2);
-    return NULL;
-  }
-  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], shape[TENSOR_MAX_DIMS];
-  for (int64_t i = 0; i < n; i++) {
-    if (repeats[i] < 0) {
-      PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: [%lld]",
-                   (long long)repeats[i], (long long)repeats[i]);
-      return NULL;
-    }
-    const int64_t src = i - (n - ndim); /* leading repeats have no source dim */
-    const int64_t size = src >= 0 ? tensor_sizes(t)[src] : 1;
-    sizes[2 * i] = repeats[i];
-    strides[2 * i] = 0;
-    sizes[2 * i + 1] = size;
-    strides[2 * i + 1] = src >= 0 ? tensor_strides(t)[src] : 0;
-    shape[i] = repeats[i] * size;
-  }
-  tensor_t *tiled = NULL, *copy = NULL, *out = NULL;
-  tensor_status_t st = tensor_as_strided(&tiled, t, 2 * n, sizes, strides, tensor_storage_offset(t));
-  if (st == TENSOR_OK) st = tensor_clone(&copy, tiled);
-  if (st == TENSOR_OK) st = tensor_view(&out, copy, n, shape);
-  tensor_release(tiled);
-  tensor_release(copy);
-  return result(st, out, 0, NULL);
-}
 
 /* ---- in-place view ops ------------------------------------------------------ */
 
@@ -471,45 +361,6 @@ static PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject 
   return become(self, ct_tensor_as_strided(self, args, kwargs));
 }
 
-/* dims given as an int or a sequence of ints, wrapped (IndexError as torch); count or -1. */
-static int64_t dims_of(PyObject *obj, int64_t ndim, int64_t *out) {
-  PyObject *seq = PyLong_Check(obj) || PyIndex_Check(obj) ? PyTuple_Pack(1, obj) : PySequence_Tuple(obj);
-  if (!seq) return -1;
-  const Py_ssize_t n = PyTuple_GET_SIZE(seq);
-  for (Py_ssize_t i = 0; i < n && i < TENSOR_MAX_DIMS; i++) {
-    long long d = PyLong_AsLongLong(PyTuple_GET_ITEM(seq, i));
-    int64_t dim = d;
-    if ((d == -1 && PyErr_Occurred()) || ct_wrap_dim(&dim, ndim) < 0) {
-      Py_DECREF(seq);
-      return -1;
-    }
-    out[i] = dim;
-  }
-  Py_DECREF(seq);
-  return n;
-}
-
-/* torch.movedim(t, source, destination): the C API's movedim (a permute view). */
-static PyObject *tensor_movedim_m(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"source", "destination", NULL};
-  PyObject *src_obj, *dst_obj;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:movedim", kwlist, &src_obj, &dst_obj)) return NULL;
-  const int64_t ndim = tensor_ndim(SELF(self));
-  int64_t src[TENSOR_MAX_DIMS], dst[TENSOR_MAX_DIMS];
-  const int64_t n = dims_of(src_obj, ndim, src), m = n < 0 ? -1 : dims_of(dst_obj, ndim, dst);
-  if (n < 0 || m < 0) return NULL;
-  if (n != m) {
-    PyErr_Format(PyExc_RuntimeError,
-                 "movedim: Invalid source or destination dims: source (%lld dims) should contain the same number of "
-                 "dims as destination (%lld dims)", (long long)n, (long long)m);
-    return NULL;
-  }
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_movedim(&out, SELF(self), n, src, dst);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-
 /* ---- registration ------------------------------------------------------------ */
 
 static PyGetSetDef views_getset[] = {
@@ -524,8 +375,6 @@ static PyGetSetDef views_getset[] = {
 #define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
 
 static PyMethodDef views_methods[] = {
-    KWARGS("movedim", tensor_movedim_m, "movedim(source, destination): a permuted view." CT_EXPERIMENTAL_NOTE),
-    KWARGS("moveaxis", tensor_movedim_m, "moveaxis(source, destination): movedim." CT_EXPERIMENTAL_NOTE),
     KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
     KWARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
     KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
@@ -538,9 +387,6 @@ static PyMethodDef views_methods[] = {
     KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
     KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
     KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
-    NOARGS("conj", ct_tensor_conj, "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)." CT_EXPERIMENTAL_NOTE),
-    NOARGS("conj_physical", ct_tensor_conj_physical, "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor." CT_EXPERIMENTAL_NOTE),
-    KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
     KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
     KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
     VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
@@ -549,9 +395,6 @@ static PyMethodDef views_methods[] = {
     KWARGS("flatten", ct_tensor_flatten, "flatten(start_dim=0, end_dim=-1)"),
     KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
     KWARGS("select", ct_tensor_select, "select(dim, index)"),
-    KWARGS("unfold", ct_tensor_unfold, "unfold(dimension, size, step): sliding windows (a view)." CT_EXPERIMENTAL_NOTE),
-    KWARGS("diagonal", ct_tensor_diagonal, "diagonal(offset=0, dim1=0, dim2=1): a view of the diagonal." CT_EXPERIMENTAL_NOTE),
-    KWARGS("unflatten", ct_tensor_unflatten, "unflatten(dim, sizes): dim split into sizes (a view)." CT_EXPERIMENTAL_NOTE),
     KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
     KWARGS("clone", ct_tensor_clone, "clone(memory_format=preserve_format): a copy (torch's preserve_format layout)."),
     ONEARG("copy_", ct_tensor_copy_, "copy_(src): self[...] = src, returns self."),
