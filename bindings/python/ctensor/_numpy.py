@@ -1,10 +1,15 @@
-"""NumPy conversions that only compose other calls: Tensor.__array__ (NumPy 2's
-signature), Tensor.__array_wrap__ (torch 1.13's) and as_tensor. The zero-copy
-ways in and out (from_numpy, Tensor.numpy, the buffer export and
+"""What numpy.c had that only composes other calls: Tensor.__array__ (NumPy 2's
+signature), Tensor.__array_wrap__ (torch 1.13's), as_tensor and
+broadcast_tensors (tensor_broadcast_tensors through ctensor._capi). The
+zero-copy ways in and out (from_numpy, Tensor.numpy, the buffer export and
 __array_interface__) are the extension's."""
+import ctypes
 import sys
 
-from ctensor import _C
+from ctensor import _C, _capi
+
+_broadcast = _capi.lib.tensor_broadcast_tensors
+_broadcast.restype, _broadcast.argtypes = _capi.I32, [_capi.PP, _capi.I64, _capi.PP]
 
 
 def __array__(self, dtype=None, copy=None):
@@ -46,8 +51,26 @@ def as_tensor(data, dtype=None, device=None):
     return _C.tensor(data, dtype=dtype, device=device)
 
 
-as_tensor.__module__ = "ctensor"
+def broadcast_tensors(*tensors):
+    """broadcast_tensors(*tensors): views expanded to one shape (one sequence of
+    tensors is taken too), with torch's message for sizes that do not broadcast.
+
+    Note: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."""
+    if len(tensors) == 1 and not isinstance(tensors[0], _C.Tensor):
+        tensors = tuple(tensors[0])
+    for k, t in enumerate(tensors):
+        if not isinstance(t, _C.Tensor):
+            name = type(t).__qualname__ if type(t).__module__ == "builtins" else f"{type(t).__module__}.{type(t).__qualname__}"
+            raise TypeError(f"broadcast_tensors(): expected Tensor as element {k}, but got {name}")
+    n = len(tensors)
+    views = (ctypes.c_void_p * max(n, 1))()
+    _capi.check(_broadcast(views, n, (ctypes.c_void_p * max(n, 1))(*(t._handle for t in tensors))))
+    return tuple(_C._from_handle(v) for v in views[:n])
+
+
+for _function in (as_tensor, broadcast_tensors):
+    _function.__module__ = "ctensor"
 METHODS = {"__array__": __array__, "__array_wrap__": __array_wrap__}
 for _method in METHODS.values():
     _method.__qualname__ = "Tensor." + _method.__name__
-FUNCTIONS = {"as_tensor": as_tensor}
+FUNCTIONS = {"as_tensor": as_tensor, "broadcast_tensors": broadcast_tensors}

@@ -7,8 +7,6 @@
 
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
 /* ---- dtype inference ---------------------------------------------------- */
 
 /* dtype of a NumPy scalar from its dtype's array-interface string ("<f8"). */
@@ -34,7 +32,7 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth, int given) {
   if (PyLong_CheckExact(obj)) return TENSOR_INT64;
   if (PyFloat_CheckExact(obj)) return TENSOR_FLOAT32;
   if (PyComplex_CheckExact(obj)) return TENSOR_COMPLEX64;
-  if (Ct_Tensor_Check(obj)) return tensor_dtype(SELF(obj));
+  if (Ct_Tensor_Check(obj)) return tensor_dtype(CT_SELF(obj));
   const int kind = ct_scalar_kind(obj);
   if (kind < 0) return -1;
   if (kind > 0 && PyObject_HasAttrString(obj, "dtype")) /* NumPy scalars and 0-dim arrays */
@@ -279,7 +277,7 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
 
   tensor_t *shared = NULL;
   if (Ct_Tensor_Check(obj)) {
-    shared = tensor_retain(SELF(obj));
+    shared = tensor_retain(CT_SELF(obj));
   } else if (ct_is_numpy_array(obj) > 0) {
     shared = ct_tensor_from_strided_buffer(obj);
     if (!shared) return NULL;
@@ -302,7 +300,7 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     Py_XDECREF(fb_args);
     Py_XDECREF(fb_kwargs);
     if (!t) return NULL;
-    shared = tensor_retain(SELF(t));
+    shared = tensor_retain(CT_SELF(t));
     Py_DECREF(t);
   }
   if (PyErr_Occurred()) return NULL;
@@ -340,7 +338,7 @@ static PyObject *tensor_factory(PyObject *module, PyObject *args, PyObject *kwar
                                    &dtype, &device, &requires_grad, &pin_memory))
     return NULL;
   if (ct_check_options(device, requires_grad, "tensor") < 0) return NULL;
-  if (Ct_Tensor_Check(data)) return ct_tensor_wrap(copy_of(tensor_retain(SELF(data)), dtype));
+  if (Ct_Tensor_Check(data)) return ct_tensor_wrap(copy_of(tensor_retain(CT_SELF(data)), dtype));
   const int is_numpy = ct_is_numpy_array(data) > 0 || (!PyErr_Occurred() && ct_is_numpy_scalar(data) > 0);
   if (PyErr_Occurred()) return NULL;
   if (is_numpy) return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(data), dtype));

@@ -126,7 +126,7 @@ int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_typ
 int ct_testing_register(PyObject *module);  /* test hooks */
 /* index.c: t[...], t[...] = v and the sequence protocol's item. */
 void ct_index_slots(PyTypeObject *type);
-/* numpy.c: from_numpy, broadcast_tensors, Tensor.numpy, __array_interface__. */
+/* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
 int ct_numpy_register(PyObject *module);
 /* asarray.c: asarray and tensor. */
 int ct_asarray_register(PyObject *module);
@@ -200,7 +200,8 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 void ct_object_release(void *ctx);
 
 /* numpy.c */
-/* A tensor sharing the memory of a PEP 3118 exporter with its shape and strides. */
+/* A tensor sharing the memory of a NumPy array (its __array_struct__, or the
+   buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);

@@ -7,15 +7,13 @@
 
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
 /* Python bools and 0-dim bool or uint8 tensors (and arrays, as torch: uint8 is
    its legacy mask dtype) add a dim of size 1 (true / non-zero) or 0. */
 static int is_bool_index(PyObject *item) {
   if (PyBool_Check(item)) return 1;
   if (Ct_Tensor_Check(item)) {
-    const tensor_dtype_t d = tensor_dtype(SELF(item));
-    return tensor_ndim(SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
+    const tensor_dtype_t d = tensor_dtype(CT_SELF(item));
+    return tensor_ndim(CT_SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
   }
   char kind = 0;
   int itemsize = 0;
@@ -26,8 +24,8 @@ static int is_bool_index(PyObject *item) {
    (a 0-dim integer tensor or array selects, as torch). */
 static int is_advanced(PyObject *item) {
   if (Ct_Tensor_Check(item)) {
-    const tensor_dtype_t d = tensor_dtype(SELF(item));
-    return tensor_ndim(SELF(item)) > 0 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d);
+    const tensor_dtype_t d = tensor_dtype(CT_SELF(item));
+    return tensor_ndim(CT_SELF(item)) > 0 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d);
   }
   if (PyList_Check(item) || PyTuple_Check(item)) return 1;
   if (PyLong_Check(item)) return 0;
@@ -45,7 +43,7 @@ static int is_mask(const tensor_t *t) { return tensor_dtype(t) == TENSOR_BOOL ||
 /* An advanced index as an integer tensor of any integer dtype, or a mask. */
 static tensor_t *index_tensor(PyObject *item) {
   tensor_t *t;
-  if (Ct_Tensor_Check(item)) t = tensor_retain(SELF(item));
+  if (Ct_Tensor_Check(item)) t = tensor_retain(CT_SELF(item));
   else if (ct_is_numpy_array(item) > 0) t = ct_tensor_from_strided_buffer(item);
   else if (PyErr_Occurred()) return NULL;
   else if (PyObject_HasAttrString(item, "__dlpack__")) t = ct_tensor_from_dlpack_object(item);
@@ -285,18 +283,18 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
   if (PyLong_CheckExact(index)) { /* t[i], the common case: one select */
     const long long i = PyLong_AsLongLong(index);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    st = tensor_select(&view, SELF(self), 0, i);
+    st = tensor_select(&view, CT_SELF(self), 0, i);
   } else if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(index, &start, &stop, &step) < 0) return NULL;
-    st = tensor_slice(&view, SELF(self), 0, start, stop, step);
+    st = tensor_slice(&view, CT_SELF(self), 0, start, stop, step);
   } else if (PyTuple_CheckExact(index)) {
-    const int fast = fast_index(SELF(self), index, &view);
+    const int fast = fast_index(CT_SELF(self), index, &view);
     if (fast) return fast < 0 ? NULL : ct_tensor_wrap(view);
   }
   if (view || st != TENSOR_OK) return st == TENSOR_OK ? ct_tensor_wrap(view) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   Advanced adv;
-  view = index_view(SELF(self), index, &adv);
+  view = index_view(CT_SELF(self), index, &adv);
   if (!view || adv.m == 0) return ct_tensor_wrap(view);
   PyObject *r = ct_advanced_get(view, adv.m, adv.dims, adv.idx);
   advanced_release(&adv);
@@ -306,7 +304,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
 
 static PyObject *tensor_item_at(PyObject *self, Py_ssize_t i) {
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
+  tensor_status_t st = tensor_select(&out, CT_SELF(self), 0, i);
   if (st != TENSOR_OK) return ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   return ct_tensor_wrap(out);
 }
@@ -325,7 +323,7 @@ static int settable_number(PyObject *value) {
 /* An assigned value as a tensor: ctensor tensors and DLPack producers (e.g. a
    torch.Tensor); anything else is torch's TypeError. */
 static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
-  if (Ct_Tensor_Check(value)) return tensor_retain(SELF(value));
+  if (Ct_Tensor_Check(value)) return tensor_retain(CT_SELF(value));
   if (ct_is_numpy_array(value) == 0 && !PyErr_Occurred() && PyObject_HasAttrString(value, "__dlpack__"))
     return ct_tensor_from_dlpack_object(value);
   if (!PyErr_Occurred())
@@ -335,7 +333,7 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
 }
 
 int ct_fill(tensor_t *dst, PyObject *value) {
-  int ok = Ct_Tensor_Check(value) ? tensor_ndim(SELF(value)) == 0 : ct_scalar_kind(value) > 0;
+  int ok = Ct_Tensor_Check(value) ? tensor_ndim(CT_SELF(value)) == 0 : ct_scalar_kind(value) > 0;
   if (ok && !Ct_Tensor_Check(value) && ct_is_numpy_array(value) != 0) ok = 0; /* 0-dim arrays: TypeError */
   if (PyErr_Occurred()) return -1;
   if (!ok) {
@@ -379,7 +377,7 @@ static int assign(tensor_t *dst, PyObject *value) {
   const int number = settable_number(value);
   if (number < 0) return -1;
   /* numbers, and 0-dim tensors into a tensor with dims, fill (checked) */
-  if (number || (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) == 0 && tensor_ndim(dst) != 0))
+  if (number || (Ct_Tensor_Check(value) && tensor_ndim(CT_SELF(value)) == 0 && tensor_ndim(dst) != 0))
     return ct_fill(dst, value);
   tensor_t *src = ct_drop_leading_ones(value_tensor(value, tensor_dtype(dst)), tensor_ndim(dst));
   if (!src) return -1;
@@ -416,7 +414,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     return -1;
   }
   Advanced adv;
-  tensor_t *view = index_view(SELF(self), index, &adv);
+  tensor_t *view = index_view(CT_SELF(self), index, &adv);
   if (!view) return -1;
   int rc;
   if (adv.m == 0) {

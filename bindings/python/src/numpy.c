@@ -9,11 +9,7 @@
    __array_interface__, whose consumers keep the tensor object alive. NumPy is
    looked up only when it is already imported: an object cannot be an ndarray
    otherwise. */
-#include <string.h>
-
 #include "ctensor_py.h"
-
-#define SELF(o) (((TensorObject *)(o))->t)
 
 /* numpy.ndarray and numpy.generic, looked up once NumPy has been imported (a type
    check is then one pointer walk: indexing asks it for every item). */
@@ -288,11 +284,11 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
   static char *kwlist[] = {"force", NULL};
   int force = 0; /* torch's force=True copies off devices; ctensor's memory never moves */
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", kwlist, &force)) return NULL;
-  if (tensor_dtype(SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
+  if (tensor_dtype(CT_SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
     return NULL;
   }
-  if (ct_check_cpu(SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
+  if (ct_check_cpu(CT_SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
     PyErr_Clear();
     PyErr_SetString(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
     return NULL;
@@ -307,7 +303,7 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
 
 static PyObject *array_interface(PyObject *self, void *closure) {
   (void)closure;
-  const tensor_t *t = SELF(self);
+  const tensor_t *t = CT_SELF(self);
   const char *ts = ct_dtype_typestr(tensor_dtype(t));
   if (!ts) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
@@ -331,51 +327,8 @@ static PyObject *array_interface(PyObject *self, void *closure) {
                        "strides", strides, "version", 3);
 }
 
-/* torch.broadcast_tensors: every tensor expanded (a view) to the broadcast shape
-   of all of them, with torch's message for sizes that do not broadcast. */
-static PyObject *broadcast_tensors(PyObject *module, PyObject *args) {
-  (void)module;
-  if (PyTuple_GET_SIZE(args) == 1 && !Ct_Tensor_Check(PyTuple_GET_ITEM(args, 0))) {
-    PyObject *seq = PySequence_Tuple(PyTuple_GET_ITEM(args, 0));
-    if (!seq) return NULL;
-    PyObject *r = broadcast_tensors(module, seq);
-    Py_DECREF(seq);
-    return r;
-  }
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  const tensor_t **inputs = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *inputs);
-  tensor_t **views = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof *views);
-  PyObject *out = inputs && views ? PyTuple_New(n) : PyErr_NoMemory();
-  for (Py_ssize_t k = 0; out && k < n; k++) {
-    PyObject *item = PyTuple_GET_ITEM(args, k);
-    if (!Ct_Tensor_Check(item)) {
-      PyErr_Format(PyExc_TypeError, "broadcast_tensors(): expected Tensor as element %zd, but got %.200s", k,
-                   Py_TYPE(item)->tp_name);
-      Py_CLEAR(out);
-    } else {
-      inputs[k] = SELF(item);
-    }
-  }
-  const tensor_status_t st = out ? tensor_broadcast_tensors(views, n, inputs) : TENSOR_OK;
-  if (st != TENSOR_OK) {
-    ct_raise(st);
-    Py_CLEAR(out);
-  }
-  for (Py_ssize_t k = 0; k < n; k++) { /* views are all set or all NULL */
-    PyObject *wrapped = out && views[k] ? ct_tensor_wrap(views[k]) : NULL;
-    if (!out) tensor_release(views[k]);
-    else if (!wrapped) Py_CLEAR(out);
-    else PyTuple_SET_ITEM(out, k, wrapped);
-  }
-  PyMem_Free(inputs);
-  PyMem_Free(views);
-  return out;
-}
-
 static PyMethodDef numpy_functions[] = {
     {"from_numpy", from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"broadcast_tensors", broadcast_tensors, METH_VARARGS,
-     "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
     {NULL, NULL, 0, NULL},
 };
 

@@ -115,3 +115,16 @@ def test_fast_tuple_index_errors():
         t[0, ::0]
     with pytest.raises((OverflowError, IndexError)):
         t[0, 2**70]
+
+
+def test_broadcast_tensors_in_python_as_in_c():
+    a, b = ctensor.arange(3).reshape(3, 1), ctensor.zeros(4, dtype=ctensor.int64)
+    for got in (ctensor.broadcast_tensors(a, b), ctensor.broadcast_tensors([a, b])):
+        assert [(t.shape, t.stride()) for t in got] == [((3, 4), (1, 0)), ((3, 4), (0, 1))]
+        assert got[0].data_ptr() == a.data_ptr() and got[1].data_ptr() == b.data_ptr()
+    assert ctensor.broadcast_tensors() == torch.broadcast_tensors() == ()
+    with pytest.raises(TypeError, match=r"expected Tensor as element 1, but got numpy.ndarray"):
+        ctensor.broadcast_tensors(a, np.zeros(4))
+    with pytest.raises(RuntimeError):
+        ctensor.broadcast_tensors(ctensor.zeros(2), ctensor.zeros(3))
+    assert ctensor.broadcast_tensors.__module__ == "ctensor"
