@@ -443,6 +443,111 @@ for _op, (_name, _doc) in enumerate(_BINARY[:4]):
 METHODS["true_divide"] = _binary_method("div", 3, "true division")
 
 
+# ---- reductions and the ops along one dim, through ctensor._capi --------------------
+
+_MISSING = object()
+_ALL_DIMS = -(2 ** 63)  # TENSOR_ALL_DIMS
+
+
+def _reduce_args(dim=_MISSING, keepdim=False, *, dtype=None, axis=_MISSING, keepdims=False, out=None):
+    return dim, keepdim, dtype, axis, keepdims, out
+
+
+def _reduce_dims(dim):
+    """dim=None (every dim), an int or a sequence of ints."""
+    if dim is _MISSING or dim is None:
+        return []
+    if isinstance(dim, int):
+        return [dim]
+    try:
+        dims = list(dim)
+    except TypeError:
+        raise TypeError("dim must be an int, a sequence of ints or None") from None
+    if len(dims) > _MAX_DIMS:
+        raise RuntimeError("too many dims")
+    return [operator.index(d) for d in dims]
+
+
+def _converted(t, dtype):
+    """dtype= of torch's reductions: the input converted first."""
+    return t if dtype is None else t.to(dtype)
+
+
+def _reduction(name, doc):
+    fn = _prototype(f"tensor_{name}", PP, P, I64, I64P, I32)
+
+    def reduce(self, *args, **kwargs):  # also NumPy's spelling (axis=, keepdims=, out=None), as np.sum(t) passes it
+        dim, keepdim, dtype, axis, keepdims, out = _reduce_args(*args, **kwargs)
+        if out is not None or (axis is not _MISSING and dim is not _MISSING):
+            # as torch's methods (out= is the module functions', in ctensor/_functions.py)
+            raise TypeError(f"{name}(): {'out= is not supported' if out is not None else 'dim and axis both given'}")
+        dims = _reduce_dims(dim if axis is _MISSING or axis is None else axis)
+        input = _converted(self, dtype)
+        return _made(fn, input._handle, len(dims), _int64s(dims) if dims else None, int(bool(keepdim) or bool(keepdims)))
+
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = doc
+    return reduce
+
+
+def _out(out, name):
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_type_name(out)}")
+    return out
+
+
+def _arg_extreme(name, doc):
+    fn, into = _prototype(f"tensor_{name}", PP, P, I64, I32), _prototype(f"tensor_{name}_into", P, P, I64, I32)
+
+    def arg_extreme(self, dim=None, keepdim=False, *, out=None):
+        dim = _ALL_DIMS if dim is None else operator.index(dim)
+        if _out(out, name) is None:
+            return _made(fn, self._handle, dim, int(bool(keepdim)))
+        check(into(out._handle, self._handle, dim, int(bool(keepdim))))
+        return out
+
+    arg_extreme.__name__ = arg_extreme.__qualname__ = name
+    arg_extreme.__doc__ = doc
+    return arg_extreme
+
+
+def _along_dim(name, doc, dtype_positional):
+    fn, into = _prototype(f"tensor_{name}", PP, P, I64), _prototype(f"tensor_{name}_into", P, P, I64)
+
+    def run(self, dim, dtype, out):
+        dim, input = operator.index(dim), _converted(self, dtype)
+        if _out(out, name) is None:
+            return _made(fn, input._handle, dim)
+        check(into(out._handle, input._handle, dim))
+        return out
+
+    def positional(self, dim, dtype=None, *, out=None):  # softmax(dim, dtype=None, *, out=None)
+        return run(self, dim, dtype, out)
+
+    def keyword(self, dim, *, dtype=None, out=None):  # cumsum(dim, *, dtype=None, out=None)
+        return run(self, dim, dtype, out)
+
+    along = positional if dtype_positional else keyword
+    along.__name__ = along.__qualname__ = name
+    along.__doc__ = doc
+    return along
+
+
+METHODS.update({
+    "sum": _reduction("sum", "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
+    "mean": _reduction("mean", "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
+    "prod": _reduction("prod", "prod(dim=None, keepdim=False, *, dtype=None)."),
+    "amax": _reduction("amax", "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
+    "amin": _reduction("amin", "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
+    "argmax": _arg_extreme("argmax", "argmax(dim=None, keepdim=False, *, out=None): int64 index of the first maximum."),
+    "argmin": _arg_extreme("argmin", "argmin(dim=None, keepdim=False, *, out=None): int64 index of the first minimum."),
+    "cumsum": _along_dim("cumsum", "cumsum(dim, *, dtype=None, out=None): bool/integers give int64.", False),
+    "cumprod": _along_dim("cumprod", "cumprod(dim, *, dtype=None, out=None): bool/integers give int64.", False),
+    "softmax": _along_dim("softmax", "softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
+    "log_softmax": _along_dim("log_softmax", "log_softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
+})
+
+
 # ---- module functions -------------------------------------------------------------
 
 def _directional_split(name, min_dims, dim_of_1d, dim):

@@ -1,11 +1,12 @@
 /* Math on the C API: the arithmetic and comparison operators with PyTorch's
    Python-number promotion (numbers become wrapped-number scalars), in-place
-   operators, neg/abs, reductions, ctensor.cat/stack/equal/allclose/
-   result_type, and the one entry behind the unary family (ctensor/_unary.py). Large operations let other Python threads run. */
+   operators, -t and abs(t), ctensor.cat/stack/equal/allclose/result_type, and
+   the entries behind the binary and unary families' methods and functions
+   (_binary, _unary: ctensor/_tensor_methods.py, ctensor/_unary.py). Large
+   operations let other Python threads run. */
 #include "ctensor_py.h"
 
 typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_t *);
-typedef tensor_status_t (*ReduceFn)(tensor_t **, const tensor_t *, int64_t, const int64_t *, int32_t);
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
@@ -166,91 +167,8 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* ---- methods -------------------------------------------------------------- */
 
-/* dim=None (every dim), an int or a sequence of ints. Returns ndims or -1. */
-static int64_t parse_dims(PyObject *dim, int64_t *dims) {
-  if (!dim || dim == Py_None) return 0;
-  if (PyLong_Check(dim)) {
-    dims[0] = PyLong_AsLongLong(dim);
-    return dims[0] == -1 && PyErr_Occurred() ? -1 : 1;
-  }
-  PyObject *seq = PySequence_Fast(dim, "dim must be an int, a sequence of ints or None");
-  if (!seq) return -1;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  if (n > TENSOR_MAX_DIMS) {
-    Py_DECREF(seq);
-    PyErr_SetString(PyExc_RuntimeError, "too many dims");
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    dims[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
-    if (dims[i] == -1 && PyErr_Occurred()) {
-      Py_DECREF(seq);
-      return -1;
-    }
-  }
-  Py_DECREF(seq);
-  return n;
-}
-
-/* Also NumPy's spelling (axis=, keepdims=, out=None), which np.sum(t) & co. pass
-   to a tensor's own method. */
-static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, ReduceFn fn, const char *name) {
-  static char *kwlist[] = {"dim", "keepdim", "dtype", "axis", "keepdims", "out", NULL};
-  PyObject *dim = NULL, *axis = NULL, *out_arg = Py_None;
-  int keepdim = 0, keepdims = 0;
-  tensor_dtype_t dtype = -1;
-  char format[32];
-  PyOS_snprintf(format, sizeof format, "|Op$O&OpO:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &dim, &keepdim, ct_dtype_converter, &dtype, &axis,
-                                   &keepdims, &out_arg))
-    return NULL;
-  if (out_arg != Py_None || (axis && dim)) {
-    /* as torch's methods (out= is the module functions', in ctensor/_functions.py) */
-    PyErr_Format(PyExc_TypeError, "%s(): %s", name, out_arg != Py_None ? "out= is not supported" : "dim and axis both given");
-    return NULL;
-  }
-  if (axis && axis != Py_None) dim = axis;
-  keepdim |= keepdims;
-  int64_t dims[TENSOR_MAX_DIMS];
-  const int64_t ndims = parse_dims(dim, dims);
-  if (ndims < 0) return NULL;
-  tensor_t *input = tensor_retain(SELF(self)), *out = NULL;
-  tensor_status_t st = TENSOR_OK;
-  if (dtype >= 0 && dtype != tensor_dtype(input)) { /* torch's dtype=: convert first */
-    tensor_t *converted = NULL;
-    st = ct_to(&converted, input, dtype);
-    tensor_release(input);
-    input = converted;
-  }
-  if (st == TENSOR_OK) {
-    if (large(input, NULL)) {
-      Py_BEGIN_ALLOW_THREADS
-      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
-      Py_END_ALLOW_THREADS
-    } else {
-      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
-    }
-  }
-  tensor_release(input);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-static PyObject *method_sum(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_sum, "sum"); }
-static PyObject *method_mean(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_mean, "mean"); }
-static PyObject *method_prod(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_prod, "prod"); }
-static PyObject *method_amax(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amax, "amax"); }
-static PyObject *method_amin(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amin, "amin"); }
-
 #define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
-static PyMethodDef math_methods[] = {
-    M_KW("sum", method_sum, "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
-    M_KW("mean", method_mean, "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
-    M_KW("prod", method_prod, "prod(dim=None, keepdim=False, *, dtype=None)."),
-    M_KW("amax", method_amax, "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
-    M_KW("amin", method_amin, "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
-    {NULL, NULL, 0, NULL},
-};
 
 /* ---- module functions ---------------------------------------------------- */
 
@@ -451,5 +369,5 @@ static PyMethodDef math_functions[] = {
 };
 
 int ct_math_register(PyObject *module) {
-  return ct_tensor_add_methods(math_methods) < 0 ? -1 : ct_add_functions(module, math_functions);
+  return ct_add_functions(module, math_functions);
 }
