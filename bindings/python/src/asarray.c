@@ -252,6 +252,21 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }
 
+/* Values given to assignments (index.c's t[...] = v, advanced.c's index_put)
+   as torch takes them: without leading size-1 dims beyond the destination's. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
+  if (!src) return NULL;
+  int64_t lead = 0;
+  const int64_t n = tensor_ndim(src);
+  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
+  if (lead == 0) return src;
+  tensor_t *stripped = NULL;
+  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
+                                               tensor_strides(src) + lead, tensor_storage_offset(src));
+  tensor_release(src);
+  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
+}
+
 /* ---- asarray and tensor ------------------------------------------------- */
 
 /* A copy of a shared tensor in dtype (-1: its own), consuming `shared`. */

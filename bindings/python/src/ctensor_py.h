@@ -163,9 +163,6 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 int ct_memory_format(PyObject *format, const char *what, int fallback);
 
 /* index.c */
-/* src (taken over; NULL passes through) without its leading size-1 dims beyond
-   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
    written through overlapping views too. */
 int ct_fill(tensor_t *dst, PyObject *value);
@@ -214,6 +211,10 @@ int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
 int ct_numpy_direct_read(int enable);
 
 /* asarray.c / factories.c */
+/* src (taken over; NULL passes through) without its leading size-1 dims beyond
+   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
+
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
 

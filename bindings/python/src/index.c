@@ -360,19 +360,6 @@ int ct_fill(tensor_t *dst, PyObject *value) {
   return 0;
 }
 
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
-  if (!src) return NULL;
-  int64_t lead = 0;
-  const int64_t n = tensor_ndim(src);
-  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
-  if (lead == 0) return src;
-  tensor_t *stripped = NULL;
-  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
-                                               tensor_strides(src) + lead, tensor_storage_offset(src));
-  tensor_release(src);
-  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
-}
-
 static int assign(tensor_t *dst, PyObject *value) {
   const int number = settable_number(value);
   if (number < 0) return -1;
