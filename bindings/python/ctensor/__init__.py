@@ -17,6 +17,7 @@ from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._functions import FUNCTIONS as _COMPOSED
 from ctensor._grad import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
 from ctensor._legacy import TYPES as _LEGACY
+from ctensor._numpy import FUNCTIONS as _NUMPY, METHODS as _NUMPY_METHODS
 from ctensor._size import Size
 from ctensor._storage import METHODS as _STORAGE_METHODS, TypedStorage, UntypedStorage, _rebuild_storage, _rebuild_tensor  # noqa: F401
 from ctensor._tensor_str import set_printoptions, tensor_repr as _tensor_repr  # noqa: F401
@@ -26,6 +27,7 @@ _C._set_size_type(Size)
 _C._set_device_type(device)
 _C._set_repr(_tensor_repr)
 _C._set_tensor_methods(_UNARY_METHODS)
+_C._set_tensor_methods(_NUMPY_METHODS)
 _C._set_tensor_methods(_DLPACK_METHODS)
 _C._set_tensor_methods(_ARROW_METHODS)
 _C._set_tensor_methods(_STORAGE_METHODS)
@@ -35,6 +37,7 @@ globals().update(_COMPOSED)
 globals().update(_LEGACY)
 globals().update(_UNARY)
 globals().update(_TENSOR_FUNCTIONS)
-del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _DLPACK_METHODS, _ARROW_METHODS, _STORAGE_METHODS
-del _TENSOR_FUNCTIONS
+globals().update(_NUMPY)
+del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _TENSOR_FUNCTIONS, _NUMPY, _NUMPY_METHODS, _DLPACK_METHODS
+del _ARROW_METHODS, _STORAGE_METHODS
 from ctensor import utils  # noqa: E402,F401 - ctensor.utils.dlpack, as torch.utils.dlpack

@@ -19,24 +19,24 @@ _capsule_is = ctypes.pythonapi.PyCapsule_IsValid
 _capsule_is.restype, _capsule_is.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
 
 # The C Data and Stream Interface structs, as the Arrow specification lays them
-# out; only the callbacks are read here (ArrowSchema and ArrowArray: release
-# after 56 and 64 bytes of fields). The stream's callbacks keep the GIL held.
+# out: ArrowSchema (72 bytes) and ArrowArray (80) end with release and
+# private_data; ArrowArrayStream starts with get_schema, get_next,
+# get_last_error and release. The callbacks run with the GIL held.
+_SCHEMA, _ARRAY = (72, 56), (80, 64)  # (size, offset of release)
 _RELEASE = ctypes.PYFUNCTYPE(None, P)
+_GET = ctypes.PYFUNCTYPE(ctypes.c_int, P, P)
+_LAST_ERROR = ctypes.PYFUNCTYPE(ctypes.c_char_p, P)
 
 
-class _Schema(ctypes.Structure):
-    _fields_ = [("fields", ctypes.c_char * 56), ("release", _RELEASE), ("private_data", P)]
+def _pointer_at(address):
+    return P.from_address(address).value
 
 
-class _Array(ctypes.Structure):
-    _fields_ = [("fields", ctypes.c_char * 64), ("release", _RELEASE), ("private_data", P)]
-
-
-class _Stream(ctypes.Structure):
-    _fields_ = [("get_schema", ctypes.PYFUNCTYPE(ctypes.c_int, P, P)),
-                ("get_next", ctypes.PYFUNCTYPE(ctypes.c_int, P, P)),
-                ("get_last_error", ctypes.PYFUNCTYPE(ctypes.c_char_p, P)), ("release", _RELEASE),
-                ("private_data", P)]
+def _release(struct, layout):
+    """Runs a struct's release callback unless it was moved out (release NULL)."""
+    address = ctypes.addressof(struct)
+    if _pointer_at(address + layout[1]):
+        _RELEASE(_pointer_at(address + layout[1]))(address)
 
 
 def _from_arrow_capsules(schema, array, variable_shape=False):
@@ -47,7 +47,7 @@ def _from_arrow_capsules(schema, array, variable_shape=False):
                    _capsule_pointer(array, b"arrow_device_array" if device else b"arrow_array"), device, variable_shape)
 
 
-_C._from_arrow_capsules = _from_arrow_capsules  # its name before it moved here
+setattr(_C, "_from_arrow_capsules", _from_arrow_capsules)  # its name before it moved here
 
 
 def _import(schema, array, device, variable_shape):
@@ -66,31 +66,31 @@ def _import(schema, array, device, variable_shape):
 
 def _from_arrow_stream(capsule, variable_shape=False):
     """As _from_arrow_capsules for an 'arrow_array_stream' capsule holding exactly one chunk."""
-    address = _capsule_pointer(capsule, b"arrow_array_stream")
-    stream = _Stream.from_address(address)
-    if not stream.release:
+    stream = _capsule_pointer(capsule, b"arrow_array_stream")
+    get_schema, get_next, last_error, release = (_pointer_at(stream + 8 * i) for i in range(4))
+    if not release:
         raise ValueError("from_arrow: the stream was already consumed")
-    schema, first, second = _Schema(), _Array(), _Array()
+    schema, first, second = (ctypes.create_string_buffer(size) for size in (_SCHEMA[0], _ARRAY[0], _ARRAY[0]))
     try:
-        rc = stream.get_schema(address, ctypes.addressof(schema))
+        rc = _GET(get_schema)(stream, ctypes.addressof(schema))
         if rc == 0:
-            rc = stream.get_next(address, ctypes.addressof(first))
-        if rc == 0 and first.release:
-            rc = stream.get_next(address, ctypes.addressof(second))
+            rc = _GET(get_next)(stream, ctypes.addressof(first))
+        if rc == 0 and _pointer_at(ctypes.addressof(first) + _ARRAY[1]):
+            rc = _GET(get_next)(stream, ctypes.addressof(second))
         if rc != 0:
-            why = stream.get_last_error(address) if stream.get_last_error else None
+            why = _LAST_ERROR(last_error)(stream) if last_error else None
             raise ValueError(f"from_arrow: the stream failed (errno {rc}): "
                              f"{why.decode(errors='replace') if why else 'no message'}")
-        if not first.release:
+        if not _pointer_at(ctypes.addressof(first) + _ARRAY[1]):
             raise ValueError("from_arrow: the stream has no chunks")
-        if second.release:
+        if _pointer_at(ctypes.addressof(second) + _ARRAY[1]):
             raise ValueError("from_arrow: the stream has more than one chunk; combine the chunks first "
                              "(e.g. combine_chunks())")
         return _import(ctypes.addressof(schema), ctypes.addressof(first), False, variable_shape)
     finally:  # what the import did not move out
-        for struct in (second, first, schema):
-            if struct.release:
-                struct.release(ctypes.addressof(struct))
+        _release(second, _ARRAY)
+        _release(first, _ARRAY)
+        _release(schema, _SCHEMA)
 
 
 def _check_requested(requested_schema):

@@ -12,7 +12,7 @@ from ctensor import _C
 from ctensor._capi import P, check, device, lib
 
 _E_DEVICE = 10  # TENSOR_E_DEVICE
-_CAPSULE = type(datetime.datetime_CAPI)  # the PyCapsule type
+_CAPSULE = type(getattr(datetime, "datetime_CAPI"))  # the PyCapsule type
 
 
 class DLDeviceType(enum.IntEnum):
@@ -82,18 +82,18 @@ def __dlpack_device__(self):
     return (DLDeviceType(device_type) if device_type in DLDeviceType._value2member_map_ else device_type), device_id
 
 
-def from_dlpack(ext_tensor, /):
+def from_dlpack(obj, /):
     """A tensor sharing a DLPack producer's memory: an object with __dlpack__
     (asked for DLPack 1.x first) or a capsule."""
-    method = getattr(ext_tensor, "__dlpack__", None)
+    method = getattr(obj, "__dlpack__", None)
     if method is None:  # a capsule, or C refuses it as torch's capsule reader does
-        return _C._from_dlpack_capsule(ext_tensor)
+        return _C._from_dlpack_capsule(obj)
     try:
         capsule = method(max_version=(1, 0))
     except TypeError:  # producers that predate max_version reject the keyword
         capsule = method()
     if type(capsule) is not _CAPSULE:
-        raise TypeError(f"from_dlpack(): {type(ext_tensor).__name__}.__dlpack__() returned "
+        raise TypeError(f"from_dlpack(): {type(obj).__name__}.__dlpack__() returned "
                         f"{type(capsule).__name__}, not a DLPack capsule")
     return _C._from_dlpack_capsule(capsule)
 

@@ -123,13 +123,12 @@ class TypedStorage(_Storage):
         return DTYPES[self._dtype]
 
 
-for _cls in (_Storage, UntypedStorage, TypedStorage):
-    _cls.__module__ = "ctensor"
+_Storage.__module__ = UntypedStorage.__module__ = TypedStorage.__module__ = "ctensor"
 
 # The live UntypedStorage of each storage being pickled (address -> object):
 # pickle's memo keeps the object alive during a dump, so every view of a storage
 # reduces to it.
-_pickled = weakref.WeakValueDictionary()
+_pickled: "weakref.WeakValueDictionary[int, UntypedStorage]" = weakref.WeakValueDictionary()
 
 
 def __reduce_ex__(self, protocol):
@@ -178,5 +177,4 @@ def _rebuild_tensor(data, dtype, sizes, strides, offset):
                   operator.index(offset))
 
 
-for _f in (_rebuild_storage, _rebuild_tensor):
-    _f.__module__ = "ctensor"  # where pickle finds them
+_rebuild_storage.__module__ = _rebuild_tensor.__module__ = "ctensor"  # where pickle finds them

@@ -124,6 +124,12 @@ int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange
 void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
 int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
 int ct_testing_register(PyObject *module);  /* test hooks */
+/* index.c: t[...], t[...] = v and the sequence protocol's item. */
+void ct_index_slots(PyTypeObject *type);
+/* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
+int ct_numpy_register(PyObject *module);
+/* asarray.c: asarray and tensor. */
+int ct_asarray_register(PyObject *module);
 
 /* ---- helpers other files share ------------------------------------------- */
 /* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
@@ -135,9 +141,6 @@ PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
    widens them (bool < int < float < complex). */
 enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
 int ct_scalar_kind(PyObject *obj);
-/* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
-   kind (bool, int64, float64, complex128); NULL with an exception set. */
-tensor_t *ct_scalar_tensor(PyObject *obj);
 /* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
    one-element tensor) converted as torch converts an at::Scalar (the library's
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
@@ -160,13 +163,6 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 int ct_memory_format(PyObject *format, const char *what, int fallback);
 
 /* index.c */
-PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
-int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-/* self[i] along dim 0, for iteration and the sequence protocol. */
-PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
-/* src (taken over; NULL passes through) without its leading size-1 dims beyond
-   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
    written through overlapping views too. */
 int ct_fill(tensor_t *dst, PyObject *value);
@@ -201,26 +197,26 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 void ct_object_release(void *ctx);
 
 /* numpy.c */
-/* A tensor sharing the memory of a PEP 3118 exporter with its shape and strides. */
+/* A tensor sharing the memory of a NumPy array (its __array_struct__, or the
+   buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
-PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
-PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
-/* Whether plain ndarrays are read directly; enable 0 turns that off for good,
-   1 checks again, -1 asks only. 0 too while NumPy is not imported; -1 on error. */
+/* 1 if obj is a 0-dim ndarray (its dtype's kind and itemsize set from its
+   __array_struct__), else 0 (errors cleared). */
+int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
+/* Whether plain ndarrays are read through __array_struct__ (else the buffer
+   protocol); enable 0 turns that off, 1 on, -1 asks only. 0 too while NumPy
+   is not imported; -1 on error. */
 int ct_numpy_direct_read(int enable);
 
 /* asarray.c / factories.c */
+/* src (taken over; NULL passes through) without its leading size-1 dims beyond
+   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
+
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
-PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* dlpack.c: ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);

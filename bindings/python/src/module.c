@@ -37,39 +37,12 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Until their files register their own (ct_X_register): the functions and
-   tensor methods of asarray.c, numpy.c and files.c. */
-static PyMethodDef unregistered_functions[] = {
-    {"asarray", KW(ct_asarray),
-     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
-     "share-or-copy rules."},
-    {"tensor", KW(ct_tensor_factory), "tensor(data, *, dtype=None): always a copy."},
-    {"as_tensor", KW(ct_as_tensor), "as_tensor(data, dtype=None, device=None): shares tensors and NumPy arrays "
-     "when dtype allows, else tensor(data)."},
-    {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
-    {NULL, NULL, 0, NULL},
-};
-
+/* Until files.c registers its own (ct_files_register): its tensor methods. */
 static PyMethodDef unregistered_methods[] = {
     {"is_shared", ct_tensor_is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
     {"share_memory_", ct_tensor_share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
-    {"numpy", KW(ct_tensor_numpy), "numpy(force=False): a NumPy array sharing this tensor's memory."},
-    {"__array__", KW(ct_tensor_array), "__array__(dtype=None, copy=None): a NumPy array (shared unless converted or copy=True)."},
-    {"__array_wrap__", KW(ct_tensor_array_wrap), "NumPy ufunc results as tensors (torch's __array_wrap__)."},
     {NULL, NULL, 0, NULL},
 };
-
-static PyGetSetDef unregistered_getset[] = {
-    {"__array_interface__", ct_tensor_array_interface, NULL, "NumPy's array interface (zero-copy).", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static void unregistered_slots(PyTypeObject *type) {
-  type->tp_as_sequence->sq_item = ct_tensor_item_at;
-  type->tp_as_mapping->mp_subscript = ct_tensor_getitem;
-  type->tp_as_mapping->mp_ass_subscript = ct_tensor_setitem;
-}
 
 static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
@@ -89,14 +62,13 @@ PyMODINIT_FUNC PyInit__C(void) {
   if (!module) return NULL;
   ct_values_slots(&Ct_TensorType);
   ct_math_slots(&Ct_TensorType);
+  ct_index_slots(&Ct_TensorType);
   ct_buffer_slots(&Ct_TensorType);
   ct_registered_slots(&Ct_TensorType);
-  unregistered_slots(&Ct_TensorType);
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
       ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
-      ct_select_ops_register(module) < 0 ||
-      ct_add_functions(module, unregistered_functions) < 0 || ct_tensor_add_methods(unregistered_methods) < 0 ||
-      ct_tensor_add_getset(unregistered_getset) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
+      ct_select_ops_register(module) < 0 || ct_numpy_register(module) < 0 || ct_asarray_register(module) < 0 ||
+      ct_tensor_add_methods(unregistered_methods) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
       ct_testing_register(module) < 0 ||
       ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
