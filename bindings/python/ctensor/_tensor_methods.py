@@ -9,7 +9,7 @@ import operator
 
 from ctensor import _C
 from ctensor._capi import CODES, I32, I32P, I64, I64P, P, PP, check, check_cpu, lib, tensor as _made
-from ctensor._device import contiguous_format
+from ctensor._device import contiguous_format, device as _device
 from ctensor._storage import TypedStorage, UntypedStorage, _rebuild_tensor
 
 Tensor = _C.Tensor
@@ -39,6 +39,60 @@ def _false(self):
 
 
 # ---- conversions ------------------------------------------------------------
+
+# tensor_to_with(out, t, dtype, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86):
+# a writable copy in dtype with torch's preserve_format strides and x86 conversions.
+_TO_WITH = lib.tensor_to_with
+_TO_WITH.restype, _TO_WITH.argtypes = I32, [PP, P, I32, I32, I32, ctypes.c_uint32]
+_PYTHON_DTYPES = {builtins.bool: _C.bool, builtins.int: _C.int64, builtins.float: _C.float64}
+
+
+def _dtype(obj):
+    """A dtype argument: a ctensor dtype, or Python's bool, int or float as torch takes them."""
+    if isinstance(obj, _C.dtype):
+        return obj
+    if obj in _PYTHON_DTYPES:
+        return _PYTHON_DTYPES[obj]
+    raise TypeError(f"dtype must be a ctensor.dtype, not {_type_name(obj)}")
+
+
+def _copy(self, dtype):
+    return _made(_TO_WITH, self._handle, CODES[dtype], 1, 0, 1)
+
+
+def _preserve(memory_format, what):
+    """memory_format=: True for preserve_format (and None), False for contiguous_format."""
+    name = "ctensor.preserve_format" if memory_format is None else str(memory_format)
+    if name not in ("ctensor.contiguous_format", "ctensor.preserve_format"):
+        raise NotImplementedError(f"{what}(): memory_format {name} is not supported (ctensor has no channels-last layouts)")
+    return name == "ctensor.preserve_format"
+
+
+def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False, memory_format=None):
+    """to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."""
+    if len(args) > 2:
+        raise TypeError("to() received an invalid combination of arguments")
+    target = self.dtype
+    for i, item in enumerate(list(args) + [None] * (2 - len(args)) + [dtype, device]):
+        if item is None:
+            continue
+        if i == 0 and isinstance(item, Tensor):
+            target = item.dtype
+        elif i != 3 and isinstance(item, (_C.dtype, builtins.type)):
+            target = _dtype(item)
+        elif i != 2 and isinstance(item, (str, builtins.int, _device)):
+            if isinstance(item, builtins.int):  # t.to(0): CUDA device 0
+                raise RuntimeError("to(): ctensor only has CPU memory")
+            if str(item) != "cpu":
+                raise RuntimeError(f"to(): ctensor only creates CPU tensors (device {item!r} requested)")
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({_type_name(item)})")
+    preserve = _preserve(memory_format, "to")
+    converted = _copy(self, target) if copy or target is not self.dtype else self
+    # contiguous_format lays out a copy in C order; without a copy self is kept, as torch
+    # keeps it for tensors whose suggested format is contiguous (all of ctensor's)
+    return converted if preserve or converted is self else converted.contiguous()
+
 
 def type_as(self, other, /):
     """to(other.dtype)."""
@@ -384,7 +438,7 @@ METHODS = {
     "is_sparse": property(_false, doc="False: ctensor tensors are strided."),
     "is_quantized": property(_false, doc="False."),
     "is_meta": property(_false, doc="False."),
-    "type_as": type_as, "type": _type, "zero_": zero_,
+    "type_as": type_as, "type": _type, "zero_": zero_, "to": to,
     "H": property(H, doc=H.__doc__), "mH": property(mH, doc=mH.__doc__), "adjoint": adjoint,
     "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
     "view_as": _like("view_as", "view"), "reshape_as": _like("reshape_as", "reshape"),

@@ -192,63 +192,7 @@ static PyObject *tensor_get_device(PyObject *self, void *closure) {
   return ct_device_of(SELF(self));
 }
 
-/* ---- conversions and the legacy constructors ------------------------------ */
-
-/* self itself when nothing changes (as torch), else a copy in dtype. */
-static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
-  if (dtype == tensor_dtype(SELF(self))) return Py_NewRef(self);
-  return ct_tensor_wrap(ct_copy_like(SELF(self), dtype));
-}
-
-/* t.to(dtype), t.to(device), t.to(device, dtype), t.to(other_tensor), with
-   dtype=, device=, copy=, non_blocking=, memory_format= keywords as torch. */
-static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dtype", "device", "copy", "non_blocking", "memory_format", NULL};
-  PyObject *dtype_kw = Py_None, *device_kw = Py_None, *memory_format = Py_None;
-  int copy = 0, non_blocking = 0;
-  PyObject *empty = PyTuple_New(0);
-  if (!empty) return NULL;
-  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOppO:to", kwlist, &dtype_kw, &device_kw, &copy,
-                                             &non_blocking, &memory_format);
-  Py_DECREF(empty);
-  if (!ok) return NULL;
-  tensor_dtype_t dtype = tensor_dtype(SELF(self));
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  if (n > 2) {
-    PyErr_SetString(PyExc_TypeError, "to() received an invalid combination of arguments");
-    return NULL;
-  }
-  PyObject *items[4] = {n > 0 ? PyTuple_GET_ITEM(args, 0) : Py_None, n > 1 ? PyTuple_GET_ITEM(args, 1) : Py_None,
-                        dtype_kw, device_kw};
-  for (int i = 0; i < 4; i++) {
-    PyObject *item = items[i];
-    if (item == Py_None) continue;
-    if (Ct_Tensor_Check(item) && i == 0) {
-      dtype = tensor_dtype(SELF(item));
-    } else if (i != 3 && (PyObject_TypeCheck(item, &Ct_DtypeType) || PyType_Check(item))) {
-      if (ct_dtype_from_object(item, &dtype) < 0) return NULL;
-    } else if (i != 2 && (PyUnicode_Check(item) || PyLong_Check(item) || ct_is_device(item))) {
-      if (ct_check_options(PyLong_Check(item) ? Py_None : item, 0, "to") < 0) return NULL;
-      if (PyLong_Check(item)) { /* t.to(0): CUDA device 0 */
-        PyErr_SetString(PyExc_RuntimeError, "to(): ctensor only has CPU memory");
-        return NULL;
-      }
-    } else {
-      PyErr_Format(PyExc_TypeError, "to() received an invalid combination of arguments - got (%.200s)",
-                   Py_TYPE(item)->tp_name);
-      return NULL;
-    }
-  }
-  const int preserve = ct_memory_format(memory_format, "to", 1);
-  if (preserve < 0) return NULL;
-  PyObject *converted = copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
-  /* contiguous_format lays out a copy in C order; without a copy self is kept, as
-     torch keeps it for tensors whose suggested format is contiguous (all of ctensor's) */
-  if (!converted || preserve || converted == self) return converted;
-  PyObject *r = PyObject_CallMethod(converted, "contiguous", NULL);
-  Py_DECREF(converted);
-  return r;
-}
+/* ---- the legacy constructors ----------------------------------------------- */
 
 /* The legacy constructors: `typed` for FloatTensor & co., which refuse a tensor
    of another dtype; Tensor(t) aliases t whatever its dtype. */
@@ -346,7 +290,6 @@ static PyMethodDef values_methods[] = {
     NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", ct_tensor_complex, NULL),
     ONEARG("__format__", ct_tensor_format, NULL),
-    KWARGS("to", tensor_to_m, "to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."),
     {NULL, NULL, 0, NULL},
 };
 
