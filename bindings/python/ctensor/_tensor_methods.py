@@ -38,6 +38,28 @@ def _false(self):
     return False
 
 
+# ---- sizes and strides -------------------------------------------------------
+
+def _one_dim(self, dim):
+    if isinstance(dim, str):  # torch reads a str as a dim name; ctensor's dims have none
+        raise RuntimeError(f"Name '{dim}' not found in Tensor (its dims are unnamed).")
+    dim = operator.index(dim)
+    if self.ndim == 0:
+        raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, self.ndim)
+
+
+def size(self, dim=None):
+    """size(dim=None): the shape, or one size."""
+    return self.shape if dim is None else self.shape[_one_dim(self, dim)]
+
+
+def stride(self, dim=None):
+    """stride(dim=None): strides in elements."""
+    strides = lib.tensor_strides(self._handle)
+    return tuple(strides[i] for i in range(self.ndim)) if dim is None else strides[_one_dim(self, dim)]
+
+
 # ---- conversions ------------------------------------------------------------
 
 # tensor_to_with(out, t, dtype, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86):
@@ -191,6 +213,32 @@ def _like(name, method):
     like.__name__ = like.__qualname__ = name
     like.__doc__ = f"{name}(other): {method}(other.shape)."
     return like
+
+
+# The in-place views: this object takes the new view (_C._become).
+def t_(self):
+    """t() in place: this object takes the new view."""
+    return _C._become(self, self.t())
+
+
+def transpose_(self, dim0, dim1):
+    """transpose_(dim0, dim1): in place (this object takes the view)."""
+    return _C._become(self, self.transpose(dim0, dim1))
+
+
+def squeeze_(self, dim=None):
+    """squeeze_(dim=None): in place (this object takes the view)."""
+    return _C._become(self, self.squeeze(dim))
+
+
+def unsqueeze_(self, dim):
+    """unsqueeze_(dim): in place (this object takes the view)."""
+    return _C._become(self, self.unsqueeze(dim))
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    """as_strided_(size, stride, storage_offset=None): in place."""
+    return _C._become(self, self.as_strided(size, stride, storage_offset))
 
 
 def swapaxes(self, axis0, axis1):
@@ -438,9 +486,10 @@ METHODS = {
     "is_sparse": property(_false, doc="False: ctensor tensors are strided."),
     "is_quantized": property(_false, doc="False."),
     "is_meta": property(_false, doc="False."),
-    "type_as": type_as, "type": _type, "zero_": zero_, "to": to,
+    "type_as": type_as, "type": _type, "zero_": zero_, "to": to, "size": size, "stride": stride,
     "H": property(H, doc=H.__doc__), "mH": property(mH, doc=mH.__doc__), "adjoint": adjoint,
-    "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
+    "t_": t_, "transpose_": transpose_, "swapdims_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_,
+    "as_strided_": as_strided_, "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
     "view_as": _like("view_as", "view"), "reshape_as": _like("reshape_as", "reshape"),
     "expand_as": _like("expand_as", "expand"), "where": where,
     "split": split, "chunk": chunk, "tensor_split": tensor_split, "unfold": unfold, "diagonal": diagonal,

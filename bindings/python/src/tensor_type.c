@@ -100,39 +100,6 @@ static void tensor_dealloc(PyObject *self) {
 
 /* ---- inspection ---------------------------------------------------------- */
 
-static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dim", NULL};
-  PyObject *dim_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:stride", kwlist, &dim_obj)) return NULL;
-  if (PyUnicode_Check(dim_obj)) { /* torch reads a str as a dim name; ctensor's dims have none */
-    PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
-    return NULL;
-  }
-  const int64_t ndim = tensor_ndim(SELF(self));
-  const int64_t *strides = tensor_strides(SELF(self));
-  if (dim_obj == Py_None) {
-    PyObject *tuple = PyTuple_New(ndim);
-    for (int64_t i = 0; tuple && i < ndim; i++) {
-      PyObject *v = PyLong_FromLongLong(strides[i]);
-      if (!v) {
-        Py_CLEAR(tuple);
-        break;
-      }
-      PyTuple_SET_ITEM(tuple, i, v);
-    }
-    return tuple;
-  }
-  int64_t dim = PyLong_AsLongLong(dim_obj);
-  if (dim == -1 && PyErr_Occurred()) return NULL;
-  if (ndim == 0) {
-    PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions",
-                 (long long)dim);
-    return NULL;
-  }
-  if (ct_wrap_dim(&dim, ndim) < 0) return NULL;
-  return PyLong_FromLongLong(strides[dim]);
-}
-
 static PyObject *tensor_storage_offset_m(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return PyLong_FromLongLong(tensor_storage_offset(SELF(self)));
@@ -205,7 +172,6 @@ static PyGetSetDef tensor_getset[] = {
 #define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
 static PyMethodDef tensor_methods[] = {
-    KWARGS("stride", tensor_stride, "stride(dim=None): strides in elements."),
     NOARGS("storage_offset", tensor_storage_offset_m, "Offset of element 0 in the storage, in elements."),
     NOARGS("dim", tensor_dim, "Number of dims."),
     NOARGS("ndimension", tensor_dim, "Number of dims."),

@@ -167,26 +167,6 @@ static PyObject *tensor_get_shape(PyObject *self, void *closure) {
   return ct_size_new(tensor_ndim(SELF(self)), tensor_sizes(SELF(self)));
 }
 
-static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"dim", NULL};
-  PyObject *dim_obj = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:size", kwlist, &dim_obj)) return NULL;
-  if (PyUnicode_Check(dim_obj)) { /* torch reads a str as a dim name; ctensor's dims have none */
-    PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
-    return NULL;
-  }
-  if (dim_obj == Py_None) return tensor_get_shape(self, NULL);
-  int64_t dim = PyLong_AsLongLong(dim_obj);
-  if (dim == -1 && PyErr_Occurred()) return NULL;
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions",
-                 (long long)dim);
-    return NULL;
-  }
-  if (ct_wrap_dim(&dim, tensor_ndim(SELF(self))) < 0) return NULL;
-  return PyLong_FromLongLong(tensor_sizes(SELF(self))[dim]);
-}
-
 static PyObject *tensor_get_device(PyObject *self, void *closure) {
   (void)closure;
   return ct_device_of(SELF(self));
@@ -285,7 +265,6 @@ static PyGetSetDef values_getset[] = {
 #define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
 
 static PyMethodDef values_methods[] = {
-    KWARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
     NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
     NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
     NOARGS("__complex__", ct_tensor_complex, NULL),

@@ -335,30 +335,18 @@ static PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwarg
 
 /* ---- in-place view ops ------------------------------------------------------ */
 
-/* torch's t_(), squeeze_() & co. change the tensor's own metadata; a ctensor
-   tensor_t is immutable, so the Python object takes the new view instead (other
-   Python objects viewing the same storage are unaffected, as in torch). */
-static PyObject *become(PyObject *self, PyObject *view) {
-  if (!view) return NULL;
+/* _become(self, view): torch's t_(), squeeze_() & co. change the tensor's own
+   metadata; a ctensor tensor_t is immutable, so the Python object takes the new
+   view instead (other Python objects viewing the same storage are unaffected, as
+   in torch). The methods are ctensor/_tensor_methods.py's. */
+static PyObject *fn_become(PyObject *module, PyObject *args) {
+  (void)module;
+  PyObject *self, *view;
+  if (!PyArg_ParseTuple(args, "O!O!:_become", &Ct_TensorType, &self, &Ct_TensorType, &view)) return NULL;
   tensor_t *old = SELF(self);
   SELF(self) = SELF(view);
   SELF(view) = old;
-  Py_DECREF(view);
   return Py_NewRef(self);
-}
-
-static PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs) { return become(self, ct_tensor_t(self, noargs)); }
-static PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return become(self, ct_tensor_squeeze(self, args, kwargs));
-}
-static PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return become(self, ct_tensor_unsqueeze(self, args, kwargs));
-}
-static PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return become(self, ct_tensor_transpose(self, args, kwargs));
-}
-static PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return become(self, ct_tensor_as_strided(self, args, kwargs));
 }
 
 /* ---- registration ------------------------------------------------------------ */
@@ -381,12 +369,6 @@ static PyMethodDef views_methods[] = {
     NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
     KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
     KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
-    NOARGS("t_", ct_tensor_t_, "t() in place: this object takes the new view."),
-    KWARGS("transpose_", ct_tensor_transpose_, "transpose_(dim0, dim1): in place (this object takes the view)."),
-    KWARGS("swapdims_", ct_tensor_transpose_, "swapdims_(dim0, dim1): transpose_."),
-    KWARGS("squeeze_", ct_tensor_squeeze_, "squeeze_(dim=None): in place (this object takes the view)."),
-    KWARGS("unsqueeze_", ct_tensor_unsqueeze_, "unsqueeze_(dim): in place (this object takes the view)."),
-    KWARGS("as_strided_", ct_tensor_as_strided_, "as_strided_(size, stride, storage_offset=None): in place."),
     KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
     KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
     VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
@@ -402,7 +384,12 @@ static PyMethodDef views_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMethodDef views_functions[] = {
+    {"_become", fn_become, METH_VARARGS, "_become(self, view): self takes view's metadata (the in-place view ops)."},
+    {NULL, NULL, 0, NULL},
+};
+
 int ct_views_register(PyObject *module) {
-  (void)module;
-  return ct_tensor_add_methods(views_methods) < 0 ? -1 : ct_tensor_add_getset(views_getset);
+  if (ct_tensor_add_methods(views_methods) < 0 || ct_tensor_add_getset(views_getset) < 0) return -1;
+  return ct_add_functions(module, views_functions);
 }
