@@ -4,19 +4,13 @@
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-/* Wraps the result of a C call, or raises with `which` mapped to `exc`. */
-static PyObject *result(tensor_status_t st, tensor_t *out, tensor_status_t which, PyObject *exc) {
-  if (st != TENSOR_OK) return exc ? ct_raise_as(st, which, exc) : ct_raise(st);
-  return ct_tensor_wrap(out);
-}
-
 /* A new tensor with self's exact metadata (torch's alias, e.g. t() of 1-D). */
 static PyObject *alias(PyObject *self) {
   const tensor_t *t = SELF(self);
   tensor_t *out = NULL;
   tensor_status_t st = tensor_as_strided(&out, t, tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
                                          tensor_storage_offset(t));
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static int parse_int64(PyObject *obj, int64_t *out) {
@@ -49,7 +43,7 @@ static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *
   if (offset_obj != Py_None && parse_int64(offset_obj, &offset) < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_as_strided(&out, SELF(self), ndim, sizes, strides, offset);
-  return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
+  return ct_result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
 }
 
 static PyObject *view_of(PyObject *self, PyObject *args);
@@ -81,13 +75,13 @@ static PyObject *view_of(PyObject *self, PyObject *args) {
   tensor_status_t st;
   if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType)) {
     st = tensor_view_dtype(&out, SELF(self), ((DtypeObject *)PyTuple_GET_ITEM(args, 0))->code);
-    return result(st, out, 0, NULL);
+    return ct_result(st, out, 0, NULL);
   }
   int64_t sizes[TENSOR_MAX_DIMS];
   const int64_t ndim = ct_parse_sizes(args, sizes, "view");
   if (ndim < 0) return NULL;
   st = tensor_view(&out, SELF(self), ndim, sizes);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs) {
@@ -100,7 +94,7 @@ static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
@@ -114,7 +108,7 @@ static PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
   if (ndim < 2) return alias(self);
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_transpose(&out, SELF(self), 0, 1);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
@@ -124,7 +118,7 @@ static PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
   for (int64_t i = 0; i < ndim; i++) dims[i] = ndim - 1 - i;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_permute(&out, SELF(self), ndim, dims);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
@@ -139,7 +133,7 @@ static PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   }
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_transpose(&out, SELF(self), -2, -1);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -148,7 +142,7 @@ static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *k
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:transpose", kwlist, &dim0, &dim1)) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_transpose(&out, SELF(self), dim0, dim1);
-  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+  return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
 static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
@@ -171,7 +165,7 @@ static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *
     if (ct_wrap_dim(&dims[i], ndim) < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_permute(&out, SELF(self), n, dims);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) {
@@ -184,7 +178,7 @@ static PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *k
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -195,7 +189,7 @@ static PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwa
   if (dim_obj != Py_None && parse_int64(dim_obj, &dim) < 0) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_squeeze(&out, SELF(self), dim);
-  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+  return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
 static PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -204,7 +198,7 @@ static PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *k
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L:unsqueeze", kwlist, &dim)) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_unsqueeze(&out, SELF(self), dim);
-  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+  return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
 static PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -216,7 +210,7 @@ static PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwa
   if (ct_wrap_dim(&s, ndim) < 0 || ct_wrap_dim(&e, ndim) < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_flatten(&out, SELF(self), s, e);
-  return result(st, out, 0, NULL);
+  return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -251,7 +245,7 @@ static PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwar
   }
   tensor_t *out = NULL;
   tensor_status_t st = tensor_narrow(&out, SELF(self), d, start, length);
-  return result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
+  return ct_result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
 }
 
 static PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -260,7 +254,7 @@ static PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwar
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:select", kwlist, &dim, &index)) return NULL;
   tensor_t *out = NULL;
   tensor_status_t st = tensor_select(&out, SELF(self), dim, index);
-  return result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
+  return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
 /* memory_format=: contiguous_format and preserve_format; 0 (C order), 1
