@@ -88,6 +88,12 @@ PyObject *ct_tensor_wrap(tensor_t *t);
 /* Wraps the result of a C call: the tensor, or the status raised (`which`
    raised as `exc` when exc is not NULL). */
 PyObject *ct_result(tensor_status_t st, tensor_t *out, tensor_status_t which, PyObject *exc);
+/* PyMethodDef entries for methods and functions of each calling convention. */
+#define CT_FN(fn) (PyCFunction)(void (*)(void))(fn)
+#define CT_NOARGS(name, fn, doc) {name, CT_FN(fn), METH_NOARGS, doc}
+#define CT_ONEARG(name, fn, doc) {name, CT_FN(fn), METH_O, doc}
+#define CT_VARARGS(name, fn, doc) {name, CT_FN(fn), METH_VARARGS, doc}
+#define CT_KWARGS(name, fn, doc) {name, CT_FN(fn), METH_VARARGS | METH_KEYWORDS, doc}
 /* Add methods and attributes to the (ready) tensor type; 0 or -1. */
 int ct_tensor_add_methods(PyMethodDef *defs);
 int ct_tensor_add_getset(PyGetSetDef *defs);

@@ -167,9 +167,6 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* ---- methods -------------------------------------------------------------- */
 
-#define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-
-
 /* ---- module functions ---------------------------------------------------- */
 
 static PyObject *fn_result_type(PyObject *module, PyObject *args) {

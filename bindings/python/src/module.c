@@ -28,8 +28,6 @@ static PyObject *is_tensor(PyObject *module, PyObject *obj) {
   return PyBool_FromLong(Ct_Tensor_Check(obj));
 }
 
-#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
-
 static PyMethodDef module_methods[] = {
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},

@@ -111,18 +111,16 @@ static PyObject *fn_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   return where_impl(condition, input, other, out);
 }
 
-#define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-
 static PyMethodDef select_methods[] = {
-    M_KW("clamp", method_clamp, "clamp(min=None, max=None, *, out=None): bounds are tensors or numbers."),
-    M_KW("clip", method_clamp, "clip(min=None, max=None, *, out=None): clamp."),
-    M_KW("clamp_", method_clamp_, "clamp_(min=None, max=None): clamp in place, returns self."),
-    M_KW("clip_", method_clamp_, "clip_(min=None, max=None): clamp_."),
+    CT_KWARGS("clamp", method_clamp, "clamp(min=None, max=None, *, out=None): bounds are tensors or numbers."),
+    CT_KWARGS("clip", method_clamp, "clip(min=None, max=None, *, out=None): clamp."),
+    CT_KWARGS("clamp_", method_clamp_, "clamp_(min=None, max=None): clamp in place, returns self."),
+    CT_KWARGS("clip_", method_clamp_, "clip_(min=None, max=None): clamp_."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef select_functions[] = {
-    M_KW("where", fn_where, "where(condition, input, other, *, out=None): input where condition, else other."),
+    CT_KWARGS("where", fn_where, "where(condition, input, other, *, out=None): input where condition, else other."),
     {NULL, NULL, 0, NULL},
 };
 

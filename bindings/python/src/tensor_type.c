@@ -168,19 +168,16 @@ static PyGetSetDef tensor_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
-#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-
 static PyMethodDef tensor_methods[] = {
-    NOARGS("storage_offset", tensor_storage_offset_m, "Offset of element 0 in the storage, in elements."),
-    NOARGS("dim", tensor_dim, "Number of dims."),
-    NOARGS("ndimension", tensor_dim, "Number of dims."),
-    NOARGS("numel", tensor_numel_m, "Number of elements."),
-    NOARGS("nelement", tensor_numel_m, "Number of elements."),
-    NOARGS("is_contiguous", tensor_is_contiguous_m, "PyTorch's contiguity rule."),
-    NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
-    NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
-    NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
+    CT_NOARGS("storage_offset", tensor_storage_offset_m, "Offset of element 0 in the storage, in elements."),
+    CT_NOARGS("dim", tensor_dim, "Number of dims."),
+    CT_NOARGS("ndimension", tensor_dim, "Number of dims."),
+    CT_NOARGS("numel", tensor_numel_m, "Number of elements."),
+    CT_NOARGS("nelement", tensor_numel_m, "Number of elements."),
+    CT_NOARGS("is_contiguous", tensor_is_contiguous_m, "PyTorch's contiguity rule."),
+    CT_NOARGS("data_ptr", tensor_data_ptr, "Address of element 0."),
+    CT_NOARGS("detach", tensor_detach, "A view with the same metadata (no autograd to detach from)."),
+    CT_NOARGS("__copy__", tensor_detach, "copy.copy(t): a new tensor sharing t's storage, as torch's."),
     {NULL, NULL, 0, NULL},
 };
 

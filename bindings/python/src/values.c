@@ -141,7 +141,6 @@ static PyObject *ct_tensor_iter(PyObject *self) {
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
-
 /* `x in t`: some element equals x (torch: (t == x).any()). */
 static int ct_tensor_contains(PyObject *self, PyObject *value) {
   PyObject *eq = ct_tensor_richcompare(self, value, Py_EQ);
@@ -260,20 +259,16 @@ static PyGetSetDef values_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
-#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-#define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
-
 static PyMethodDef values_methods[] = {
-    NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
-    NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
-    NOARGS("__complex__", ct_tensor_complex, NULL),
-    ONEARG("__format__", ct_tensor_format, NULL),
+    CT_NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
+    CT_NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
+    CT_NOARGS("__complex__", ct_tensor_complex, NULL),
+    CT_ONEARG("__format__", ct_tensor_format, NULL),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef values_functions[] = {
-    KWARGS("_legacy_new", ct_legacy_new, "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."),
+    CT_KWARGS("_legacy_new", ct_legacy_new, "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -351,30 +351,25 @@ static PyGetSetDef views_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
-#define VARARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS, doc}
-#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-#define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
-
 static PyMethodDef views_methods[] = {
-    KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
-    KWARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
-    KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
-    NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
-    KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
-    KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
-    KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
-    KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
-    VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
-    KWARGS("squeeze", ct_tensor_squeeze, "squeeze(dim=None)"),
-    KWARGS("unsqueeze", ct_tensor_unsqueeze, "unsqueeze(dim)"),
-    KWARGS("flatten", ct_tensor_flatten, "flatten(start_dim=0, end_dim=-1)"),
-    KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
-    KWARGS("select", ct_tensor_select, "select(dim, index)"),
-    KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
-    KWARGS("clone", ct_tensor_clone, "clone(memory_format=preserve_format): a copy (torch's preserve_format layout)."),
-    ONEARG("copy_", ct_tensor_copy_, "copy_(src): self[...] = src, returns self."),
-    KWARGS("fill_", ct_tensor_fill_, "fill_(value): every element = value, returns self."),
+    CT_KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
+    CT_KWARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
+    CT_KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
+    CT_NOARGS("t", ct_tensor_t, "Transpose of a <= 2-D tensor."),
+    CT_KWARGS("transpose", ct_tensor_transpose, "transpose(dim0, dim1)"),
+    CT_KWARGS("swapdims", ct_tensor_transpose, "swapdims(dim0, dim1): transpose."),
+    CT_KWARGS("permute", ct_tensor_permute, "permute(*dims)"),
+    CT_KWARGS("expand", ct_tensor_expand, "expand(*sizes)"),
+    CT_VARARGS("broadcast_to", ct_tensor_expand, "broadcast_to(shape)"),
+    CT_KWARGS("squeeze", ct_tensor_squeeze, "squeeze(dim=None)"),
+    CT_KWARGS("unsqueeze", ct_tensor_unsqueeze, "unsqueeze(dim)"),
+    CT_KWARGS("flatten", ct_tensor_flatten, "flatten(start_dim=0, end_dim=-1)"),
+    CT_KWARGS("narrow", ct_tensor_narrow, "narrow(dim, start, length)"),
+    CT_KWARGS("select", ct_tensor_select, "select(dim, index)"),
+    CT_KWARGS("contiguous", ct_tensor_contiguous, "contiguous(memory_format=contiguous_format): self if contiguous, else a contiguous copy."),
+    CT_KWARGS("clone", ct_tensor_clone, "clone(memory_format=preserve_format): a copy (torch's preserve_format layout)."),
+    CT_ONEARG("copy_", ct_tensor_copy_, "copy_(src): self[...] = src, returns self."),
+    CT_KWARGS("fill_", ct_tensor_fill_, "fill_(value): every element = value, returns self."),
     {NULL, NULL, 0, NULL},
 };
 
