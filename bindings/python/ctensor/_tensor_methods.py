@@ -166,6 +166,10 @@ def zero_(self):
 
 # ---- views --------------------------------------------------------------------
 
+_IS_CONJ = lib.tensor_is_conj
+_IS_CONJ.restype, _IS_CONJ.argtypes = I32, [P]
+
+
 def _conjugated(view):
     return view.conj() if view.is_complex() else view
 
@@ -191,8 +195,8 @@ def adjoint(self):
 
 
 def resolve_conj(self):
-    """resolve_conj(): self (ctensor's conjugates are never lazy)."""
-    return self
+    """resolve_conj(): self, or a writable copy of conj()'s values (numpy() refuses those, as torch's conjugate views)."""
+    return self.clone() if _IS_CONJ(self._handle) else self
 
 
 def is_conj(self):
