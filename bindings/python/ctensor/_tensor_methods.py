@@ -92,6 +92,8 @@ def _preserve(memory_format, what):
 
 def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False, memory_format=None):
     """to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."""
+    if len(args) == 1 and isinstance(args[0], _C.dtype) and dtype is device is memory_format is None and not copy:
+        return self if args[0] is self.dtype else _copy(self, args[0])  # t.to(dtype), the common call
     if len(args) > 2:
         raise TypeError("to() received an invalid combination of arguments")
     target = self.dtype
@@ -142,7 +144,7 @@ def _type(self, dtype=None, non_blocking=False):
 
 def _converter(name, dtype):
     def convert(self):
-        return self.to(dtype)
+        return self if self.dtype is dtype else _copy(self, dtype)
 
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = f"to(ctensor.{dtype}) (self when it has that dtype)."
