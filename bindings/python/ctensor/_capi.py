@@ -31,6 +31,7 @@ tensor_storage_offset q p
 tensor_dtype i p
 tensor_data p p
 tensor_is_readonly i p
+tensor_is_conj i p
 tensor_device v pII
 tensor_clone i Pp
 tensor_to_dlpack i Ppi

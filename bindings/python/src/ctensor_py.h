@@ -203,16 +203,16 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 void ct_object_release(void *ctx);
 
 /* numpy.c */
-/* A tensor sharing the memory of a NumPy array (its __array_struct__, or the
-   buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
+/* A tensor sharing the memory of a NumPy array (NumPy's public accessors, or
+   the buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
-/* 1 if obj is a 0-dim ndarray (its dtype's kind and itemsize set from its
-   __array_struct__), else 0 (errors cleared). */
+/* 1 if obj is a 0-dim ndarray (its dtype's kind set, and itemsize: that of
+   ctensor's dtype for it, 0 if none), else 0 (errors cleared). */
 int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
-/* Whether plain ndarrays are read through __array_struct__ (else the buffer
-   protocol); enable 0 turns that off, 1 on, -1 asks only. 0 too while NumPy
+/* Whether plain ndarrays are read through NumPy's public accessors (else the
+   buffer protocol); enable 0 turns that off, 1 on, -1 asks only. 0 too while NumPy
    is not imported; -1 on error. */
 int ct_numpy_direct_read(int enable);
 

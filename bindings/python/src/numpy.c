@@ -1,15 +1,22 @@
-/* NumPy interop through public interfaces only: no NumPy header, no struct of
-   NumPy's. In: an ndarray (or a subclass keeping its buffer export and strides)
-   that is writable, aligned, native and of a supported dtype is read from its
-   __array_struct__ (the array interface's C struct); the storage holds a strong
-   reference to the array (as torch.from_numpy does), so arr.resize() is refused
-   while a tensor shares it. Anything else goes through the buffer protocol
-   (shape, strides, format; the export is held by the storage), which also gives
-   every error message. Out: through the tensor's own buffer export or
-   __array_interface__, whose consumers keep the tensor object alive. NumPy is
-   looked up only when it is already imported: an object cannot be an ndarray
-   otherwise. */
+/* NumPy interop through public interfaces only. In: an ndarray (or a subclass
+   keeping its buffer export and strides) that is aligned, native and of a
+   supported dtype is read through the inline accessors of NumPy's public C API
+   headers (PyArray_DATA, PyArray_DIMS, PyArray_STRIDES, PyArray_FLAGS,
+   PyArray_DESCR): they read the array object's fields, which NumPy 1.x and 2.x
+   lay out alike, and need no API table (no import_array), so NumPy stays
+   optional at run time and one build (NumPy 2.x headers targeting the 1.x API)
+   runs under both. The storage holds a strong reference to the array (as
+   torch.from_numpy does), so arr.resize() is refused while a tensor shares it.
+   Anything else goes through the buffer protocol (shape, strides, format; the
+   export is held by the storage), which also gives every error message. Out:
+   through the tensor's own buffer export or __array_interface__, whose
+   consumers keep the tensor object alive. NumPy is looked up only when it is
+   already imported: an object cannot be an ndarray otherwise. */
 #include "ctensor_py.h"
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define NPY_TARGET_VERSION NPY_1_21_API_VERSION /* the 1.x/2.x-compatible structs */
+#include <numpy/ndarraytypes.h>
 
 /* numpy.ndarray and numpy.generic, looked up once NumPy has been imported (a type
    check is then one pointer walk: indexing asks it for every item). */
@@ -83,47 +90,46 @@ static int get_records(PyObject *obj, Py_buffer *view, int *readonly) {
   return PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO);
 }
 
-/* ---- plain arrays through the array interface's C struct ----------------- */
+/* ---- plain arrays through NumPy's public accessors ---------------------- */
 
-/* PyArrayInterface, the C-struct form of NumPy's array interface protocol
-   (__array_struct__, version 2: NumPy 1.x and 2.x, and any other exporter). */
-typedef struct {
-  int two; /* 2 */
-  int nd;
-  char typekind;
-  int itemsize;
-  int flags;
-  Py_intptr_t *shape, *strides;
-  void *data;
-  PyObject *descr;
-} ArrayStruct;
-
-enum { AI_ALIGNED = 0x100, AI_NOTSWAPPED = 0x200, AI_WRITEABLE = 0x400 };
-
-/* ctensor's dtype of a typekind and itemsize ('f', 4: float32), -1 if none. */
-static tensor_dtype_t struct_dtype(char kind, int itemsize) {
-  static const tensor_dtype_t ints[2][4] = {{TENSOR_INT8, TENSOR_INT16, TENSOR_INT32, TENSOR_INT64},
-                                            {TENSOR_UINT8, TENSOR_UINT16, TENSOR_UINT32, TENSOR_UINT64}};
-  const int log2 = itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : itemsize == 8 ? 3 : 4;
-  switch (kind) {
-    case 'b': return itemsize == 1 ? TENSOR_BOOL : -1;
-    case 'i': case 'u': return log2 < 4 ? ints[kind == 'u'][log2] : -1;
-    case 'f': return log2 == 1 ? TENSOR_FLOAT16 : log2 == 2 ? TENSOR_FLOAT32 : log2 == 3 ? TENSOR_FLOAT64 : -1;
-    case 'c': return log2 == 3 ? TENSOR_COMPLEX64 : itemsize == 16 ? TENSOR_COMPLEX128 : -1;
+/* ctensor's dtype of a NumPy type number (stable since NumPy 1.0), -1 if none. */
+static tensor_dtype_t numpy_dtype(int type_num) {
+  switch (type_num) {
+    case NPY_BOOL: return TENSOR_BOOL;
+    case NPY_BYTE: return TENSOR_INT8;
+    case NPY_UBYTE: return TENSOR_UINT8;
+    case NPY_SHORT: return TENSOR_INT16;
+    case NPY_USHORT: return TENSOR_UINT16;
+    case NPY_INT: return TENSOR_INT32;
+    case NPY_UINT: return TENSOR_UINT32;
+    case NPY_LONG: return NPY_SIZEOF_LONG == 8 ? TENSOR_INT64 : TENSOR_INT32; /* C's long */
+    case NPY_ULONG: return NPY_SIZEOF_LONG == 8 ? TENSOR_UINT64 : TENSOR_UINT32;
+    case NPY_LONGLONG: return TENSOR_INT64;
+    case NPY_ULONGLONG: return TENSOR_UINT64;
+    case NPY_HALF: return TENSOR_FLOAT16;
+    case NPY_FLOAT: return TENSOR_FLOAT32;
+    case NPY_DOUBLE: return TENSOR_FLOAT64;
+    case NPY_CFLOAT: return TENSOR_COMPLEX64;
+    case NPY_CDOUBLE: return TENSOR_COMPLEX128;
     default: return -1;
   }
 }
 
-/* Whether arrays may take the array-struct path (the test hook turns it off). */
-static int struct_path = 1;
-/* ndarray's __array_struct__ and strides descriptors (kept): a subclass that
-   overrides strides or the buffer export takes the buffer path, as before. */
-static PyObject *array_struct, *ndarray_strides;
+/* NumPy's internal array flags start at bit 31 and work down (its public header
+   says so); WARN_ON_WRITE is one: a writable export warns and the array becomes
+   plainly writable, so such arrays take the buffer path. */
+static const unsigned numpy_internal_flags = 0xFFFF0000u;
+
+/* Whether arrays may take the direct path (the test hook turns it off). */
+static int direct_path = 1;
+/* ndarray's strides descriptor (kept): a subclass that overrides strides or the
+   buffer export takes the buffer path, as before. */
+static PyObject *ndarray_strides;
 
 int ct_numpy_direct_read(int enable) {
-  if (enable >= 0) struct_path = enable;
+  if (enable >= 0) direct_path = enable;
   if (ct_is_numpy_array(Py_None) < 0) return -1; /* finds numpy.ndarray */
-  return numpy_types[NUMPY_NDARRAY] && struct_path;
+  return numpy_types[NUMPY_NDARRAY] && direct_path;
 }
 
 /* An ndarray, or a subclass keeping ndarray's buffer export and strides. */
@@ -140,59 +146,53 @@ static int plain_array_type(PyObject *obj) {
 }
 
 int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize) {
-  if (ct_is_numpy_array(obj) <= 0) return PyErr_Clear(), 0;
-  PyObject *capsule = PyObject_GetAttrString(obj, "__array_struct__");
-  const ArrayStruct *a = capsule ? PyCapsule_GetPointer(capsule, NULL) : NULL;
-  const int zero = a && a->two == 2 && a->nd == 0;
-  if (zero) *kind = a->typekind, *itemsize = a->itemsize;
-  Py_XDECREF(capsule);
-  PyErr_Clear();
-  return zero;
+  if (ct_is_numpy_array(obj) <= 0 || PyArray_NDIM((PyArrayObject *)obj) != 0) return PyErr_Clear(), 0;
+  const PyArray_Descr *descr = PyArray_DESCR((PyArrayObject *)obj);
+  const tensor_dtype_t dtype = numpy_dtype(descr->type_num);
+  *kind = descr->kind;
+  *itemsize = dtype >= 0 ? (int)tensor_dtype_size(dtype) : 0;
+  return 1;
 }
 
-/* 1: *out is the tensor sharing a plain, writable, aligned, native array of a
-   supported dtype (holding a strong reference to it: NumPy's resize refcheck
-   then refuses, as with torch), or NULL with an exception; 0: the buffer path
+/* 1: *out is the tensor sharing a plain, aligned, native array of a supported
+   dtype (holding a strong reference to it: NumPy's resize refcheck then
+   refuses, as with torch), or NULL with an exception; 0: the buffer path
    decides (and gives every error message). */
-static int from_array_struct(PyObject *obj, tensor_t **out) {
-  if (!struct_path) return 0;
+static int from_plain_array(PyObject *obj, tensor_t **out) {
+  if (!direct_path) return 0;
   const int plain = plain_array_type(obj);
   if (plain <= 0) return plain;
-  PyTypeObject *ndarray = numpy_types[NUMPY_NDARRAY];
-  if (!array_struct && !(array_struct = PyObject_GetAttrString((PyObject *)ndarray, "__array_struct__"))) return -1;
-  /* ndarray's own getter called directly; a subclass may override it */
-  descrgetfunc get = Py_TYPE(array_struct)->tp_descr_get;
-  PyObject *capsule = Py_IS_TYPE(obj, ndarray) && get ? get(array_struct, obj, (PyObject *)ndarray)
-                                                     : PyObject_GetAttrString(obj, "__array_struct__");
-  if (!capsule) return -1;
-  const ArrayStruct *a = PyCapsule_IsValid(capsule, NULL) ? PyCapsule_GetPointer(capsule, NULL) : NULL;
-  const int flags = AI_ALIGNED | AI_NOTSWAPPED | AI_WRITEABLE;
-  const tensor_dtype_t dtype = a && a->two == 2 && (a->flags & flags) == flags ? struct_dtype(a->typekind, a->itemsize) : -1;
-  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-  int ok = dtype >= 0 && a->nd <= TENSOR_MAX_DIMS;
+  PyArrayObject *a = (PyArrayObject *)obj;
+  const PyArray_Descr *descr = PyArray_DESCR(a);
+  const unsigned flags = (unsigned)PyArray_FLAGS(a);
+  const tensor_dtype_t dtype = (flags & (numpy_internal_flags | NPY_ARRAY_ALIGNED)) == NPY_ARRAY_ALIGNED &&
+                                       PyArray_ISNBO(descr->byteorder) ? numpy_dtype(descr->type_num) : -1;
+  const int ndim = PyArray_NDIM(a);
+  if (dtype < 0 || ndim > TENSOR_MAX_DIMS) return 0;
+  const npy_intp itemsize = (npy_intp)tensor_dtype_size(dtype), *dims = PyArray_DIMS(a), *st = PyArray_STRIDES(a);
   int shift = 0; /* the itemsizes of ctensor's dtypes are powers of 2 */
-  while (ok && (1 << shift) < a->itemsize) shift++;
-  for (int i = 0; ok && i < a->nd; i++) {
-    sizes[i] = a->shape[i];
-    strides[i] = a->strides[i] >> shift; /* arithmetic shift: exact for whole items */
-    ok = (a->strides[i] & (a->itemsize - 1)) == 0;
+  while (((npy_intp)1 << shift) < itemsize) shift++;
+  int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+  for (int i = 0; i < ndim; i++) {
+    if (st[i] & (itemsize - 1)) return 0; /* not a whole number of items */
+    sizes[i] = dims[i];
+    strides[i] = st[i] >> shift; /* arithmetic shift: exact for whole items */
   }
-  const tensor_status_t st = ok ? tensor_from_blob(out, a->data, dtype, a->nd, sizes, strides, 0, ct_object_release,
-                                                   Py_NewRef(obj))
-                                : TENSOR_OK;
-  Py_DECREF(capsule);
-  if (st != TENSOR_OK) { /* the callback was not taken */
+  const tensor_status_t status = tensor_from_blob(out, PyArray_DATA(a), dtype, ndim, sizes, strides,
+                                                  flags & NPY_ARRAY_WRITEABLE ? 0 : TENSOR_READONLY,
+                                                  ct_object_release, Py_NewRef(obj));
+  if (status != TENSOR_OK) { /* the callback was not taken */
     Py_DECREF(obj);
-    ct_raise(st);
+    ct_raise(status);
   }
-  return ok;
+  return 1;
 }
 
 /* ---- the buffer path ----------------------------------------------------- */
 
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
   tensor_t *plain = NULL;
-  const int direct = from_array_struct(obj, &plain);
+  const int direct = from_plain_array(obj, &plain);
   if (direct) return direct < 0 ? NULL : plain;
   Py_buffer view;
   int readonly;

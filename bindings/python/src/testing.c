@@ -49,8 +49,8 @@ static PyObject *release_in_native_thread(PyObject *module, PyObject *args) {
 }
 
 /* _numpy_direct_read(enable=None): whether from_numpy reads plain ndarrays
-   directly (NumPy's layout is checked first if it has not been); False sends
-   every array through the buffer path, True checks the layout again. */
+   through NumPy's public accessors; False sends every array through the buffer
+   path, True turns the direct read back on. */
 static PyObject *numpy_direct_read(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *enable = Py_None;
@@ -65,7 +65,7 @@ static PyMethodDef testing_functions[] = {
     {"_release_in_native_thread", release_in_native_thread, METH_VARARGS,
      "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
     {"_numpy_direct_read", numpy_direct_read, METH_VARARGS,
-     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: check again."},
+     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: direct again."},
     {NULL, NULL, 0, NULL},
 };
 

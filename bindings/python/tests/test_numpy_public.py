@@ -1,8 +1,16 @@
-"""NumPy through its public interfaces only: from_numpy reads an ndarray through
-__array_struct__ (the array interface's C struct) or the buffer protocol, never
-through NumPy's own structs; and the fast path of tuples of ints and slices
-(t[2, 1:5]) gives what the general indexing path gives."""
+"""NumPy through its public interfaces only: from_numpy reads a plain ndarray
+through the inline accessors of NumPy's public C API headers (PyArray_DATA,
+PyArray_DIMS, PyArray_STRIDES, PyArray_FLAGS, PyArray_DESCR: what
+torch.from_numpy reads too, not the Python-level __array_struct__ or
+__array_interface__) and everything else through the buffer protocol, never
+through a struct of its own; the extension imports and works without NumPy;
+and the fast path of tuples of ints and slices (t[2, 1:5]) gives what the
+general indexing path gives."""
+import os
 import random
+import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,47 +18,63 @@ import torch
 
 import ctensor
 
+NUMPY_C = os.path.join(os.path.dirname(__file__), "..", "src", "numpy.c")
 
-class CountedStruct(np.ndarray):
-    """An ndarray subclass that counts reads of its array-struct export."""
+
+def test_numpy_c_uses_numpys_public_header_and_no_struct_of_its_own():
+    with open(NUMPY_C) as f:
+        source = f.read()
+    assert "#include <numpy/ndarraytypes.h>" in source
+    assert "PyObject_HEAD" not in source and not re.search(r"\btypedef struct\b", source)
+    for accessor in ("PyArray_DATA", "PyArray_DIMS", "PyArray_STRIDES", "PyArray_FLAGS", "PyArray_DESCR"):
+        assert accessor + "(" in source
+
+
+class Overrides(np.ndarray):
+    """An ndarray subclass whose Python-level array protocols lie and count reads."""
     reads = 0
+    other = np.arange(6, dtype=np.float32)
 
     @property
     def __array_struct__(self):
         type(self).reads += 1
-        return np.ndarray.__array_struct__.__get__(self)
+        return self.other.__array_struct__
+
+    @property
+    def __array_interface__(self):
+        type(self).reads += 1
+        raise RuntimeError("not read")
 
 
-def test_from_numpy_reads_the_public_array_struct():
-    a = np.arange(12, dtype=np.float32).reshape(3, 4)[:, ::2].view(CountedStruct)
-    t = ctensor.from_numpy(a)
-    assert CountedStruct.reads == 1
-    assert t.tolist() == a.tolist() and t.stride() == (4, 2) and t.data_ptr() == a.ctypes.data
+def test_from_numpy_reads_the_array_itself_as_torch_does():
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = base[:, ::2].view(Overrides)
+    t, r = ctensor.from_numpy(a), torch.from_numpy(a)
+    assert Overrides.reads == 0
+    assert t.tolist() == r.tolist() == base[:, ::2].tolist()
+    assert t.stride() == r.stride() == (4, 2) and t.data_ptr() == r.data_ptr() == a.ctypes.data
+    direct_read = ctensor._C._numpy_direct_read
+    assert direct_read() is True
+    try:  # the buffer protocol reads the same array
+        direct_read(False)
+        b = ctensor.from_numpy(a)
+    finally:
+        direct_read(True)
+    assert (b.tolist(), b.stride(), b.data_ptr()) == (t.tolist(), t.stride(), t.data_ptr())
     a[0, 0] = 7  # shared memory, the array kept alive by the tensor
+    del a, base
     assert t[0, 0].item() == 7
 
 
-def test_the_array_struct_decides_what_is_read():
-    # What the exporter's public interface says is what the tensor shares.
-    other = np.arange(6, dtype=np.int64)
-
-    class Redirected(np.ndarray):
-        @property
-        def __array_struct__(self):
-            return other.__array_struct__
-
-    a = np.zeros(3, np.int64).view(Redirected)
-    assert ctensor.from_numpy(a).tolist() == [0, 1, 2, 3, 4, 5]
-
-
-def test_an_array_struct_that_fails_raises():
-    class Broken(np.ndarray):
-        @property
-        def __array_struct__(self):
-            raise RuntimeError("no struct here")
-
-    with pytest.raises(RuntimeError, match="no struct here"):
-        ctensor.from_numpy(np.zeros(2).view(Broken))
+def test_the_extension_imports_and_works_without_numpy():
+    # python -S: no site-packages, so no NumPy; ctensor from where this run imports it
+    where = os.path.dirname(os.path.dirname(os.path.abspath(ctensor.__file__)))
+    code = (f"import sys; sys.path.insert(0, {where!r}); import ctensor\n"
+            "t = ctensor.asarray([[1, 2], [3, 4]]).t()\n"
+            "try:\n    ctensor.from_numpy(memoryview(b'ab'))\nexcept TypeError as e:\n    err = str(e)\n"
+            "print(t.tolist(), ctensor._C._numpy_direct_read(), 'numpy' in sys.modules, err)")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[[1, 3], [2, 4]] False False expected np.ndarray (got memoryview)"
 
 
 def test_non_ndarray_exporters_are_accepted_by_asarray():
