@@ -1,5 +1,8 @@
 // Files and shared memory: mapped and fd-backed storages, .npy and safetensors.
+#include <cstddef>
+
 #include "guard.hpp"
+#include "io/chunked_read.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
 #include "memory/mapped.hpp"
@@ -11,6 +14,33 @@ namespace {
 
 core::SafeTensors* from_handle(const tensor_safetensors_t* st) noexcept {
   return reinterpret_cast<core::SafeTensors*>(const_cast<tensor_safetensors_t*>(st));
+}
+
+// The first version's struct ends after num_threads.
+constexpr size_t kOptionsV1 = offsetof(tensor_load_options_t, num_threads) + sizeof(int32_t);
+
+// tensor_load_options_t as the core's LoadOptions (NULL: the defaults). A larger
+// struct from a later header is accepted when the fields this library does not
+// know are all zero, as the kernel's extensible structs are.
+core::LoadOptions load_options(const char* op, const tensor_load_options_t* options) {
+  core::LoadOptions decoded;
+  if (!options) return decoded;
+  if (options->struct_size < kOptionsV1)
+    core::fail(Status::Invalid, op, ": options->struct_size ", options->struct_size,
+               " is smaller than tensor_load_options_t's first version (", kOptionsV1, " bytes)");
+  const auto* bytes = reinterpret_cast<const unsigned char*>(options);
+  for (size_t i = sizeof(tensor_load_options_t); i < options->struct_size; ++i)
+    if (bytes[i] != 0)
+      core::fail(Status::Unsupported, op, ": options->struct_size is ", options->struct_size,
+                 " and byte ", i, " is set: a field of a later tensor_load_options_t this library (",
+                 sizeof(tensor_load_options_t), " bytes) does not know");
+  if (options->num_threads < 0)
+    core::fail(Status::Invalid, op, ": options->num_threads ", options->num_threads, " is negative");
+  decoded.progress = options->progress;
+  decoded.progress_user = options->progress_user;
+  decoded.progress_min_bytes = options->progress_min_bytes;
+  decoded.num_threads = options->num_threads;
+  return decoded;
 }
 
 }  // namespace
@@ -40,7 +70,14 @@ tensor_status_t tensor_storage_from_fd(tensor_storage_t** out, int32_t fd, size_
 }
 
 tensor_status_t tensor_load_npy(tensor_t** out, const char* path, uint32_t flags) {
-  return capi::produce(out, "load_npy", [&](const char*) { return core::load_npy(path, flags); });
+  return capi::produce(out, "load_npy", [&](const char* op) { return core::load_npy(op, path, flags, {}); });
+}
+
+tensor_status_t tensor_load_npy_with(tensor_t** out, const char* path, uint32_t flags,
+                                     const tensor_load_options_t* options) {
+  return capi::produce(out, "load_npy_with", [&](const char* op) {
+    return core::load_npy(op, path, flags, load_options(op, options));
+  });
 }
 
 tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
@@ -48,8 +85,16 @@ tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
 }
 
 tensor_status_t tensor_safetensors_open(tensor_safetensors_t** out, const char* path, uint32_t flags) {
-  return capi::produce(out, "safetensors_open", [&](const char*) {
-    return reinterpret_cast<tensor_safetensors_t*>(core::SafeTensors::open(path, flags).release());
+  return capi::produce(out, "safetensors_open", [&](const char* op) {
+    return reinterpret_cast<tensor_safetensors_t*>(core::SafeTensors::open(op, path, flags, {}).release());
+  });
+}
+
+tensor_status_t tensor_safetensors_open_with(tensor_safetensors_t** out, const char* path, uint32_t flags,
+                                             const tensor_load_options_t* options) {
+  return capi::produce(out, "safetensors_open_with", [&](const char* op) {
+    return reinterpret_cast<tensor_safetensors_t*>(
+        core::SafeTensors::open(op, path, flags, load_options(op, options)).release());
   });
 }
 

@@ -97,6 +97,8 @@ def test_rust_safe_crate_covers_api():
 # --------------------------------------------------------------------------- Python
 # The extension's C sources (bindings/python/src) name every function they call.
 PYTHON_NOT_WRAPPED = {
+    "tensor_load_npy": "ctensor.load calls tensor_load_npy_with (the same load, with progress= options)",
+    "tensor_safetensors_open": "safe_open and load_file call tensor_safetensors_open_with (the same open, with progress= options)",
     "tensor_thread_release_caches": "for C hosts that own their threads; the Python runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_wrap": "Python wraps buffers with tensor_from_buffer / tensor_from_blob",
     "tensor_storage_refcount": "a debugging aid, not exposed in Python (Python objects hold the references)",

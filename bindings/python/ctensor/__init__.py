@@ -10,6 +10,7 @@ from ctensor import _C
 from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the modules below
 from ctensor._C import __version__, _rebuild_shared, _rebuild_storage, _rebuild_tensor, _reduce_shared, _release_in_native_thread  # noqa: F401
 from ctensor._arrow import from_arrow, from_arrow_variable_shape  # noqa: F401
+from ctensor._files import load, load_file  # noqa: F401
 from ctensor._device import channels_last, channels_last_3d, contiguous_format, device, preserve_format  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
 from ctensor._functions import FUNCTIONS as _COMPOSED

@@ -24,15 +24,74 @@ static PyObject *raise_for_path(tensor_status_t status, const char *path) {
   return ct_raise(status);
 }
 
+/* ---- progress of copy-mode loads ------------------------------------------- */
+
+/* A Python callable as the load's tensor_progress_fn. The load runs without the
+   GIL; the callback takes it on the loading thread, checks for signals (Ctrl-C
+   cancels) and keeps the exception the callable raised, which cancels the load
+   and is raised again once it returns. */
+typedef struct {
+  PyObject *fn;
+  PyObject *type, *value, *traceback; /* the exception that cancelled, or NULL */
+} Progress;
+
+static int32_t call_progress(void *user, uint64_t done, uint64_t total) {
+  Progress *p = user;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *r = PyErr_CheckSignals() == 0
+                    ? PyObject_CallFunction(p->fn, "KK", (unsigned long long)done, (unsigned long long)total)
+                    : NULL;
+  Py_XDECREF(r);
+  if (!r) PyErr_Fetch(&p->type, &p->value, &p->traceback);
+  PyGILState_Release(gil);
+  return r ? 0 : 1;
+}
+
+/* Options for a load reporting to `fn` (None: no callback, the defaults). */
+static tensor_load_options_t progress_options(Progress *p, PyObject *fn, unsigned long long min_bytes) {
+  tensor_load_options_t o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  p->fn = fn;
+  p->type = p->value = p->traceback = NULL;
+  if (fn != Py_None) {
+    o.progress = call_progress;
+    o.progress_user = p;
+    o.progress_min_bytes = min_bytes;
+  }
+  return o;
+}
+
+/* The load's failure: the callable's own exception when it cancelled the load. */
+static PyObject *raise_load_error(tensor_status_t status, const char *path, Progress *p) {
+  if (status == TENSOR_E_CANCELLED && p->type) {
+    PyErr_Restore(p->type, p->value, p->traceback);
+    return NULL;
+  }
+  return raise_for_path(status, path);
+}
+
+static int check_progress(PyObject *fn, const char *what) {
+  if (fn == Py_None || PyCallable_Check(fn)) return 0;
+  PyErr_Format(PyExc_TypeError, "%s(): progress must be callable or None, not %.100s", what, Py_TYPE(fn)->tp_name);
+  return -1;
+}
+
 /* ---- .npy ------------------------------------------------------------------ */
 
 static PyObject *load_npy(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  static char *kwlist[] = {"file", "mmap_mode", NULL};
-  PyObject *path = NULL;
+  static char *kwlist[] = {"file", "mmap_mode", "progress", "progress_min_bytes", NULL};
+  PyObject *path = NULL, *fn = Py_None;
   const char *mode = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z:load", kwlist, PyUnicode_FSConverter, &path, &mode))
+  unsigned long long min_bytes = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z$OK:load", kwlist, PyUnicode_FSConverter, &path, &mode, &fn,
+                                   &min_bytes))
     return NULL;
+  if (check_progress(fn, "load") < 0) {
+    Py_DECREF(path);
+    return NULL;
+  }
   uint32_t flags;
   if (!mode) {
     flags = TENSOR_LOAD_COPY;
@@ -45,12 +104,14 @@ static PyObject *load_npy(PyObject *module, PyObject *args, PyObject *kwargs) {
     PyErr_Format(PyExc_ValueError, "load(): mmap_mode must be None, 'r' or 'c', not '%s'", mode);
     return NULL;
   }
+  Progress p;
+  const tensor_load_options_t options = progress_options(&p, fn, min_bytes);
   tensor_t *t = NULL;
   tensor_status_t st;
   Py_BEGIN_ALLOW_THREADS
-  st = tensor_load_npy(&t, PyBytes_AS_STRING(path), flags);
+  st = tensor_load_npy_with(&t, PyBytes_AS_STRING(path), flags, &options);
   Py_END_ALLOW_THREADS
-  PyObject *result = st == TENSOR_OK ? ct_tensor_wrap(t) : raise_for_path(st, PyBytes_AS_STRING(path));
+  PyObject *result = st == TENSOR_OK ? ct_tensor_wrap(t) : raise_load_error(st, PyBytes_AS_STRING(path), &p);
   Py_DECREF(path);
   return result;
 }
@@ -97,14 +158,19 @@ static int parse_framework(PyObject *framework, int *numpy) {
   return -1;
 }
 
-/* Opens copy-on-write, as safetensors.torch does: zero-copy, writable, private. */
-static SafeOpenObject *open_file(PyTypeObject *type, PyObject *path, int numpy) {
+/* Opens copy-on-write, as safetensors.torch does: zero-copy, writable, private;
+   with a progress callable, reads the data into memory instead, reporting. */
+static SafeOpenObject *open_file(PyTypeObject *type, PyObject *path, int numpy, PyObject *fn,
+                                 unsigned long long min_bytes) {
+  Progress p;
+  const tensor_load_options_t options = progress_options(&p, fn, min_bytes);
+  const uint32_t flags = fn == Py_None ? TENSOR_LOAD_WRITABLE : TENSOR_LOAD_COPY;
   tensor_safetensors_t *st = NULL;
   tensor_status_t status;
   Py_BEGIN_ALLOW_THREADS
-  status = tensor_safetensors_open(&st, PyBytes_AS_STRING(path), TENSOR_LOAD_WRITABLE);
+  status = tensor_safetensors_open_with(&st, PyBytes_AS_STRING(path), flags, &options);
   Py_END_ALLOW_THREADS
-  if (status != TENSOR_OK) return (SafeOpenObject *)raise_for_path(status, PyBytes_AS_STRING(path));
+  if (status != TENSOR_OK) return (SafeOpenObject *)raise_load_error(status, PyBytes_AS_STRING(path), &p);
   SafeOpenObject *self = (SafeOpenObject *)type->tp_alloc(type, 0);
   if (!self) {
     tensor_safetensors_release(st);
@@ -124,7 +190,7 @@ static PyObject *safe_open_new(PyTypeObject *type, PyObject *args, PyObject *kwa
   int numpy;
   SafeOpenObject *self = NULL;
   if (parse_framework(framework, &numpy) == 0 && ct_check_options(device, 0, "safe_open") == 0)
-    self = open_file(type, path, numpy);
+    self = open_file(type, path, numpy, Py_None, 0);
   Py_DECREF(path);
   return (PyObject *)self;
 }
@@ -250,11 +316,15 @@ static PyTypeObject SafeOpenType = {
 
 static PyObject *load_file(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
-  static char *kwlist[] = {"filename", "device", NULL};
-  PyObject *path = NULL, *device = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O:load_file", kwlist, PyUnicode_FSConverter, &path, &device))
+  static char *kwlist[] = {"filename", "device", "progress", "progress_min_bytes", NULL};
+  PyObject *path = NULL, *device = Py_None, *fn = Py_None;
+  unsigned long long min_bytes = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O$OK:load_file", kwlist, PyUnicode_FSConverter, &path, &device,
+                                   &fn, &min_bytes))
     return NULL;
-  SafeOpenObject *f = ct_check_options(device, 0, "load_file") == 0 ? open_file(&SafeOpenType, path, 0) : NULL;
+  SafeOpenObject *f = ct_check_options(device, 0, "load_file") == 0 && check_progress(fn, "load_file") == 0
+                          ? open_file(&SafeOpenType, path, 0, fn, min_bytes)
+                          : NULL;
   Py_DECREF(path);
   if (!f) return NULL;
   PyObject *result = PyDict_New();
@@ -533,10 +603,13 @@ static PyObject *rebuild_shared(PyObject *module, PyObject *args) {
 
 PyMethodDef ct_files_methods[] = {
     {"load", KW(load_npy),
-     "load(file, mmap_mode=None): a .npy file as a tensor, as np.load: read into memory (None), mapped "
-     "read-only ('r') or copy-on-write ('c')."},
+     "load(file, mmap_mode=None, *, progress=None, progress_min_bytes=0): a .npy file as a tensor, as np.load: "
+     "read into memory (None), mapped read-only ('r') or copy-on-write ('c'); progress(done, total) is called "
+     "while a read of at least progress_min_bytes goes on (raising in it cancels the load)."},
     {"save", KW(save_npy), "save(tensor, file): a .npy file NumPy reads (written atomically; no suffix added)."},
-    {"load_file", KW(load_file), "load_file(filename, device=\"cpu\"): every tensor of a safetensors file, by name."},
+    {"load_file", KW(load_file),
+     "load_file(filename, device=\"cpu\", *, progress=None, progress_min_bytes=0): every tensor of a safetensors "
+     "file, by name (mapped copy-on-write; with progress(done, total), read into memory, reporting)."},
     {"save_file", KW(save_file), "save_file(tensors, filename, metadata=None): a dict of tensors as a safetensors file."},
     {"from_file", KW(from_file),
      "from_file(filename, shared=None, size=0, *, dtype=None): torch.from_file: `size` elements of a file, "

@@ -170,11 +170,4 @@ int storage_fd(const Storage& s) noexcept {
   return static_cast<const Mapping*>(s.release_context())->fd;
 }
 
-Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                               const char* what) {
-  auto s = Storage::allocate(nbytes, false);
-  file.read_at(op, s->data(), nbytes, offset, what);
-  return s;
-}
-
 }  // namespace ctensor::core

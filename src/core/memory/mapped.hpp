@@ -73,10 +73,6 @@ Ref<Storage> from_descriptor(int fd, size_t nbytes, MapMode mode);
 // The descriptor an fd-backed storage holds (borrowed), -1 for any other storage.
 int storage_fd(const Storage& s) noexcept;
 
-// Reads nbytes at `offset` of `file` into a new owned storage.
-Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                               const char* what);
-
 // "strerror(errno)" text for messages.
 std::string system_error_text(int err);
 
