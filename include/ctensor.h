@@ -932,7 +932,8 @@ typedef struct tensor_load_options {
  * straight into the tensor's memory; the bytes are the same for every thread
  * count and equal the mapped load's.
  * @param out receives a new reference, or NULL on failure.
- * @param options NULL for the defaults, else read as documented at tensor_load_options_t.
+ * @param options `options` NULL means the defaults; else read as documented at
+ *        tensor_load_options_t.
  * @return as tensor_load_npy; also TENSOR_E_INVALID (options->struct_size smaller
  *         than the first version's tensor_load_options_t, num_threads < 0);
  *         TENSOR_E_UNSUPPORTED (options from a later header with a field this
@@ -988,7 +989,8 @@ CTENSOR_API tensor_status_t tensor_safetensors_open(tensor_safetensors_t **out, 
  * size), which may cancel.
  * @param out receives the handle (release it with tensor_safetensors_release), or
  *        NULL on failure.
- * @param options NULL for the defaults, else read as documented at tensor_load_options_t.
+ * @param options `options` NULL means the defaults; else read as documented at
+ *        tensor_load_options_t.
  * @return as tensor_safetensors_open; also TENSOR_E_INVALID (options->struct_size
  *         smaller than the first version's tensor_load_options_t, num_threads < 0);
  *         TENSOR_E_UNSUPPORTED (options from a later header with a field this
