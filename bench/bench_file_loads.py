@@ -65,13 +65,9 @@ def touch(array):
 _buffers = {}
 
 
-def pread_loop(path):
-    """The limit: the file's bytes read into a buffer allocated (and faulted
-    in) once per file, outside the timing."""
-    size = os.path.getsize(path)
-    if path not in _buffers:
-        _buffers[path] = memoryview(bytearray(size))
-    view = _buffers[path]
+def read_into(path, view):
+    """A plain loop of os.preadv, CHUNK bytes at a time, filling view with the file."""
+    size = len(view)
     fd = os.open(path, os.O_RDONLY)
     try:
         done = 0
@@ -83,24 +79,20 @@ def pread_loop(path):
     finally:
         os.close(fd)
     return view
+
+
+def pread_loop(path):
+    """The limit: the file's bytes read into a buffer allocated (and faulted
+    in) once per file, outside the timing."""
+    if path not in _buffers:
+        _buffers[path] = memoryview(bytearray(os.path.getsize(path)))
+    return read_into(path, _buffers[path])
 
 
 def pread_loop_new_memory(path):
     """The pread loop into a buffer allocated for this load (its pages fault in
     as the reads fill them, as a load's new memory does)."""
-    size = os.path.getsize(path)
-    view = memoryview(np.empty(size, dtype=np.uint8))
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        done = 0
-        while done < size:
-            n = os.preadv(fd, [view[done:done + CHUNK]], done)
-            if n <= 0:
-                raise OSError(f"pread of {path} stopped at {done} of {size} bytes")
-            done += n
-    finally:
-        os.close(fd)
-    return view
+    return read_into(path, memoryview(np.empty(os.path.getsize(path), dtype=np.uint8)))
 
 
 class LoadOptions(ctypes.Structure):
