@@ -102,14 +102,6 @@ static PyObject *where_impl(PyObject *condition, PyObject *input, PyObject *othe
   return result(st, made, out);
 }
 
-/* Tensor.where(condition, other): where(condition, self, other). */
-static PyObject *method_where(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"condition", "other", NULL};
-  PyObject *condition, *other;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:where", kwlist, &condition, &other)) return NULL;
-  return where_impl(condition, self, other, NULL);
-}
-
 static PyObject *fn_where(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"condition", "input", "other", "out", NULL};
@@ -212,12 +204,11 @@ static PyObject *method_log_softmax(PyObject *s, PyObject *a, PyObject *k) {
 
 #define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
-PyMethodDef ct_select_methods[] = {
+static PyMethodDef select_methods[] = {
     M_KW("clamp", method_clamp, "clamp(min=None, max=None, *, out=None): bounds are tensors or numbers."),
     M_KW("clip", method_clamp, "clip(min=None, max=None, *, out=None): clamp."),
     M_KW("clamp_", method_clamp_, "clamp_(min=None, max=None): clamp in place, returns self."),
     M_KW("clip_", method_clamp_, "clip_(min=None, max=None): clamp_."),
-    M_KW("where", method_where, "where(condition, other): self where condition, else other."),
     M_KW("argmax", method_argmax, "argmax(dim=None, keepdim=False, *, out=None): int64 index of the first maximum."),
     M_KW("argmin", method_argmin, "argmin(dim=None, keepdim=False, *, out=None): int64 index of the first minimum."),
     M_KW("cumsum", method_cumsum, "cumsum(dim, *, dtype=None, out=None): bool/integers give int64."),
@@ -227,7 +218,11 @@ PyMethodDef ct_select_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-PyMethodDef ct_select_functions[] = {
+static PyMethodDef select_functions[] = {
     M_KW("where", fn_where, "where(condition, input, other, *, out=None): input where condition, else other."),
     {NULL, NULL, 0, NULL},
 };
+
+int ct_select_ops_register(PyObject *module) {
+  return ct_tensor_add_methods(select_methods) < 0 ? -1 : ct_add_functions(module, select_functions);
+}

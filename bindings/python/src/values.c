@@ -1,6 +1,7 @@
 /* Element values of a tensor as Python objects: tolist/item, the number slots
    (bool, int, float, index, complex, format; the arithmetic ones are in
-   math.c), len/iteration and `in`. */
+   math.c), len/iteration and `in`; shape, storage, device and dtype conversions
+   (to, type, float() ...), the legacy constructors (Tensor(2, 3), FloatTensor). */
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
@@ -23,7 +24,7 @@ static PyObject *tolist_rec(tensor_dtype_t dtype, const char *p, int64_t ndim,
   return list;
 }
 
-PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const tensor_t *t = SELF(self);
   if (ct_check_cpu(t, "tolist") < 0) return NULL;
@@ -43,7 +44,7 @@ static PyObject *single_value(PyObject *self, const char *what) {
   return ct_scalar_read(tensor_dtype(t), tensor_data(t));
 }
 
-PyObject *ct_tensor_item(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_item(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return single_value(self, "item");
 }
@@ -90,7 +91,7 @@ static PyObject *tensor_float(PyObject *self) {
   return r;
 }
 
-PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs) {
+static PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs) {
   (void)noargs;
   PyObject *v = single_value(self, "complex");
   if (!v) return NULL;
@@ -113,7 +114,7 @@ static PyObject *tensor_nb_index(PyObject *self) {
 }
 
 /* f"{t:.3f}" formats a 0-dim tensor's value, as torch does. */
-PyObject *ct_tensor_format(PyObject *self, PyObject *spec) {
+static PyObject *ct_tensor_format(PyObject *self, PyObject *spec) {
   if (tensor_ndim(SELF(self)) != 0) return PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__format__", "OO", self, spec);
   PyObject *v = single_value(self, "format");
   if (!v) return NULL;
@@ -124,7 +125,7 @@ PyObject *ct_tensor_format(PyObject *self, PyObject *spec) {
 
 /* ---- len, iteration, `in` ------------------------------------------------- */
 
-Py_ssize_t ct_tensor_len(PyObject *self) {
+static Py_ssize_t ct_tensor_len(PyObject *self) {
   if (tensor_ndim(SELF(self)) == 0) {
     PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
     return -1;
@@ -132,7 +133,7 @@ Py_ssize_t ct_tensor_len(PyObject *self) {
   return (Py_ssize_t)tensor_sizes(SELF(self))[0];
 }
 
-PyObject *ct_tensor_iter(PyObject *self) {
+static PyObject *ct_tensor_iter(PyObject *self) {
   if (tensor_ndim(SELF(self)) == 0) {
     PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
     return NULL;
@@ -140,15 +141,9 @@ PyObject *ct_tensor_iter(PyObject *self) {
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
-PyNumberMethods ct_tensor_as_number = {
-    .nb_bool = tensor_bool,
-    .nb_int = tensor_int,
-    .nb_float = tensor_float,
-    .nb_index = tensor_nb_index,
-};
 
 /* `x in t`: some element equals x (torch: (t == x).any()). */
-int ct_tensor_contains(PyObject *self, PyObject *value) {
+static int ct_tensor_contains(PyObject *self, PyObject *value) {
   PyObject *eq = ct_tensor_richcompare(self, value, Py_EQ);
   if (!eq) return -1;
   if (eq == Py_NotImplemented) {
@@ -163,4 +158,264 @@ int ct_tensor_contains(PyObject *self, PyObject *value) {
   for (int64_t i = 0; !found && i < tensor_numel(t); i++) found = p[i] != 0; /* fresh, contiguous */
   Py_DECREF(eq);
   return found;
+}
+
+/* ---- inspection ------------------------------------------------------------ */
+
+static PyObject *tensor_get_shape(PyObject *self, void *closure) {
+  (void)closure;
+  return ct_size_new(tensor_ndim(SELF(self)), tensor_sizes(SELF(self)));
+}
+
+static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dim", NULL};
+  PyObject *dim_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:size", kwlist, &dim_obj)) return NULL;
+  if (PyUnicode_Check(dim_obj)) { /* torch reads a str as a dim name; ctensor's dims have none */
+    PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
+    return NULL;
+  }
+  if (dim_obj == Py_None) return tensor_get_shape(self, NULL);
+  int64_t dim = PyLong_AsLongLong(dim_obj);
+  if (dim == -1 && PyErr_Occurred()) return NULL;
+  if (tensor_ndim(SELF(self)) == 0) {
+    PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions",
+                 (long long)dim);
+    return NULL;
+  }
+  if (ct_wrap_dim(&dim, tensor_ndim(SELF(self))) < 0) return NULL;
+  return PyLong_FromLongLong(tensor_sizes(SELF(self))[dim]);
+}
+
+static PyObject *tensor_untyped_storage(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return ct_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))));
+}
+
+static PyObject *tensor_storage_m(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return ct_typed_storage_wrap(tensor_storage_retain(tensor_storage(SELF(self))), tensor_dtype(SELF(self)));
+}
+
+static PyObject *tensor_get_device(PyObject *self, void *closure) {
+  (void)closure;
+  return ct_device_of(SELF(self));
+}
+
+/* copy.deepcopy(t) is a clone, as in torch. */
+/* copy.deepcopy(t) as torch's: the storage is copied whole (once per deepcopy:
+   views of one storage stay views of one new storage) and the copy keeps t's
+   sizes, strides and offset. */
+static PyObject *tensor_deepcopy(PyObject *self, PyObject *memo) {
+  const tensor_t *t = SELF(self);
+  if (ct_check_cpu(t, "deepcopy") < 0) return NULL;
+  tensor_storage_t *old = tensor_storage(t);
+  PyObject *key = PyLong_FromVoidPtr(old);
+  if (!key) return NULL;
+  PyObject *copied = PyDict_Check(memo) ? PyDict_GetItemWithError(memo, key) : NULL;
+  tensor_storage_t *s = copied ? ct_storage_of(copied) : NULL;
+  if (!s) {
+    if (PyErr_Occurred()) {
+      Py_DECREF(key);
+      return NULL;
+    }
+    tensor_status_t st = tensor_storage_new(&s, tensor_storage_nbytes(old));
+    if (st != TENSOR_OK) {
+      Py_DECREF(key);
+      return ct_raise(st);
+    }
+    if (tensor_storage_nbytes(old)) memcpy(tensor_storage_data(s), tensor_storage_data(old), tensor_storage_nbytes(old));
+    PyObject *holder = ct_storage_wrap(s); /* takes s's reference; the memo keeps it alive */
+    if (!holder || (PyDict_Check(memo) && PyDict_SetItem(memo, key, holder) < 0)) {
+      Py_XDECREF(holder);
+      Py_DECREF(key);
+      return NULL;
+    }
+    tensor_t *out = NULL;
+    st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
+                             tensor_storage_offset(t));
+    Py_DECREF(holder);
+    Py_DECREF(key);
+    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+  }
+  Py_DECREF(key);
+  tensor_t *out = NULL;
+  const tensor_status_t st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t),
+                                                 tensor_strides(t), tensor_storage_offset(t));
+  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+}
+
+static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype);
+
+/* ---- conversions and the legacy constructors ------------------------------ */
+
+/* self itself when nothing changes (as torch), else a copy in dtype. */
+static PyObject *convert_to(PyObject *self, tensor_dtype_t dtype) {
+  if (dtype == tensor_dtype(SELF(self))) return Py_NewRef(self);
+  return ct_tensor_wrap(ct_copy_like(SELF(self), dtype));
+}
+
+/* t.to(dtype), t.to(device), t.to(device, dtype), t.to(other_tensor), with
+   dtype=, device=, copy=, non_blocking=, memory_format= keywords as torch. */
+static PyObject *tensor_to_m(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"dtype", "device", "copy", "non_blocking", "memory_format", NULL};
+  PyObject *dtype_kw = Py_None, *device_kw = Py_None, *memory_format = Py_None;
+  int copy = 0, non_blocking = 0;
+  PyObject *empty = PyTuple_New(0);
+  if (!empty) return NULL;
+  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOppO:to", kwlist, &dtype_kw, &device_kw, &copy,
+                                             &non_blocking, &memory_format);
+  Py_DECREF(empty);
+  if (!ok) return NULL;
+  tensor_dtype_t dtype = tensor_dtype(SELF(self));
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n > 2) {
+    PyErr_SetString(PyExc_TypeError, "to() received an invalid combination of arguments");
+    return NULL;
+  }
+  PyObject *items[4] = {n > 0 ? PyTuple_GET_ITEM(args, 0) : Py_None, n > 1 ? PyTuple_GET_ITEM(args, 1) : Py_None,
+                        dtype_kw, device_kw};
+  for (int i = 0; i < 4; i++) {
+    PyObject *item = items[i];
+    if (item == Py_None) continue;
+    if (Ct_Tensor_Check(item) && i == 0) {
+      dtype = tensor_dtype(SELF(item));
+    } else if (i != 3 && (PyObject_TypeCheck(item, &Ct_DtypeType) || PyType_Check(item))) {
+      if (ct_dtype_from_object(item, &dtype) < 0) return NULL;
+    } else if (i != 2 && (PyUnicode_Check(item) || PyLong_Check(item) || ct_is_device(item))) {
+      if (ct_check_options(PyLong_Check(item) ? Py_None : item, 0, "to") < 0) return NULL;
+      if (PyLong_Check(item)) { /* t.to(0): CUDA device 0 */
+        PyErr_SetString(PyExc_RuntimeError, "to(): ctensor only has CPU memory");
+        return NULL;
+      }
+    } else {
+      PyErr_Format(PyExc_TypeError, "to() received an invalid combination of arguments - got (%.200s)",
+                   Py_TYPE(item)->tp_name);
+      return NULL;
+    }
+  }
+  const int preserve = ct_memory_format(memory_format, "to", 1);
+  if (preserve < 0) return NULL;
+  PyObject *converted = copy ? ct_tensor_wrap(ct_copy_like(SELF(self), dtype)) : convert_to(self, dtype);
+  /* contiguous_format lays out a copy in C order; without a copy self is kept, as
+     torch keeps it for tensors whose suggested format is contiguous (all of ctensor's) */
+  if (!converted || preserve || converted == self) return converted;
+  PyObject *r = PyObject_CallMethod(converted, "contiguous", NULL);
+  Py_DECREF(converted);
+  return r;
+}
+
+/* The legacy constructors: `typed` for FloatTensor & co., which refuse a tensor
+   of another dtype; Tensor(t) aliases t whatever its dtype. */
+static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dtype, int typed, const char *name) {
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    PyErr_Format(PyExc_TypeError, "%s(): takes no keyword arguments; use ctensor.tensor(data, dtype=...)", name);
+    return NULL;
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  PyObject *first = n ? PyTuple_GET_ITEM(args, 0) : NULL;
+  if (n == 1 && Ct_Tensor_Check(first)) { /* an alias sharing the storage, as torch */
+    if (typed && tensor_dtype(SELF(first)) != dtype) {
+      PyErr_Format(PyExc_TypeError, "expected %R (got %R)", ct_dtype_object(dtype), ct_dtype_object(tensor_dtype(SELF(first))));
+      return NULL;
+    }
+    return PyObject_CallMethod(first, "detach", NULL);
+  }
+  const int sizes_given = n == 0 || ct_is_size(first) ||
+                          (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
+  if (!sizes_given) {
+    if (n == 1 && PySequence_Check(first)) return ct_tensor_wrap(ct_tensor_from_data(first, dtype));
+    PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %.200s)", Py_TYPE(first)->tp_name);
+    return NULL;
+  }
+  int64_t sizes[TENSOR_MAX_DIMS], ndim = 1;
+  sizes[0] = 0;
+  if (n && (ndim = ct_parse_sizes(args, sizes, name)) < 0) return NULL;
+  tensor_t *t = NULL;
+  const tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
+  return st == TENSOR_OK ? ct_tensor_wrap(t) : ct_raise(st);
+}
+
+/* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
+   Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
+   the data as float32, Tensor(tensor) aliases it. */
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  (void)type;
+  return legacy_new(args, kwargs, TENSOR_FLOAT32, 0, "Tensor");
+}
+
+/* ---- torch.FloatTensor & co. --------------------------------------------- */
+
+/* _legacy_new(dtype, name, *args): FloatTensor(*args) & co. (ctensor/_legacy.py),
+   the legacy constructor in their dtype, refusing a tensor of another dtype. */
+static PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs) {
+  (void)module;
+  tensor_dtype_t dtype;
+  const char *name;
+  PyObject *head = PyTuple_GetSlice(args, 0, 2);
+  const int ok = head && PyArg_ParseTuple(head, "O&s:_legacy_new", ct_dtype_converter, &dtype, &name);
+  Py_XDECREF(head);
+  if (!ok) return NULL;
+  PyObject *rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+  PyObject *r = rest ? legacy_new(rest, kwargs, dtype, 1, name) : NULL;
+  Py_XDECREF(rest);
+  return r;
+}
+
+static int add_legacy_types(PyObject *module) {
+  PyObject *types = PyDict_New();
+  for (tensor_dtype_t d = 0; types && d < CT_DTYPE_LIMIT; d++) {
+    const char *name = ct_dtype_legacy_name(d);
+    if (name && PyDict_SetItemString(types, name, ct_dtype_object(d)) < 0) Py_CLEAR(types);
+  }
+  return types ? PyModule_AddObject(module, "_LEGACY_TYPES", types) : -1;
+}
+
+/* ---- registration ------------------------------------------------------------ */
+
+void ct_values_slots(PyTypeObject *type) {
+  type->tp_as_number->nb_bool = tensor_bool;
+  type->tp_as_number->nb_int = tensor_int;
+  type->tp_as_number->nb_float = tensor_float;
+  type->tp_as_number->nb_index = tensor_nb_index;
+  type->tp_as_sequence->sq_length = ct_tensor_len;
+  type->tp_as_sequence->sq_contains = ct_tensor_contains;
+  type->tp_as_mapping->mp_length = ct_tensor_len;
+  type->tp_iter = ct_tensor_iter;
+  type->tp_new = tensor_new;
+}
+
+static PyGetSetDef values_getset[] = {
+    {"shape", tensor_get_shape, NULL, "The sizes, as a ctensor.Size.", NULL},
+    {"device", tensor_get_device, NULL, "Where the memory lives ('cpu', or a DLPack device).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+#define NOARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
+#define KWARGS(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
+#define ONEARG(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
+
+static PyMethodDef values_methods[] = {
+    KWARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
+    NOARGS("untyped_storage", tensor_untyped_storage, "The storage this tensor views."),
+    NOARGS("storage", tensor_storage_m, "The storage this tensor views, read as its dtype."),
+    ONEARG("__deepcopy__", tensor_deepcopy, NULL),
+    NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
+    NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
+    NOARGS("__complex__", ct_tensor_complex, NULL),
+    ONEARG("__format__", ct_tensor_format, NULL),
+    KWARGS("to", tensor_to_m, "to(dtype or device or tensor, *, copy=False): converted (self if nothing changes)."),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef values_functions[] = {
+    KWARGS("_legacy_new", ct_legacy_new, "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."),
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_values_register(PyObject *module) {
+  if (ct_tensor_add_methods(values_methods) < 0 || ct_tensor_add_getset(values_getset) < 0 ||
+      ct_add_functions(module, values_functions) < 0)
+    return -1;
+  return add_legacy_types(module);
 }
