@@ -62,6 +62,10 @@ int32_t tensor_storage_fd(const tensor_storage_t* s) {
   return s ? core::storage_fd(*capi::from_handle(s)) : -1;
 }
 
+tensor_status_t tensor_storage_move_to_shared(tensor_storage_t* s) {
+  return capi::guarded("storage_move_to_shared", [&](const char* op) { core::move_to_shared(op, *capi::arg(s, op)); });
+}
+
 tensor_status_t tensor_storage_from_fd(tensor_storage_t** out, int32_t fd, size_t nbytes,
                                        uint32_t flags) {
   return capi::produce(out, "storage_from_fd", [&](const char* op) {

@@ -162,6 +162,8 @@ tensor_status_t tensor_conj(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj", [&](const char*) { return core::conj(capi::arg(a, "conj")); });
 }
 
+int32_t tensor_is_conj(const tensor_t* t) { return t && capi::from_handle(t)->storage()->conjugates() ? 1 : 0; }
+
 tensor_status_t tensor_conj_physical(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj_physical",
                        [&](const char*) { return core::conj_physical(capi::arg(a, "conj_physical")); });

@@ -37,6 +37,14 @@ void tensor_storage_release(tensor_storage_t* s) {
   if (s) capi::from_handle(s)->release();
 }
 
+void tensor_storage_pin(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->pin();
+}
+
+void tensor_storage_unpin(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->unpin();
+}
+
 int64_t tensor_storage_refcount(const tensor_storage_t* s) {
   return s ? capi::from_handle(s)->refcount() : 0;
 }

@@ -113,9 +113,12 @@ def adjoint(self):
     return self.mH
 
 
+lib.tensor_is_conj.restype, lib.tensor_is_conj.argtypes = I32, [P]
+
+
 def resolve_conj(self):
-    """resolve_conj(): self (ctensor's conjugates are never lazy)."""
-    return self
+    """resolve_conj(): self, or a writable copy of conj()'s values (numpy() refuses those, as torch's conjugate views)."""
+    return self.clone() if lib.tensor_is_conj(self._handle) else self
 
 
 def is_conj(self):

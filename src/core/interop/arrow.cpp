@@ -190,6 +190,12 @@ std::unique_ptr<SchemaNode> value_schema(DType d, std::string name) {
 
 struct ArrayNode {
   Ref<Tensor> keep;  // the memory the buffers point into
+  MemoryPin pin;     // ...pinned while the consumer holds the buffers
+
+  void hold(const Ref<Tensor>& t) {
+    keep = t;
+    pin = MemoryPin(t->storage());
+  }
   const void* buffers[2] = {nullptr, nullptr};
   std::unique_ptr<ArrayNode> child_node;
   ArrowArray child{};
@@ -220,10 +226,10 @@ alignas(64) const unsigned char kEmpty[64] = {};
 // The node of an array of dtype d values at `data` (kept alive by `keep`); fill_value_array sets its length.
 std::unique_ptr<ArrayNode> value_array(DType d, const void* data, const Ref<Tensor>& keep) {
   auto node = std::make_unique<ArrayNode>();
-  node->keep = keep;
+  node->hold(keep);
   if (d == dtype::Complex64 || d == dtype::Complex128) {
     auto floats = std::make_unique<ArrayNode>();
-    floats->keep = keep;
+    floats->hold(keep);
     floats->buffers[1] = data ? data : kEmpty;
     node->child_node = std::move(floats);
     return node;
@@ -254,7 +260,7 @@ void fill_list_levels(ArrowArray* a, const Tensor& t, int64_t level, int64_t len
     return;
   }
   auto node = std::make_unique<ArrayNode>();
-  node->keep = keep;
+  node->hold(keep);
   ArrayNode* raw = node.get();
   fill_array(a, std::move(node), length, 1);
   fill_list_levels(&raw->child, t, level + 1, length * t.size(level), data, keep);
@@ -748,7 +754,7 @@ void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor
                              {std::string(kExtensionMetadata), json}});
     node->child_node = value_schema(d, "item");
     auto anode = std::make_unique<ArrayNode>();
-    anode->keep = src;
+    anode->hold(src);
     auto child = value_array(d, data, src);
     ArrayNode* raw = anode.get();
     fill_schema(&s, std::move(node));

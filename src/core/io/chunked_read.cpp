@@ -67,6 +67,9 @@ Ref<Storage> read_chunked(const char* op, const File& file, uint64_t offset, siz
     fail(Status::Cancelled, op, ": cancelled by the progress callback after ", done, " of ", total,
          " bytes of ", what);
   };
+  // Counted from before the first call, so a callback slower than kReportEvery
+  // is called again as soon as the next chunk is in.
+  auto last_report = std::chrono::steady_clock::now();
   if (report && options.progress(options.progress_user, 0, total) != 0) cancelled(0);
 
   const size_t chunks = (nbytes + kChunk - 1) / kChunk;
@@ -77,7 +80,6 @@ Ref<Storage> read_chunked(const char* op, const File& file, uint64_t offset, siz
   std::atomic<bool> stop{false};
   bool stopped_by_callback = false;
   uint64_t reported = 0;
-  auto last_report = std::chrono::steady_clock::now();
   parallel_run(threads, [&](int32_t part) {
     while (!stop.load(std::memory_order_relaxed)) {
       const size_t c = next.fetch_add(1, std::memory_order_relaxed);

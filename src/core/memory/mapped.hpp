@@ -73,6 +73,13 @@ Ref<Storage> from_descriptor(int fd, size_t nbytes, MapMode mode);
 // The descriptor an fd-backed storage holds (borrowed), -1 for any other storage.
 int storage_fd(const Storage& s) noexcept;
 
+// tensor_storage_move_to_shared: the storage's bytes copied into new shared memory
+// (read-only if the storage is), which the storage then holds instead of its old
+// memory (released at once), so every tensor viewing it sees the shared copy.
+// Nothing happens to an fd-backed storage. Error(Device) off the CPU,
+// Error(Invalid) while pinned, Error(Unsupported) for a read-write file mapping.
+void move_to_shared(const char* op, Storage& s);
+
 // "strerror(errno)" text for messages.
 std::string system_error_text(int err);
 
