@@ -243,12 +243,9 @@ PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 tensor_storage_t *ct_storage_of(PyObject *obj);
 
 
-/* files.c: load/save, safetensors, from_file, the multiprocessing reducer. */
-extern PyMethodDef ct_files_methods[];
-/* Adds safe_open and registers the reducer with multiprocessing's ForkingPickler. */
-int ct_files_init(PyObject *module);
-PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs);
+/* files.c: from_file, share_memory_/is_shared and the multiprocessing reducer
+   (registered with multiprocessing's ForkingPickler). */
+int ct_files_register(PyObject *module);
 
 
 #endif /* CTENSOR_PY_H */

@@ -35,13 +35,6 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Until files.c registers its own (ct_files_register): its tensor methods. */
-static PyMethodDef unregistered_methods[] = {
-    {"is_shared", ct_tensor_is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
-    {"share_memory_", ct_tensor_share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
-    {NULL, NULL, 0, NULL},
-};
-
 static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "ctensor._C",
@@ -66,10 +59,10 @@ PyMODINIT_FUNC PyInit__C(void) {
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
       ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
       ct_select_ops_register(module) < 0 || ct_numpy_register(module) < 0 || ct_asarray_register(module) < 0 ||
-      ct_tensor_add_methods(unregistered_methods) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
+      ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
       ct_testing_register(module) < 0 ||
-      ct_add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
+      ct_files_register(module) < 0 ||
       ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
