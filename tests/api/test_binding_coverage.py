@@ -108,7 +108,7 @@ def test_rust_safe_crate_covers_api():
 # The extension's C sources (bindings/python/src) name every function they call, and the
 # package's Python (bindings/python/ctensor) the ones it calls through ctypes (ctensor/_capi.py).
 PYTHON_NOT_WRAPPED = {
-    "tensor_atleast": "atleast_1d/2d/3d are built on view in ctensor/_tensor_methods.py (branch pyslimb)",
+    "tensor_atleast": "atleast_1d/2d/3d are built on view in ctensor/_tensor_methods.py",
     "tensor_load_npy": "ctensor.load (ctensor/_files.py) calls tensor_load_npy_with (the same load, with progress= options)",
     "tensor_safetensors_open": "safe_open and load_file (ctensor/_files.py) call tensor_safetensors_open_with (the same open, with progress= options)",
     "tensor_thread_release_caches": "for C hosts that own their threads; the Python runtime's threads free their caches when they exit and the library frees the rest at unload",

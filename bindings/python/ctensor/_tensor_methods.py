@@ -583,8 +583,8 @@ def _converted(t, dtype):
     return t if dtype is None else t.to(dtype)
 
 
-def _reduction(name, doc):
-    fn = _prototype(f"tensor_{name}", PP, P, I64, I64P, I32)
+def _reduction(name, c_name, doc):
+    fn = _prototype(c_name, PP, P, I64, I64P, I32)
 
     def reduce(self, *args, **kwargs):  # also NumPy's spelling (axis=, keepdims=, out=None), as np.sum(t) passes it
         dim, keepdim, dtype, axis, keepdims, out = _reduce_args(*args, **kwargs)
@@ -606,8 +606,8 @@ def _out(out, name):
     return out
 
 
-def _arg_extreme(name, doc):
-    fn, into = _prototype(f"tensor_{name}", PP, P, I64, I32), _prototype(f"tensor_{name}_into", P, P, I64, I32)
+def _arg_extreme(name, c_names, doc):
+    fn, into = _prototype(c_names[0], PP, P, I64, I32), _prototype(c_names[1], P, P, I64, I32)
 
     def arg_extreme(self, dim=None, keepdim=False, *, out=None):
         dim = _ALL_DIMS if dim is None else operator.index(dim)
@@ -621,8 +621,8 @@ def _arg_extreme(name, doc):
     return arg_extreme
 
 
-def _along_dim(name, doc, dtype_positional):
-    fn, into = _prototype(f"tensor_{name}", PP, P, I64), _prototype(f"tensor_{name}_into", P, P, I64)
+def _along_dim(name, c_names, doc, dtype_positional):
+    fn, into = _prototype(c_names[0], PP, P, I64), _prototype(c_names[1], P, P, I64)
 
     def run(self, dim, dtype, out):
         dim, input = operator.index(dim), _converted(self, dtype)
@@ -644,17 +644,17 @@ def _along_dim(name, doc, dtype_positional):
 
 
 METHODS.update({
-    "sum": _reduction("sum", "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
-    "mean": _reduction("mean", "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
-    "prod": _reduction("prod", "prod(dim=None, keepdim=False, *, dtype=None)."),
-    "amax": _reduction("amax", "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
-    "amin": _reduction("amin", "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
-    "argmax": _arg_extreme("argmax", "argmax(dim=None, keepdim=False, *, out=None): int64 index of the first maximum."),
-    "argmin": _arg_extreme("argmin", "argmin(dim=None, keepdim=False, *, out=None): int64 index of the first minimum."),
-    "cumsum": _along_dim("cumsum", "cumsum(dim, *, dtype=None, out=None): bool/integers give int64.", False),
-    "cumprod": _along_dim("cumprod", "cumprod(dim, *, dtype=None, out=None): bool/integers give int64.", False),
-    "softmax": _along_dim("softmax", "softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
-    "log_softmax": _along_dim("log_softmax", "log_softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
+    "sum": _reduction("sum", "tensor_sum", "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
+    "mean": _reduction("mean", "tensor_mean", "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
+    "prod": _reduction("prod", "tensor_prod", "prod(dim=None, keepdim=False, *, dtype=None)."),
+    "amax": _reduction("amax", "tensor_amax", "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
+    "amin": _reduction("amin", "tensor_amin", "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
+    "argmax": _arg_extreme("argmax", ("tensor_argmax", "tensor_argmax_into"), "argmax(dim=None, keepdim=False, *, out=None): int64 index of the first maximum."),
+    "argmin": _arg_extreme("argmin", ("tensor_argmin", "tensor_argmin_into"), "argmin(dim=None, keepdim=False, *, out=None): int64 index of the first minimum."),
+    "cumsum": _along_dim("cumsum", ("tensor_cumsum", "tensor_cumsum_into"), "cumsum(dim, *, dtype=None, out=None): bool/integers give int64.", False),
+    "cumprod": _along_dim("cumprod", ("tensor_cumprod", "tensor_cumprod_into"), "cumprod(dim, *, dtype=None, out=None): bool/integers give int64.", False),
+    "softmax": _along_dim("softmax", ("tensor_softmax", "tensor_softmax_into"), "softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
+    "log_softmax": _along_dim("log_softmax", ("tensor_log_softmax", "tensor_log_softmax_into"), "log_softmax(dim, dtype=None, *, out=None): floating dtypes only.", True),
 })
 
 
@@ -698,7 +698,7 @@ METHODS.update({"untyped_storage": untyped_storage, "storage": storage, "__deepc
 
 # ---- module functions -------------------------------------------------------------
 
-_JOINS = {name: _prototype(f"tensor_{name}", PP, I64, PP, I64) for name in ("cat", "stack")}
+_JOINS = {name[len("tensor_"):]: _prototype(name, PP, I64, PP, I64) for name in ("tensor_cat", "tensor_stack")}
 
 
 def _join(name, doc):
