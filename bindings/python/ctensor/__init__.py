@@ -9,6 +9,7 @@ package adds the compatibility surface written in Python.
 from ctensor import _C
 from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the modules below
 from ctensor._C import __version__, _release_in_native_thread  # noqa: F401
+from ctensor import _values  # noqa: F401 - first: the dtypes' attributes, Tensor's complex() and format()
 from ctensor._arrow import METHODS as _ARROW_METHODS, from_arrow, from_arrow_variable_shape  # noqa: F401
 from ctensor._dlpack import METHODS as _DLPACK_METHODS, from_dlpack  # noqa: F401
 from ctensor._files import _rebuild_shared, _reduce_shared, from_file, load, load_file, safe_open, save, save_file  # noqa: F401

@@ -120,42 +120,21 @@ static PyObject *dtype_repr(PyObject *self) {
   return PyUnicode_FromFormat("ctensor.%s", tensor_dtype_name(((DtypeObject *)self)->code));
 }
 
-static PyObject *dtype_itemsize(PyObject *self, void *closure) {
-  (void)closure;
-  return PyLong_FromSize_t(tensor_dtype_size(((DtypeObject *)self)->code));
+/* _set_dtype_attributes(dict): ctensor/_values.py's attributes of the dtype
+   objects (itemsize, is_floating_point, ..., pickling by name, __module__). */
+static PyObject *set_dtype_attributes(PyObject *module, PyObject *attributes) {
+  (void)module;
+  if (!PyDict_Check(attributes)) {
+    PyErr_SetString(PyExc_TypeError, "_set_dtype_attributes(): expected a dict");
+    return NULL;
+  }
+  if (PyDict_Update(Ct_DtypeType.tp_dict, attributes) < 0) return NULL;
+  PyType_Modified(&Ct_DtypeType);
+  Py_RETURN_NONE;
 }
 
-static PyObject *dtype_is_floating_point(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(ct_dtype_is_floating(((DtypeObject *)self)->code));
-}
-
-static PyObject *dtype_is_complex(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(ct_dtype_is_complex(((DtypeObject *)self)->code));
-}
-
-static PyObject *dtype_is_signed(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(tensor_dtype_is_signed(((DtypeObject *)self)->code));
-}
-
-/* dtypes are singletons: copying or pickling gives the same object back. */
-static PyObject *dtype_reduce(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyUnicode_FromString(tensor_dtype_name(((DtypeObject *)self)->code));
-}
-
-static PyGetSetDef dtype_getset[] = {
-    {"itemsize", dtype_itemsize, NULL, "Size of one element in bytes.", NULL},
-    {"is_floating_point", dtype_is_floating_point, NULL, "True for float16/bfloat16/float32/float64.", NULL},
-    {"is_complex", dtype_is_complex, NULL, "True for complex64/complex128.", NULL},
-    {"is_signed", dtype_is_signed, NULL, "True unless unsigned integer or bool.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyMethodDef dtype_methods[] = {
-    {"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+static PyMethodDef dtype_functions[] = {
+    CT_ONEARG("_set_dtype_attributes", set_dtype_attributes, "Adds attributes to the dtype objects (on import)."),
     {NULL, NULL, 0, NULL},
 };
 
@@ -166,19 +145,10 @@ PyTypeObject Ct_DtypeType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Element type of a tensor (values equal PyTorch's ScalarType).",
     .tp_repr = dtype_repr,
-    .tp_getset = dtype_getset,
-    .tp_methods = dtype_methods,
 };
 
 int ct_dtype_init(PyObject *module) {
-  if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
-  /* pickle finds a singleton through its instance's __module__ (as torch's dtypes say
-     "torch"); without it pickle searches every loaded module for the name "bool". */
-  PyObject *module_name = PyUnicode_FromString("ctensor");
-  int set = module_name ? PyDict_SetItemString(Ct_DtypeType.tp_dict, "__module__", module_name) : -1;
-  Py_XDECREF(module_name);
-  if (set < 0) return -1;
-  PyType_Modified(&Ct_DtypeType);
+  if (PyType_Ready(&Ct_DtypeType) < 0 || ct_add_functions(module, dtype_functions) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
   for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
     if (!tensor_dtype_name(code)) continue; /* not a dtype */
