@@ -7,13 +7,7 @@ from typing import Any
 
 from ctensor import _C
 from ctensor._size import Size
-
-
-def _type_name(obj: object) -> str:
-    """The type's name as its tp_name spells it: module-qualified for a static type outside builtins."""
-    cls = type(obj)
-    heap = cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: a class statement's type
-    return cls.__name__ if heap or cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+from ctensor._values import type_name as _type_name
 
 
 # The C API's own tests of the legacy constructor's arguments (sizes or data).

@@ -9,16 +9,6 @@
 
 static PyObject *dtypes[CT_DTYPE_LIMIT];
 
-/* torch's short names for the same objects. */
-static const struct {
-  const char *name;
-  tensor_dtype_t code;
-} aliases[] = {
-    {"half", TENSOR_FLOAT16},     {"float", TENSOR_FLOAT32},       {"double", TENSOR_FLOAT64},
-    {"cfloat", TENSOR_COMPLEX64}, {"cdouble", TENSOR_COMPLEX128}, {"short", TENSOR_INT16},
-    {"int", TENSOR_INT32},        {"long", TENSOR_INT64},
-};
-
 int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_FLOAT; }
 
 int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
@@ -158,7 +148,5 @@ int ct_dtype_init(PyObject *module) {
     dtypes[d->code] = (PyObject *)d; /* this reference is never dropped: dtypes are immortal */
     if (PyModule_AddObjectRef(module, tensor_dtype_name(d->code), (PyObject *)d) < 0) return -1;
   }
-  for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
-    if (PyModule_AddObjectRef(module, aliases[i].name, dtypes[aliases[i].code]) < 0) return -1;
   return 0;
 }

@@ -75,21 +75,17 @@ static PyObject *real_value(PyObject *v, tensor_dtype_t target) {
   return PyFloat_FromDouble(re);
 }
 
-static PyObject *tensor_int(PyObject *self) {
-  PyObject *v = real_value(single_value(self, "int"), TENSOR_INT64);
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Long(v);
-  Py_DECREF(v);
+/* int(t), float(t): the value converted, a complex one's real part (see real_value). */
+static PyObject *real_number(PyObject *self, const char *what, tensor_dtype_t target, PyObject *(*convert)(PyObject *)) {
+  PyObject *v = real_value(single_value(self, what), target);
+  PyObject *r = v ? convert(v) : NULL;
+  Py_XDECREF(v);
   return r;
 }
 
-static PyObject *tensor_float(PyObject *self) {
-  PyObject *v = real_value(single_value(self, "float"), TENSOR_FLOAT64);
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Float(v);
-  Py_DECREF(v);
-  return r;
-}
+static PyObject *tensor_int(PyObject *self) { return real_number(self, "int", TENSOR_INT64, PyNumber_Long); }
+
+static PyObject *tensor_float(PyObject *self) { return real_number(self, "float", TENSOR_FLOAT64, PyNumber_Float); }
 
 static PyObject *tensor_nb_index(PyObject *self) {
   const tensor_dtype_t d = tensor_dtype(SELF(self));
@@ -122,21 +118,11 @@ static PyObject *ct_tensor_iter(PyObject *self) {
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
-/* `x in t`: some element equals x (torch: (t == x).any()). */
+/* `x in t`: ctensor/_values.py's Tensor._contains. */
 static int ct_tensor_contains(PyObject *self, PyObject *value) {
-  PyObject *eq = ct_tensor_richcompare(self, value, Py_EQ);
-  if (!eq) return -1;
-  if (eq == Py_NotImplemented) {
-    Py_DECREF(eq);
-    PyErr_Format(PyExc_RuntimeError, "Tensor.__contains__ only supports Tensor or scalar, but you passed in a %.200s.",
-                 Py_TYPE(value)->tp_name);
-    return -1;
-  }
-  const tensor_t *t = SELF(eq);
-  const uint8_t *p = tensor_data(t);
-  int found = 0;
-  for (int64_t i = 0; !found && i < tensor_numel(t); i++) found = p[i] != 0; /* fresh, contiguous */
-  Py_DECREF(eq);
+  PyObject *r = PyObject_CallMethod(self, "_contains", "O", value);
+  const int found = r ? PyObject_IsTrue(r) : -1;
+  Py_XDECREF(r);
   return found;
 }
 
