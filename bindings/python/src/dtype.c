@@ -51,14 +51,13 @@ const char *ct_dtype_typestr(tensor_dtype_t code) { return find(code) < 0 ? NULL
 
 const char *ct_dtype_format(tensor_dtype_t code) { return find(code) < 0 ? NULL : names[find(code)].format; }
 
+/* The integer dtype of `size` bytes and that signedness, or -1. */
 static tensor_dtype_t int_of_size(Py_ssize_t size, int is_unsigned) {
-  switch (size) {
-    case 1: return is_unsigned ? TENSOR_UINT8 : TENSOR_INT8;
-    case 2: return is_unsigned ? TENSOR_UINT16 : TENSOR_INT16;
-    case 4: return is_unsigned ? TENSOR_UINT32 : TENSOR_INT32;
-    case 8: return is_unsigned ? TENSOR_UINT64 : TENSOR_INT64;
-    default: return -1;
-  }
+  for (size_t i = 0; i < NAMES; i++)
+    if (tensor_dtype_kind(names[i].code) == TENSOR_KIND_INT && (Py_ssize_t)tensor_dtype_size(names[i].code) == size &&
+        !tensor_dtype_is_signed(names[i].code) == !!is_unsigned)
+      return names[i].code;
+  return -1;
 }
 
 tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
@@ -114,10 +113,8 @@ static PyObject *dtype_repr(PyObject *self) {
    objects (itemsize, is_floating_point, ..., pickling by name, __module__). */
 static PyObject *set_dtype_attributes(PyObject *module, PyObject *attributes) {
   (void)module;
-  if (!PyDict_Check(attributes)) {
-    PyErr_SetString(PyExc_TypeError, "_set_dtype_attributes(): expected a dict");
-    return NULL;
-  }
+  if (!PyDict_Check(attributes))
+    return PyErr_Format(PyExc_TypeError, "_set_dtype_attributes(): expected a dict");
   if (PyDict_Update(Ct_DtypeType.tp_dict, attributes) < 0) return NULL;
   PyType_Modified(&Ct_DtypeType);
   Py_RETURN_NONE;

@@ -36,10 +36,8 @@ static PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs) {
 /* The single element of a one-element tensor, as Python number. */
 static PyObject *single_value(PyObject *self, const char *what) {
   const tensor_t *t = SELF(self);
-  if (tensor_numel(t) != 1) {
-    PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
-    return NULL;
-  }
+  if (tensor_numel(t) != 1)
+    return PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
   if (ct_check_cpu(t, what) < 0) return NULL;
   return ct_scalar_read(tensor_dtype(t), tensor_data(t));
 }
@@ -56,28 +54,19 @@ static int tensor_bool(PyObject *self) {
     return -1;
   }
   PyObject *v = single_value(self, "bool");
-  if (!v) return -1;
-  const int r = PyObject_IsTrue(v);
-  Py_DECREF(v);
+  const int r = v ? PyObject_IsTrue(v) : -1;
+  Py_XDECREF(v);
   return r;
 }
 
-/* A complex element as a real number: its real part, unless it has an imaginary
-   one (torch: "value cannot be converted to type double without overflow"). */
-static PyObject *real_value(PyObject *v, tensor_dtype_t target) {
-  if (!v || !PyComplex_Check(v)) return v;
-  const double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v);
-  Py_DECREF(v);
-  if (im != 0.0) { /* the library's message for a complex number into a real dtype */
-    double scratch[2];
-    return ct_raise(tensor_scalar_convert_complex128(scratch, target, re, im));
-  }
-  return PyFloat_FromDouble(re);
-}
-
-/* int(t), float(t): the value converted, a complex one's real part (see real_value). */
+/* int(t), float(t): the value converted; a complex one's real part, unless it has an
+   imaginary one (the library's message: "value cannot be converted to type double ..."). */
 static PyObject *real_number(PyObject *self, const char *what, tensor_dtype_t target, PyObject *(*convert)(PyObject *)) {
-  PyObject *v = real_value(single_value(self, what), target);
+  PyObject *v = single_value(self, what);
+  if (v && PyComplex_Check(v)) {
+    double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v), scratch[2];
+    Py_SETREF(v, im != 0.0 ? ct_raise(tensor_scalar_convert_complex128(scratch, target, re, im)) : PyFloat_FromDouble(re));
+  }
   PyObject *r = v ? convert(v) : NULL;
   Py_XDECREF(v);
   return r;
@@ -89,11 +78,8 @@ static PyObject *tensor_float(PyObject *self) { return real_number(self, "float"
 
 static PyObject *tensor_nb_index(PyObject *self) {
   const tensor_dtype_t d = tensor_dtype(SELF(self));
-  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
-    PyErr_SetString(PyExc_TypeError,
-                    "only integer tensors of a single element can be converted to an index");
-    return NULL;
-  }
+  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d))
+    return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
   PyObject *v = single_value(self, "index");
   PyObject *r = v ? PyNumber_Index(v) : NULL; /* bool tensors give 0 or 1 */
   Py_XDECREF(v);
@@ -111,10 +97,8 @@ static Py_ssize_t ct_tensor_len(PyObject *self) {
 }
 
 static PyObject *ct_tensor_iter(PyObject *self) {
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
-    return NULL;
-  }
+  if (tensor_ndim(SELF(self)) == 0)
+    return PyErr_Format(PyExc_TypeError, "iteration over a 0-d tensor");
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
@@ -146,10 +130,8 @@ static PyObject *legacy_new;
 
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   (void)type;
-  if (!legacy_new) {
-    PyErr_SetString(PyExc_TypeError, "Tensor(): import ctensor first");
-    return NULL;
-  }
+  if (!legacy_new)
+    return PyErr_Format(PyExc_TypeError, "Tensor(): import ctensor first");
   return PyObject_Call(legacy_new, args, kwargs);
 }
 
