@@ -109,7 +109,8 @@ typedef struct {
   double re, im;
 } Number;
 
-int ct_scalar_arg_kind(PyObject *obj) {
+/* ct_scalar_kind as torch's Scalar arguments read it: NumPy scalars but integers are float, arrays no number. */
+static int scalar_arg_kind(PyObject *obj) {
   const int kind = ct_scalar_kind(obj);
   if (kind <= 0 || PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj) ||
       Ct_Tensor_Check(obj))
@@ -133,7 +134,7 @@ static int number_of(PyObject *value, Number *n) {
   } else {
     Py_INCREF(v);
   }
-  n->kind = ct_scalar_arg_kind(v);
+  n->kind = scalar_arg_kind(v);
   n->i = 0;
   n->re = n->im = 0.0;
   int rc = 0;
