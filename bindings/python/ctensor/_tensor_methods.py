@@ -7,6 +7,7 @@ import builtins
 import ctypes
 import operator
 
+import ctensor
 from ctensor import _C
 from ctensor._capi import CODES, I32, I32P, I64, I64P, P, PP, check, check_cpu, lib, tensor as _made
 from ctensor._device import contiguous_format, device as _device
@@ -132,7 +133,7 @@ def _converter(name, dtype):
 def _new_factory(name):
     def new(self, *args, **kwargs):
         kwargs.setdefault("dtype", self.dtype)
-        return getattr(_C, name[4:])(*args, **kwargs)
+        return getattr(ctensor, name[4:])(*args, **kwargs)  # full is _factories.py's
 
     new.__name__ = new.__qualname__ = name
     new.__doc__ = f"ctensor.{name[4:]}(...) with dtype=self.dtype unless given."
