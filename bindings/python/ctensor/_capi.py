@@ -34,6 +34,8 @@ tensor_is_readonly i p
 tensor_is_conj i p
 tensor_device v pII
 tensor_clone i Pp
+tensor_empty_like i Ppii
+tensor_zeros_like i Ppii
 tensor_to_dlpack i Ppi
 tensor_storage p p
 tensor_storage_new i Pz

@@ -7,6 +7,7 @@ import builtins
 import ctypes
 import operator
 
+import ctensor
 from ctensor import _C
 from ctensor._capi import CODES, I32, I32P, I64, I64P, P, PP, check, check_cpu, lib, tensor as _made
 from ctensor._device import contiguous_format, device as _device
@@ -36,28 +37,6 @@ def _self(self):
 
 def _false(self):
     return False
-
-
-# ---- sizes and strides -------------------------------------------------------
-
-def _one_dim(self, dim):
-    if isinstance(dim, str):  # torch reads a str as a dim name; ctensor's dims have none
-        raise RuntimeError(f"Name '{dim}' not found in Tensor (its dims are unnamed).")
-    dim = operator.index(dim)
-    if self.ndim == 0:
-        raise IndexError(f"dimension specified as {dim} but tensor has no dimensions")
-    return _wrap_dim(dim, self.ndim)
-
-
-def size(self, dim=None):
-    """size(dim=None): the shape, or one size."""
-    return self.shape if dim is None else self.shape[_one_dim(self, dim)]
-
-
-def stride(self, dim=None):
-    """stride(dim=None): strides in elements."""
-    strides = lib.tensor_strides(self._handle)
-    return tuple(strides[i] for i in range(self.ndim)) if dim is None else strides[_one_dim(self, dim)]
 
 
 # ---- conversions ------------------------------------------------------------
@@ -154,7 +133,7 @@ def _converter(name, dtype):
 def _new_factory(name):
     def new(self, *args, **kwargs):
         kwargs.setdefault("dtype", self.dtype)
-        return getattr(_C, name[4:])(*args, **kwargs)
+        return getattr(ctensor, name[4:])(*args, **kwargs)  # full is _factories.py's
 
     new.__name__ = new.__qualname__ = name
     new.__doc__ = f"ctensor.{name[4:]}(...) with dtype=self.dtype unless given."
@@ -492,7 +471,7 @@ METHODS = {
     "is_sparse": property(_false, doc="False: ctensor tensors are strided."),
     "is_quantized": property(_false, doc="False."),
     "is_meta": property(_false, doc="False."),
-    "type_as": type_as, "type": _type, "zero_": zero_, "to": to, "size": size, "stride": stride,
+    "type_as": type_as, "type": _type, "zero_": zero_, "to": to,
     "H": property(H, doc=H.__doc__), "mH": property(mH, doc=mH.__doc__), "adjoint": adjoint,
     "t_": t_, "transpose_": transpose_, "swapdims_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_,
     "as_strided_": as_strided_, "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,

@@ -152,10 +152,6 @@ int ct_scalar_kind(PyObject *obj);
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
    with an imaginary part into a real dtype too; bool takes any value's truth. */
 tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
-/* The kind of a number as torch's Scalar arguments read it: as ct_scalar_kind,
-   except NumPy bools, float16/32 and complex64 scalars count as float; 0-dim
-   arrays are not numbers. */
-int ct_scalar_arg_kind(PyObject *obj);
 
 /* math.c: a tensor for an operand: a ctensor tensor (a new reference to its
    handle), or a Python (or NumPy) number as a wrapped number. Returns 1, 0 when

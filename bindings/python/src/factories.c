@@ -1,59 +1,35 @@
-/* Factories with torch's signatures: zeros, ones, empty, full, arange. */
+/* Factories with torch's signatures: zeros, ones, empty, arange (full and the
+   *_like factories are ctensor/_factories.py's). */
 #include <math.h>
 
 #include "ctensor_py.h"
 
-typedef struct {
-  tensor_dtype_t dtype;
-  PyObject *device;
-  int requires_grad;
-} Options;
-
-/* Keyword options shared by the factories; `size` may come as a keyword too. */
-static int parse_options(PyObject *kwargs, Options *o, PyObject **size_kw, const char *what) {
-  static char *kwlist[] = {"dtype", "device", "requires_grad", "size", "pin_memory", NULL};
-  o->dtype = -1;
-  o->device = Py_None;
-  o->requires_grad = 0;
-  *size_kw = NULL;
-  int pin_memory = 0;
-  PyObject *empty = PyTuple_New(0);
-  if (!empty) return -1;
-  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$O&OpOp", kwlist, ct_dtype_converter, &o->dtype,
-                                             &o->device, &o->requires_grad, size_kw, &pin_memory);
-  Py_DECREF(empty);
-  if (!ok) return -1;
-  return ct_check_options(o->device, o->requires_grad, what);
-}
-
-/* Sizes from positional args or size=. */
-static int64_t parse_shape(PyObject *args, PyObject *size_kw, int64_t *sizes, const char *what) {
-  if (size_kw) {
-    if (PyTuple_GET_SIZE(args) > 0) {
-      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", what);
-      return -1;
-    }
-    PyObject *one = PyTuple_Pack(1, size_kw);
-    if (!one) return -1;
-    const int64_t n = ct_parse_sizes(one, sizes, what);
-    Py_DECREF(one);
-    return n;
-  }
-  return ct_parse_sizes(args, sizes, what);
-}
-
+/* zeros(*size, *, dtype=None, device=None, requires_grad=False, size=None,
+   pin_memory=False) and its sisters; `fill` after zeroing or not (`zero`). */
 static PyObject *make(PyObject *args, PyObject *kwargs, const char *what, int zero, double fill) {
-  Options o;
-  PyObject *size_kw;
-  int64_t sizes[TENSOR_MAX_DIMS];
-  if (parse_options(kwargs, &o, &size_kw, what) < 0) return NULL;
+  static char *kwlist[] = {"dtype", "device", "requires_grad", "size", "pin_memory", NULL};
+  tensor_dtype_t dtype = -1;
+  PyObject *device = Py_None, *size_kw = NULL, *empty = PyTuple_New(0);
+  int requires_grad = 0, pin_memory = 0;
+  if (!empty) return NULL;
+  const int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$O&OpOp", kwlist, ct_dtype_converter, &dtype, &device,
+                                             &requires_grad, &size_kw, &pin_memory);
+  Py_DECREF(empty);
+  if (!ok || ct_check_options(device, requires_grad, what) < 0) return NULL;
   if (PyTuple_GET_SIZE(args) == 0 && !size_kw) { /* torch.zeros() has no default size */
     PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"", what);
     return NULL;
   }
-  const int64_t ndim = parse_shape(args, size_kw, sizes, what);
+  if (size_kw && PyTuple_GET_SIZE(args) > 0) {
+    PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", what);
+    return NULL;
+  }
+  PyObject *shape = size_kw ? PyTuple_Pack(1, size_kw) : Py_NewRef(args);
+  int64_t sizes[TENSOR_MAX_DIMS];
+  const int64_t ndim = shape ? ct_parse_sizes(shape, sizes, what) : -1;
+  Py_XDECREF(shape);
   if (ndim < 0) return NULL;
-  const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : TENSOR_FLOAT32;
+  if (dtype < 0) dtype = TENSOR_FLOAT32;
   tensor_t *t = NULL;
   tensor_status_t st = zero ? tensor_zeros(&t, ndim, sizes, dtype) : tensor_empty(&t, ndim, sizes, dtype);
   if (st == TENSOR_OK && fill != 0.0) st = tensor_fill(t, fill);
@@ -77,72 +53,6 @@ static PyObject *ones(PyObject *module, PyObject *args, PyObject *kwargs) {
 static PyObject *empty(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   return make(args, kwargs, "empty", 0, 0.0);
-}
-
-static PyObject *full_of(PyObject *size_obj, PyObject *value, const Options *opts);
-
-static PyObject *full(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  PyObject *size_obj = NULL, *value = NULL;
-  /* full(size, fill_value, *, dtype=None, ...): the two leading arguments, also as keywords */
-  if (!PyArg_ParseTuple(args, "|OO:full", &size_obj, &value)) return NULL;
-  PyObject *rest = kwargs ? PyDict_Copy(kwargs) : NULL;
-  if (kwargs && !rest) return NULL;
-  if (rest && !value && (value = PyDict_GetItemString(rest, "fill_value"))) {
-    Py_INCREF(value);
-    PyDict_DelItemString(rest, "fill_value");
-  } else {
-    Py_XINCREF(value);
-  }
-  Options o;
-  PyObject *size_kw = NULL;
-  const int parsed = parse_options(rest, &o, &size_kw, "full");
-  Py_XDECREF(rest);
-  if (parsed < 0 || (!size_obj && !size_kw) || !value || (size_obj && size_kw)) {
-    if (parsed == 0)
-      PyErr_SetString(PyExc_TypeError, "full() takes size and fill_value: full(size, fill_value, *, dtype=None)");
-    Py_XDECREF(value);
-    return NULL;
-  }
-  if (!size_obj) size_obj = size_kw;
-  PyObject *result = full_of(size_obj, value, &o);
-  Py_DECREF(value);
-  return result;
-}
-
-static PyObject *full_of(PyObject *size_obj, PyObject *value, const Options *opts) {
-  const Options o = *opts;
-  int64_t sizes[TENSOR_MAX_DIMS];
-  if (!PySequence_Check(size_obj)) { /* torch.full(2, 1) is refused: size is a sequence */
-    PyErr_Format(PyExc_TypeError, "full(): argument 'size' must be tuple of ints, not %.200s",
-                 Py_TYPE(size_obj)->tp_name);
-    return NULL;
-  }
-  PyObject *one = PyTuple_Pack(1, size_obj);
-  if (!one) return NULL;
-  const int64_t ndim = ct_parse_sizes(one, sizes, "full");
-  Py_DECREF(one);
-  if (ndim < 0) return NULL;
-  tensor_dtype_t dtype = o.dtype;
-  if (dtype < 0) { /* torch infers from the fill value: bool, int64, float32, complex64 */
-    static const tensor_dtype_t by_kind[] = {-1, TENSOR_BOOL, TENSOR_INT64, TENSOR_FLOAT32, TENSOR_COMPLEX64};
-    const int kind = ct_scalar_arg_kind(value);
-    if (kind <= 0) {
-      if (!PyErr_Occurred())
-        PyErr_Format(PyExc_TypeError, "full(): argument 'fill_value' must be Number, not %.200s",
-                     Py_TYPE(value)->tp_name);
-      return NULL;
-    }
-    dtype = by_kind[kind];
-  }
-  tensor_t *t = NULL;
-  tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
-  if (st != TENSOR_OK) return ct_raise(st);
-  if (ct_fill(t, value) < 0) {
-    tensor_release(t);
-    return NULL;
-  }
-  return ct_tensor_wrap(t);
 }
 
 /* f rounded to the nearest float16 or bfloat16 value (ties to even), as a float. */
@@ -290,73 +200,13 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
-/* zeros_like & co.: input's shape and (by default) dtype, torch's preserve_format
-   strides unless memory_format= asks for contiguous_format. */
-static PyObject *make_like(PyObject *args, PyObject *kwargs, const char *what, int fill_kind) {
-  PyObject *input, *value = NULL;
-  if (fill_kind == 3 ? !PyArg_ParseTuple(args, "O!O", &Ct_TensorType, &input, &value)
-                     : !PyArg_ParseTuple(args, "O!", &Ct_TensorType, &input))
-    return NULL;
-  /* memory_format= is the *_like factories' own keyword; the rest are parse_options' */
-  PyObject *format = kwargs ? PyDict_GetItemString(kwargs, "memory_format") : NULL;
-  PyObject *rest = format ? PyDict_Copy(kwargs) : Py_XNewRef(kwargs);
-  if (format && (!rest || PyDict_DelItemString(rest, "memory_format") < 0)) {
-    Py_XDECREF(rest);
-    return NULL;
-  }
-  Options o;
-  PyObject *size_kw;
-  const int parsed = parse_options(rest, &o, &size_kw, what);
-  Py_XDECREF(rest);
-  const int preserve = parsed < 0 ? -1 : ct_memory_format(format, what, 1);
-  if (preserve < 0) return NULL;
-  const tensor_t *t = ((TensorObject *)input)->t;
-  const tensor_dtype_t dtype = o.dtype >= 0 ? o.dtype : tensor_dtype(t);
-  const int32_t layout = preserve ? TENSOR_PRESERVE_FORMAT : TENSOR_CONTIGUOUS_FORMAT;
-  tensor_t *out = NULL;
-  tensor_status_t st = fill_kind == 0 ? tensor_zeros_like(&out, t, dtype, layout)
-                                      : tensor_empty_like(&out, t, dtype, layout);
-  if (st != TENSOR_OK) return ct_raise(st);
-  if (fill_kind == 1) st = tensor_fill(out, 1.0);
-  if (st != TENSOR_OK || (value && ct_fill(out, value) < 0)) {
-    tensor_release(out);
-    return st != TENSOR_OK ? ct_raise(st) : NULL;
-  }
-  return ct_tensor_wrap(out);
-}
-
-static PyObject *zeros_like(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  return make_like(args, kwargs, "zeros_like", 0);
-}
-
-static PyObject *ones_like(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  return make_like(args, kwargs, "ones_like", 1);
-}
-
-static PyObject *empty_like(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  return make_like(args, kwargs, "empty_like", 2);
-}
-
-static PyObject *full_like(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  return make_like(args, kwargs, "full_like", 3);
-}
-
 #define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
 static PyMethodDef factory_functions[] = {
     KW("zeros", zeros, "zeros(*size, dtype=None): a new tensor of zeros (float32 by default)."),
     KW("ones", ones, "ones(*size, dtype=None): a new tensor of ones."),
     KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
-    KW("full", full, "full(size, fill_value, dtype=None): dtype inferred from fill_value."),
     KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
-    KW("zeros_like", zeros_like, "zeros_like(input, dtype=None, memory_format=preserve_format): zeros shaped (and laid out) as input." CT_EXPERIMENTAL_NOTE),
-    KW("ones_like", ones_like, "ones_like(input, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
-    KW("empty_like", empty_like, "empty_like(input, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
-    KW("full_like", full_like, "full_like(input, fill_value, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
     {NULL, NULL, 0, NULL},
 };
 

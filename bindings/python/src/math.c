@@ -62,48 +62,48 @@ static int large(const tensor_t *a, const tensor_t *b) {
   return tensor_numel(a) >= CT_NOGIL_ELEMENTS || (b && tensor_numel(b) >= CT_NOGIL_ELEMENTS);
 }
 
-static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) {
-  tensor_t *ta, *tb = NULL, *out = NULL;
-  int r = ct_operand(a, &ta);
-  if (r > 0) r = ct_operand(b, &tb);
+/* st = call, letting other Python threads run when the operands are large. */
+#define CALL_NOGIL(cond, st, call) \
+  if (cond) {                       \
+    Py_BEGIN_ALLOW_THREADS          \
+    st = call;                      \
+    Py_END_ALLOW_THREADS            \
+  } else {                          \
+    st = call;                      \
+  }
+
+/* Both operands as tensors: 1, 0 (one is neither a tensor nor a number: none held) or -1. */
+static int operands(PyObject *a, PyObject *b, tensor_t **ta, tensor_t **tb) {
+  *tb = NULL;
+  int r = ct_operand(a, ta);
+  if (r > 0) r = ct_operand(b, tb);
+  if (r <= 0) tensor_release(*ta);
+  return r;
+}
+
+/* a op b: fn(a, b) in a new tensor, or into out by op (PyTorch's out= rules, out may
+   be a: in place), returning out. NotImplemented when an operand is no tensor or number. */
+static PyObject *binary_to(PyObject *a, PyObject *b, BinaryFn fn, tensor_op_t op, PyObject *out) {
+  tensor_t *ta, *tb, *result = NULL;
+  const int r = operands(a, b, &ta, &tb);
   if (r <= 0) {
-    tensor_release(ta);
     if (r < 0) return NULL;
     Py_RETURN_NOTIMPLEMENTED;
   }
   tensor_status_t st;
-  if (large(ta, tb)) {
-    Py_BEGIN_ALLOW_THREADS
-    st = fn(&out, ta, tb);
-    Py_END_ALLOW_THREADS
-  } else {
-    st = fn(&out, ta, tb);
-  }
+  CALL_NOGIL(large(ta, tb), st, out ? tensor_binary_into(SELF(out), op, ta, tb) : fn(&result, ta, tb))
   tensor_release(ta);
   tensor_release(tb);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
+  if (st != TENSOR_OK) return ct_raise(st);
+  return out ? Py_NewRef(out) : ct_tensor_wrap(result);
 }
+
+static PyObject *binary(PyObject *a, PyObject *b, BinaryFn fn) { return binary_to(a, b, fn, 0, NULL); }
 
 /* self op= other: computed into self (PyTorch's out= rules), returns self. */
 static PyObject *in_place(PyObject *self, PyObject *other, tensor_op_t op) {
   if (!Ct_Tensor_Check(self)) Py_RETURN_NOTIMPLEMENTED;
-  tensor_t *t;
-  const int r = ct_operand(other, &t);
-  if (r <= 0) {
-    if (r < 0) return NULL;
-    Py_RETURN_NOTIMPLEMENTED;
-  }
-  tensor_status_t st;
-  if (large(SELF(self), t)) {
-    Py_BEGIN_ALLOW_THREADS
-    st = tensor_binary_into(SELF(self), op, SELF(self), t);
-    Py_END_ALLOW_THREADS
-  } else {
-    st = tensor_binary_into(SELF(self), op, SELF(self), t);
-  }
-  tensor_release(t);
-  if (st != TENSOR_OK) return ct_raise(st);
-  return Py_NewRef(self);
+  return binary_to(self, other, NULL, op, self);
 }
 
 static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, tensor_add); }
@@ -122,13 +122,7 @@ static PyObject *nb_idiv(PyObject *a, PyObject *b) { return in_place(a, b, TENSO
 static PyObject *unary(PyObject *self, tensor_status_t (*fn)(tensor_t **, const tensor_t *)) {
   tensor_t *out = NULL;
   tensor_status_t st;
-  if (large(SELF(self), NULL)) {
-    Py_BEGIN_ALLOW_THREADS
-    st = fn(&out, SELF(self));
-    Py_END_ALLOW_THREADS
-  } else {
-    st = fn(&out, SELF(self));
-  }
+  CALL_NOGIL(large(SELF(self), NULL), st, fn(&out, SELF(self)))
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
@@ -165,19 +159,15 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
   return binary(self, other, fns[op]);
 }
 
-/* ---- methods -------------------------------------------------------------- */
-
 /* ---- module functions ---------------------------------------------------- */
 
 static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *a, *b;
   if (!PyArg_ParseTuple(args, "OO:result_type", &a, &b)) return NULL;
-  tensor_t *ta, *tb = NULL;
-  int r = ct_operand(a, &ta);
-  if (r > 0) r = ct_operand(b, &tb);
+  tensor_t *ta, *tb;
+  const int r = operands(a, b, &ta, &tb);
   if (r <= 0) {
-    tensor_release(ta);
     if (r == 0) PyErr_SetString(PyExc_TypeError, "result_type(): arguments must be Tensors or Numbers");
     return NULL;
   }
@@ -200,27 +190,9 @@ static PyObject *fn_binary(PyObject *module, PyObject *args) {
   PyObject *a, *b, *out;
   if (!PyArg_ParseTuple(args, "iOOO:_binary", &op, &a, &b, &out)) return NULL;
   if (op < 0 || op >= (int)(sizeof fns / sizeof *fns)) return PyErr_Format(PyExc_ValueError, "_binary(): no op %d", op);
-  if (out == Py_None) return binary(a, b, fns[op]);
-  if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "out must be a Tensor, not %.200s", Py_TYPE(out)->tp_name);
-  tensor_t *ta, *tb = NULL;
-  int r = ct_operand(a, &ta);
-  if (r > 0) r = ct_operand(b, &tb);
-  if (r <= 0) {
-    tensor_release(ta);
-    if (r < 0) return NULL;
-    Py_RETURN_NOTIMPLEMENTED;
-  }
-  tensor_status_t st;
-  if (large(ta, tb)) {
-    Py_BEGIN_ALLOW_THREADS
-    st = tensor_binary_into(SELF(out), op, ta, tb);
-    Py_END_ALLOW_THREADS
-  } else {
-    st = tensor_binary_into(SELF(out), op, ta, tb);
-  }
-  tensor_release(ta);
-  tensor_release(tb);
-  return st == TENSOR_OK ? Py_NewRef(out) : ct_raise(st);
+  if (out != Py_None && !Ct_Tensor_Check(out))
+    return PyErr_Format(PyExc_TypeError, "out must be a Tensor, not %.200s", Py_TYPE(out)->tp_name);
+  return binary_to(a, b, fns[op], op, out == Py_None ? NULL : out);
 }
 
 static tensor_status_t unary_by_code(int op, const tensor_t *input, tensor_t *out, tensor_t **result) {
@@ -241,17 +213,9 @@ static PyObject *fn_unary(PyObject *module, PyObject *args) {
   }
   tensor_t *result = NULL;
   tensor_status_t st;
-  if (large(SELF(input), NULL)) {
-    Py_BEGIN_ALLOW_THREADS
-    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
-    Py_END_ALLOW_THREADS
-  } else {
-    st = unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result);
-  }
+  CALL_NOGIL(large(SELF(input), NULL), st, unary_by_code(op, SELF(input), out == Py_None ? NULL : SELF(out), &result))
   if (st != TENSOR_OK) return ct_raise(st);
-  if (out == Py_None) return ct_tensor_wrap(result);
-  Py_INCREF(out);
-  return out;
+  return out == Py_None ? ct_tensor_wrap(result) : Py_NewRef(out);
 }
 
 /* _set_tensor_methods(dict): Python functions that join Tensor's methods (the

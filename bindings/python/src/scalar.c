@@ -109,7 +109,8 @@ typedef struct {
   double re, im;
 } Number;
 
-int ct_scalar_arg_kind(PyObject *obj) {
+/* ct_scalar_kind as torch's Scalar arguments read it: NumPy scalars but integers are float, arrays no number. */
+static int scalar_arg_kind(PyObject *obj) {
   const int kind = ct_scalar_kind(obj);
   if (kind <= 0 || PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj) ||
       Ct_Tensor_Check(obj))
@@ -133,7 +134,7 @@ static int number_of(PyObject *value, Number *n) {
   } else {
     Py_INCREF(v);
   }
-  n->kind = ct_scalar_arg_kind(v);
+  n->kind = scalar_arg_kind(v);
   n->i = 0;
   n->re = n->im = 0.0;
   int rc = 0;
@@ -192,29 +193,12 @@ tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype) {
   if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
   /* then the value, in the widest dtype of its kind, converts with the binding's
      policy (PyTorch's x86 results: float16 and bfloat16 through float32) */
-  union {
-    uint8_t b;
-    int64_t i;
-    double f;
-    double c[2];
-  } v;
-  tensor_dtype_t wide;
-  if (dtype == TENSOR_BOOL) {
-    wide = TENSOR_BOOL;
-    v.b = n.kind <= CT_KIND_INT ? n.i != 0 : n.re != 0.0; /* torch: complex by its real part */
-  } else if (n.kind <= CT_KIND_INT) {
-    wide = TENSOR_INT64;
-    v.i = n.i;
-  } else if (ct_dtype_is_complex(dtype)) {
-    wide = TENSOR_COMPLEX128;
-    v.c[0] = n.re;
-    v.c[1] = n.im;
-  } else {
-    wide = TENSOR_FLOAT64;
-    v.f = n.re;
-  }
   tensor_t *w = NULL, *out = NULL;
-  st = tensor_from_data(&w, &v, 0, NULL, wide);
+  if (dtype == TENSOR_BOOL) /* torch: complex by its real part */
+    st = tensor_scalar_bool(&w, n.kind <= CT_KIND_INT ? n.i != 0 : n.re != 0.0);
+  else if (n.kind <= CT_KIND_INT) st = tensor_scalar_int64(&w, n.i);
+  else if (ct_dtype_is_complex(dtype)) st = tensor_scalar_complex128(&w, n.re, n.im);
+  else st = tensor_scalar_float64(&w, n.re);
   if (st == TENSOR_OK) st = ct_to(&out, w, dtype);
   tensor_release(w);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);

@@ -18,6 +18,44 @@ static int parse_int64(PyObject *obj, int64_t *out) {
   return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* One sequence of ints (as_strided's size and stride): its length, or -1. */
+static int64_t one_sizes(PyObject *obj, int64_t *sizes, const char *what) {
+  PyObject *one = PyTuple_Pack(1, obj);
+  const int64_t n = one ? ct_parse_sizes(one, sizes, what) : -1;
+  Py_XDECREF(one);
+  return n;
+}
+
+/* size(dim=None) and stride(dim=None): one entry of the sizes or strides, or all of them
+   (hot in user loops, so in C). */
+static PyObject *dim_entry(PyObject *self, PyObject *args, PyObject *kwargs, int strides) {
+  static char *kwlist[] = {"dim", NULL};
+  PyObject *dim_obj = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, strides ? "|O:stride" : "|O:size", kwlist, &dim_obj)) return NULL;
+  const int64_t ndim = tensor_ndim(SELF(self)), *v = strides ? tensor_strides(SELF(self)) : tensor_sizes(SELF(self));
+  if (dim_obj == Py_None) { /* the sizes as a Size, the strides as a plain tuple */
+    PyObject *size = ct_size_new(ndim, v);
+    if (!strides || !size) return size;
+    Py_SETREF(size, PySequence_Tuple(size));
+    return size;
+  }
+  if (PyUnicode_Check(dim_obj)) /* torch reads a str as a dim name; ctensor's dims have none */
+    return PyErr_Format(PyExc_RuntimeError, "Name '%U' not found in Tensor (its dims are unnamed).", dim_obj);
+  int64_t dim;
+  if (parse_int64(dim_obj, &dim) < 0) return NULL;
+  if (ndim == 0)
+    return PyErr_Format(PyExc_IndexError, "dimension specified as %lld but tensor has no dimensions", (long long)dim);
+  return ct_wrap_dim(&dim, ndim) < 0 ? NULL : PyLong_FromLongLong(v[dim]);
+}
+
+static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return dim_entry(self, args, kwargs, 0);
+}
+
+static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return dim_entry(self, args, kwargs, 1);
+}
+
 static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"size", "stride", "storage_offset", NULL};
   PyObject *size_obj, *stride_obj, *offset_obj = Py_None;
@@ -25,15 +63,9 @@ static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *
                                    &offset_obj))
     return NULL;
   int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-  PyObject *one = PyTuple_Pack(1, size_obj);
-  if (!one) return NULL;
-  const int64_t ndim = ct_parse_sizes(one, sizes, "as_strided");
-  Py_DECREF(one);
+  const int64_t ndim = one_sizes(size_obj, sizes, "as_strided");
   if (ndim < 0) return NULL;
-  one = PyTuple_Pack(1, stride_obj);
-  if (!one) return NULL;
-  const int64_t nstrides = ct_parse_sizes(one, strides, "as_strided");
-  Py_DECREF(one);
+  const int64_t nstrides = one_sizes(stride_obj, strides, "as_strided");
   if (nstrides < 0) return NULL;
   if (nstrides != ndim) {
     PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
@@ -45,8 +77,6 @@ static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *
   tensor_status_t st = tensor_as_strided(&out, SELF(self), ndim, sizes, strides, offset);
   return ct_result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
 }
-
-static PyObject *view_of(PyObject *self, PyObject *args);
 
 /* f(*sizes) also called as f(name=sizes) (view(size=...), reshape(shape=...)) or
    view(dtype=...): the keyword's value as the one positional argument. */
@@ -61,39 +91,37 @@ static PyObject *keyword_args(PyObject *args, PyObject *kwargs, const char *cons
   return PyTuple_Pack(1, value);
 }
 
+/* f(*sizes) also called as f(name=sizes): the sizes' count, or -1. */
+static int64_t sizes_of(PyObject *args, PyObject *kwargs, const char *const *names, const char *what, int64_t *sizes) {
+  PyObject *packed = keyword_args(args, kwargs, names, what);
+  if (!packed) return -1;
+  const int64_t n = ct_parse_sizes(packed, sizes, what);
+  Py_DECREF(packed);
+  return n;
+}
+
 static PyObject *ct_tensor_view(PyObject *self, PyObject *args_in, PyObject *kwargs) {
   static const char *const names[] = {"dtype", "size", NULL};
   PyObject *args = keyword_args(args_in, kwargs, names, "view");
   if (!args) return NULL;
-  PyObject *r = view_of(self, args);
-  Py_DECREF(args);
-  return r;
-}
-
-static PyObject *view_of(PyObject *self, PyObject *args) {
+  int64_t sizes[TENSOR_MAX_DIMS], ndim = 0;
   tensor_t *out = NULL;
-  tensor_status_t st;
-  if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType)) {
+  tensor_status_t st = TENSOR_OK;
+  if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType))
     st = tensor_view_dtype(&out, SELF(self), ((DtypeObject *)PyTuple_GET_ITEM(args, 0))->code);
-    return ct_result(st, out, 0, NULL);
-  }
-  int64_t sizes[TENSOR_MAX_DIMS];
-  const int64_t ndim = ct_parse_sizes(args, sizes, "view");
-  if (ndim < 0) return NULL;
-  st = tensor_view(&out, SELF(self), ndim, sizes);
-  return ct_result(st, out, 0, NULL);
+  else if ((ndim = ct_parse_sizes(args, sizes, "view")) >= 0)
+    st = tensor_view(&out, SELF(self), ndim, sizes);
+  Py_DECREF(args);
+  return ndim < 0 ? NULL : ct_result(st, out, 0, NULL);
 }
 
-static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
   static const char *const names[] = {"shape", NULL};
-  PyObject *args = keyword_args(args_in, kwargs, names, "reshape");
-  if (!args) return NULL;
   int64_t sizes[TENSOR_MAX_DIMS];
-  const int64_t ndim = ct_parse_sizes(args, sizes, "reshape");
-  Py_DECREF(args);
+  const int64_t ndim = sizes_of(args, kwargs, names, "reshape", sizes);
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);
+  const tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);
   return ct_result(st, out, 0, NULL);
 }
 
@@ -145,13 +173,10 @@ static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *k
   return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_permute(PyObject *self, PyObject *args, PyObject *kwargs) {
   static const char *const names[] = {"dims", NULL};
-  PyObject *args = keyword_args(args_in, kwargs, names, "permute");
-  if (!args) return NULL;
   int64_t dims[TENSOR_MAX_DIMS];
-  const int64_t n = ct_parse_sizes(args, dims, "permute");
-  Py_DECREF(args);
+  const int64_t n = sizes_of(args, kwargs, names, "permute", dims);
   if (n < 0) return NULL;
   const int64_t ndim = tensor_ndim(SELF(self));
   if (n != ndim) {
@@ -168,13 +193,10 @@ static PyObject *ct_tensor_permute(PyObject *self, PyObject *args_in, PyObject *
   return ct_result(st, out, 0, NULL);
 }
 
-static PyObject *ct_tensor_expand(PyObject *self, PyObject *args_in, PyObject *kwargs) {
+static PyObject *ct_tensor_expand(PyObject *self, PyObject *args, PyObject *kwargs) {
   static const char *const names[] = {"size", NULL};
-  PyObject *args = keyword_args(args_in, kwargs, names, "expand");
-  if (!args) return NULL;
   int64_t sizes[TENSOR_MAX_DIMS];
-  const int64_t ndim = ct_parse_sizes(args, sizes, "expand");
-  Py_DECREF(args);
+  const int64_t ndim = sizes_of(args, kwargs, names, "expand", sizes);
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
   const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
@@ -325,8 +347,6 @@ static PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwarg
   return ct_fill(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
 
-/* ---- H, mH, ravel, repeat ------------------------------------------------ */
-
 /* ---- in-place view ops ------------------------------------------------------ */
 
 /* _become(self, view): torch's t_(), squeeze_() & co. change the tensor's own
@@ -352,6 +372,8 @@ static PyGetSetDef views_getset[] = {
 };
 
 static PyMethodDef views_methods[] = {
+    CT_KWARGS("size", tensor_size, "size(dim=None): the shape, or one size."),
+    CT_KWARGS("stride", tensor_stride, "stride(dim=None): strides in elements."),
     CT_KWARGS("as_strided", ct_tensor_as_strided, "as_strided(size, stride, storage_offset=None)"),
     CT_KWARGS("view", ct_tensor_view, "view(*shape) or view(dtype)"),
     CT_KWARGS("reshape", ct_tensor_reshape, "reshape(*shape)"),
