@@ -135,7 +135,7 @@ PyTypeObject Ct_DtypeType = {
 };
 
 int ct_dtype_init(PyObject *module) {
-  if (PyType_Ready(&Ct_DtypeType) < 0 || ct_add_functions(module, dtype_functions) < 0) return -1;
+  if (PyType_Ready(&Ct_DtypeType) < 0 || PyModule_AddFunctions(module, dtype_functions) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
   for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
     if (!tensor_dtype_name(code)) continue; /* not a dtype */
