@@ -8,11 +8,12 @@ package adds the compatibility surface written in Python.
 """
 from ctensor import _C
 from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the modules below
-from ctensor._C import __version__, _rebuild_shared, _reduce_shared, _release_in_native_thread  # noqa: F401
+from ctensor._C import __version__, _release_in_native_thread  # noqa: F401
+from ctensor._values import ALIASES as _ALIASES  # first: the dtypes' attributes, Tensor's complex() and format()
 from ctensor._arrow import METHODS as _ARROW_METHODS, from_arrow, from_arrow_variable_shape  # noqa: F401
 from ctensor._dlpack import METHODS as _DLPACK_METHODS, from_dlpack  # noqa: F401
 from ctensor._factories import FUNCTIONS as _FACTORIES
-from ctensor._files import load, load_file, safe_open, save, save_file  # noqa: F401
+from ctensor._files import _rebuild_shared, _reduce_shared, from_file, load, load_file, safe_open, save, save_file  # noqa: F401
 from ctensor._tensor_methods import FUNCTIONS as _TENSOR_FUNCTIONS
 from ctensor._device import channels_last, channels_last_3d, contiguous_format, device, preserve_format  # noqa: F401
 from ctensor._forward import FUNCTIONS as _FORWARDED
@@ -37,10 +38,11 @@ _C._set_tensor_methods(_STORAGE_METHODS)
 globals().update(_FORWARDED)
 globals().update(_COMPOSED)
 globals().update(_LEGACY)
+globals().update(_ALIASES)
 globals().update(_UNARY)
 globals().update(_TENSOR_FUNCTIONS)
 globals().update(_NUMPY)
 globals().update(_FACTORIES)
-del _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _TENSOR_FUNCTIONS, _NUMPY, _NUMPY_METHODS, _DLPACK_METHODS
+del _ALIASES, _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _TENSOR_FUNCTIONS, _NUMPY, _NUMPY_METHODS, _DLPACK_METHODS
 del _ARROW_METHODS, _FACTORIES, _STORAGE_METHODS
 from ctensor import utils  # noqa: E402,F401 - ctensor.utils.dlpack, as torch.utils.dlpack

@@ -5,9 +5,11 @@ installed, else a line on stderr), a callable gets (done, total) bytes while a
 read into memory goes on, and an exception it raises cancels the load."""
 import ctypes
 import importlib
+import operator
 import os
 import sys
 import weakref
+from multiprocessing import reduction
 
 from ctensor import _C, _capi
 
@@ -239,3 +241,116 @@ def save_file(tensors, filename, metadata=None):
         path, len(names), (_S * len(names))(*names), (_P * len(handles))(*handles), len(pairs),
         (_S * len(pairs))(*(k for k, _ in pairs)), (_S * len(pairs))(*(v for _, v in pairs)))
     _check_path(status, path)
+
+
+# ---- torch.from_file, share_memory_/is_shared and multiprocessing ----------------
+
+_TENSOR_E_INVALID, _TENSOR_E_BOUNDS = 1, 3
+_MAP_READ, _MAP_WRITE, _MAP_PRIVATE = 1, 2, 4
+for _name, _ret, _args in [
+        ("tensor_storage_fd", _I32, [_P]),
+        ("tensor_storage_move_to_shared", _I32, [_P]),
+        ("tensor_storage_from_fd", _I32, [ctypes.POINTER(_P), _I32, ctypes.c_size_t, ctypes.c_uint32]),
+        ("tensor_storage_map_file", _I32, [ctypes.POINTER(_P), _S, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint32]),
+        ("tensor_empty", _I32, [ctypes.POINTER(_P), _I64, ctypes.POINTER(_I64), _I32])]:
+    _fn = getattr(_lib, _name)
+    _fn.restype, _fn.argtypes = _ret, _args
+
+
+def _from_storage(storage, dtype, sizes, strides, offset):
+    """A tensor over a storage handle, dropping the caller's reference to it."""
+    try:
+        n = len(sizes)
+        strides = None if strides is None else (_I64 * n)(*strides)
+        return _capi.tensor(_capi.lib.tensor_from_storage, storage, dtype, n, (_I64 * n)(*sizes), strides, offset)
+    finally:
+        _lib.tensor_storage_release(storage)
+
+
+def from_file(filename, shared=None, size=0, *, dtype=None, device=None, requires_grad=False):
+    """torch.from_file: `size` elements of the file mapped. shared=True maps it
+    shared (writes reach the file; a missing or shorter file is created or
+    extended, as torch does); otherwise copy-on-write, and a file shorter than
+    size elements is a RuntimeError."""
+    path, shared, size = os.fsencode(filename), bool(shared), operator.index(size)
+    dtype = _C.empty(0, dtype=_C.float32 if dtype is None else dtype).dtype  # a dtype's TypeError as the C functions'
+    if requires_grad:
+        raise NotImplementedError("from_file(): requires_grad=True is not supported: ctensor has no autograd")
+    _check_device(device, "from_file")
+    if size < 0:
+        raise RuntimeError(f"from_file(): size must be non-negative, got {size}")
+    code = _capi.CODES[dtype]
+    nbytes = size * _lib.tensor_dtype_size(code)
+    if nbytes >= 2**64:
+        raise OverflowError("from_file(): size * itemsize overflows")
+    if nbytes == 0:
+        return _capi.tensor(_lib.tensor_empty, 1, ctypes.byref(_I64(size)), code)
+    out = _P()
+    if shared:  # torch creates or extends the file, and the storage keeps its descriptor (is_shared())
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as e:
+            raise RuntimeError(f"from_file(): unable to open or extend file <{os.fsdecode(path)}>: {e.strerror}") from None
+        try:
+            if os.fstat(fd).st_size < nbytes:
+                os.ftruncate(fd, nbytes)
+            status = _lib.tensor_storage_from_fd(ctypes.byref(out), fd, nbytes, _MAP_WRITE)
+        except OSError as e:
+            raise RuntimeError(f"from_file(): unable to open or extend file <{os.fsdecode(path)}>: {e.strerror}") from None
+        finally:
+            os.close(fd)
+    else:
+        status = _lib.tensor_storage_map_file(ctypes.byref(out), path, 0, nbytes, _MAP_PRIVATE)
+    if status in (_TENSOR_E_IO, _TENSOR_E_BOUNDS):
+        raise RuntimeError(_lib.tensor_last_error().decode(errors="replace"))  # as torch's
+    _capi.check(status)
+    return _from_storage(out.value, code, (size,), None, 0)
+
+
+def is_shared(self):
+    """True if the storage is in shared memory (fd-backed)."""
+    return _lib.tensor_storage_fd(_lib.tensor_storage(self._handle)) >= 0
+
+
+def share_memory_(self):
+    """Moves the tensor's storage into shared memory in place (no-op if there), as
+    torch's: every tensor viewing that storage sees the shared memory; returns self.
+    An exported storage (buffer, NumPy array, DLPack) is refused with BufferError,
+    as resizing an exported bytearray is."""
+    status = _lib.tensor_storage_move_to_shared(_lib.tensor_storage(self._handle))
+    if status == _TENSOR_E_INVALID:
+        raise BufferError(_lib.tensor_last_error().decode(errors="replace"))
+    _capi.check(status)
+    return self
+
+
+def _reduce_shared(tensor):
+    """ForkingPickler's reducer: the storage's descriptor travels (duplicated by
+    multiprocessing.reduction.DupFd, through a Unix socket where needed) with the
+    tensor's layout, after moving the tensor to shared memory."""
+    if not isinstance(tensor, _C.Tensor):
+        raise TypeError("_reduce_shared(): expected a ctensor.Tensor")
+    share_memory_(tensor)
+    storage = _lib.tensor_storage(tensor._handle)
+    return _rebuild_shared, (reduction.DupFd(_lib.tensor_storage_fd(storage)), _lib.tensor_storage_nbytes(storage),
+                             bool(_lib.tensor_storage_is_readonly(storage)), tensor.dtype, tuple(tensor.shape),
+                             tensor.stride(), tensor.storage_offset())
+
+
+def _rebuild_shared(dupfd, nbytes, readonly, dtype, sizes, strides, offset):
+    """Rebuilds a tensor sent by _reduce_shared."""
+    sizes, strides = [operator.index(v) for v in sizes], [operator.index(v) for v in strides]
+    if len(sizes) != len(strides) or dtype not in _capi.CODES:
+        raise ValueError("_rebuild_shared(): sizes and strides differ in length")
+    fd = dupfd.detach()
+    out = _P()
+    try:
+        _capi.check(_lib.tensor_storage_from_fd(ctypes.byref(out), fd, nbytes, _MAP_READ if readonly else _MAP_WRITE))
+    finally:
+        os.close(fd)  # the storage holds its own duplicate
+    return _from_storage(out.value, _capi.CODES[dtype], sizes, strides, operator.index(offset))
+
+
+_rebuild_shared.__module__ = _reduce_shared.__module__ = from_file.__module__ = "ctensor"  # where pickle finds them
+_C._set_tensor_methods({"is_shared": is_shared, "share_memory_": share_memory_})
+reduction.ForkingPickler.register(_C.Tensor, _reduce_shared)

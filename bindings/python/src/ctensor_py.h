@@ -238,10 +238,4 @@ PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 /* The storage a ctensor storage object holds (borrowed), or NULL. */
 tensor_storage_t *ct_storage_of(PyObject *obj);
 
-
-/* files.c: from_file, share_memory_/is_shared and the multiprocessing reducer
-   (registered with multiprocessing's ForkingPickler). */
-int ct_files_register(PyObject *module);
-
-
 #endif /* CTENSOR_PY_H */

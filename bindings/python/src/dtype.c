@@ -9,16 +9,6 @@
 
 static PyObject *dtypes[CT_DTYPE_LIMIT];
 
-/* torch's short names for the same objects. */
-static const struct {
-  const char *name;
-  tensor_dtype_t code;
-} aliases[] = {
-    {"half", TENSOR_FLOAT16},     {"float", TENSOR_FLOAT32},       {"double", TENSOR_FLOAT64},
-    {"cfloat", TENSOR_COMPLEX64}, {"cdouble", TENSOR_COMPLEX128}, {"short", TENSOR_INT16},
-    {"int", TENSOR_INT32},        {"long", TENSOR_INT64},
-};
-
 int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_FLOAT; }
 
 int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
@@ -61,14 +51,13 @@ const char *ct_dtype_typestr(tensor_dtype_t code) { return find(code) < 0 ? NULL
 
 const char *ct_dtype_format(tensor_dtype_t code) { return find(code) < 0 ? NULL : names[find(code)].format; }
 
+/* The integer dtype of `size` bytes and that signedness, or -1. */
 static tensor_dtype_t int_of_size(Py_ssize_t size, int is_unsigned) {
-  switch (size) {
-    case 1: return is_unsigned ? TENSOR_UINT8 : TENSOR_INT8;
-    case 2: return is_unsigned ? TENSOR_UINT16 : TENSOR_INT16;
-    case 4: return is_unsigned ? TENSOR_UINT32 : TENSOR_INT32;
-    case 8: return is_unsigned ? TENSOR_UINT64 : TENSOR_INT64;
-    default: return -1;
-  }
+  for (size_t i = 0; i < NAMES; i++)
+    if (tensor_dtype_kind(names[i].code) == TENSOR_KIND_INT && (Py_ssize_t)tensor_dtype_size(names[i].code) == size &&
+        !tensor_dtype_is_signed(names[i].code) == !!is_unsigned)
+      return names[i].code;
+  return -1;
 }
 
 tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
@@ -120,42 +109,19 @@ static PyObject *dtype_repr(PyObject *self) {
   return PyUnicode_FromFormat("ctensor.%s", tensor_dtype_name(((DtypeObject *)self)->code));
 }
 
-static PyObject *dtype_itemsize(PyObject *self, void *closure) {
-  (void)closure;
-  return PyLong_FromSize_t(tensor_dtype_size(((DtypeObject *)self)->code));
+/* _set_dtype_attributes(dict): ctensor/_values.py's attributes of the dtype
+   objects (itemsize, is_floating_point, ..., pickling by name, __module__). */
+static PyObject *set_dtype_attributes(PyObject *module, PyObject *attributes) {
+  (void)module;
+  if (!PyDict_Check(attributes))
+    return PyErr_Format(PyExc_TypeError, "_set_dtype_attributes(): expected a dict");
+  if (PyDict_Update(Ct_DtypeType.tp_dict, attributes) < 0) return NULL;
+  PyType_Modified(&Ct_DtypeType);
+  Py_RETURN_NONE;
 }
 
-static PyObject *dtype_is_floating_point(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(ct_dtype_is_floating(((DtypeObject *)self)->code));
-}
-
-static PyObject *dtype_is_complex(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(ct_dtype_is_complex(((DtypeObject *)self)->code));
-}
-
-static PyObject *dtype_is_signed(PyObject *self, void *closure) {
-  (void)closure;
-  return PyBool_FromLong(tensor_dtype_is_signed(((DtypeObject *)self)->code));
-}
-
-/* dtypes are singletons: copying or pickling gives the same object back. */
-static PyObject *dtype_reduce(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return PyUnicode_FromString(tensor_dtype_name(((DtypeObject *)self)->code));
-}
-
-static PyGetSetDef dtype_getset[] = {
-    {"itemsize", dtype_itemsize, NULL, "Size of one element in bytes.", NULL},
-    {"is_floating_point", dtype_is_floating_point, NULL, "True for float16/bfloat16/float32/float64.", NULL},
-    {"is_complex", dtype_is_complex, NULL, "True for complex64/complex128.", NULL},
-    {"is_signed", dtype_is_signed, NULL, "True unless unsigned integer or bool.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyMethodDef dtype_methods[] = {
-    {"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+static PyMethodDef dtype_functions[] = {
+    CT_ONEARG("_set_dtype_attributes", set_dtype_attributes, "Adds attributes to the dtype objects (on import)."),
     {NULL, NULL, 0, NULL},
 };
 
@@ -166,19 +132,10 @@ PyTypeObject Ct_DtypeType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Element type of a tensor (values equal PyTorch's ScalarType).",
     .tp_repr = dtype_repr,
-    .tp_getset = dtype_getset,
-    .tp_methods = dtype_methods,
 };
 
 int ct_dtype_init(PyObject *module) {
-  if (PyType_Ready(&Ct_DtypeType) < 0) return -1;
-  /* pickle finds a singleton through its instance's __module__ (as torch's dtypes say
-     "torch"); without it pickle searches every loaded module for the name "bool". */
-  PyObject *module_name = PyUnicode_FromString("ctensor");
-  int set = module_name ? PyDict_SetItemString(Ct_DtypeType.tp_dict, "__module__", module_name) : -1;
-  Py_XDECREF(module_name);
-  if (set < 0) return -1;
-  PyType_Modified(&Ct_DtypeType);
+  if (PyType_Ready(&Ct_DtypeType) < 0 || PyModule_AddFunctions(module, dtype_functions) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&Ct_DtypeType) < 0) return -1;
   for (tensor_dtype_t code = 0; code < CT_DTYPE_LIMIT; code++) {
     if (!tensor_dtype_name(code)) continue; /* not a dtype */
@@ -188,7 +145,5 @@ int ct_dtype_init(PyObject *module) {
     dtypes[d->code] = (PyObject *)d; /* this reference is never dropped: dtypes are immortal */
     if (PyModule_AddObjectRef(module, tensor_dtype_name(d->code), (PyObject *)d) < 0) return -1;
   }
-  for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
-    if (PyModule_AddObjectRef(module, aliases[i].name, dtypes[aliases[i].code]) < 0) return -1;
   return 0;
 }

@@ -62,7 +62,6 @@ PyMODINIT_FUNC PyInit__C(void) {
       ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
       ct_testing_register(module) < 0 ||
-      ct_files_register(module) < 0 ||
       ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);

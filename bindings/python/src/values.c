@@ -1,7 +1,7 @@
 /* Element values of a tensor as Python objects: tolist/item, the number slots
-   (bool, int, float, index, complex, format; the arithmetic ones are in
-   math.c), len/iteration and `in`; shape, storage, device and dtype conversions
-   (to, type, float() ...), the legacy constructors (Tensor(2, 3), FloatTensor). */
+   (bool, int, float, index; the arithmetic ones are in
+   math.c), len/iteration and `in`; shape and device. Tensor(...) calls the
+   legacy constructor of ctensor/_legacy.py. */
 #include "ctensor_py.h"
 
 #define SELF(o) (((TensorObject *)(o))->t)
@@ -36,10 +36,8 @@ static PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs) {
 /* The single element of a one-element tensor, as Python number. */
 static PyObject *single_value(PyObject *self, const char *what) {
   const tensor_t *t = SELF(self);
-  if (tensor_numel(t) != 1) {
-    PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
-    return NULL;
-  }
+  if (tensor_numel(t) != 1)
+    return PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
   if (ct_check_cpu(t, what) < 0) return NULL;
   return ct_scalar_read(tensor_dtype(t), tensor_data(t));
 }
@@ -56,70 +54,35 @@ static int tensor_bool(PyObject *self) {
     return -1;
   }
   PyObject *v = single_value(self, "bool");
-  if (!v) return -1;
-  const int r = PyObject_IsTrue(v);
-  Py_DECREF(v);
-  return r;
-}
-
-/* A complex element as a real number: its real part, unless it has an imaginary
-   one (torch: "value cannot be converted to type double without overflow"). */
-static PyObject *real_value(PyObject *v, tensor_dtype_t target) {
-  if (!v || !PyComplex_Check(v)) return v;
-  const double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v);
-  Py_DECREF(v);
-  if (im != 0.0) { /* the library's message for a complex number into a real dtype */
-    double scratch[2];
-    return ct_raise(tensor_scalar_convert_complex128(scratch, target, re, im));
-  }
-  return PyFloat_FromDouble(re);
-}
-
-static PyObject *tensor_int(PyObject *self) {
-  PyObject *v = real_value(single_value(self, "int"), TENSOR_INT64);
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Long(v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_float(PyObject *self) {
-  PyObject *v = real_value(single_value(self, "float"), TENSOR_FLOAT64);
-  if (!v) return NULL;
-  PyObject *r = PyNumber_Float(v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  PyObject *v = single_value(self, "complex");
-  if (!v) return NULL;
-  PyObject *r = PyObject_CallOneArg((PyObject *)&PyComplex_Type, v);
-  Py_DECREF(v);
-  return r;
-}
-
-static PyObject *tensor_nb_index(PyObject *self) {
-  const tensor_dtype_t d = tensor_dtype(SELF(self));
-  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
-    PyErr_SetString(PyExc_TypeError,
-                    "only integer tensors of a single element can be converted to an index");
-    return NULL;
-  }
-  PyObject *v = single_value(self, "index");
-  PyObject *r = v ? PyNumber_Index(v) : NULL; /* bool tensors give 0 or 1 */
+  const int r = v ? PyObject_IsTrue(v) : -1;
   Py_XDECREF(v);
   return r;
 }
 
-/* f"{t:.3f}" formats a 0-dim tensor's value, as torch does. */
-static PyObject *ct_tensor_format(PyObject *self, PyObject *spec) {
-  if (tensor_ndim(SELF(self)) != 0) return PyObject_CallMethod((PyObject *)&PyBaseObject_Type, "__format__", "OO", self, spec);
-  PyObject *v = single_value(self, "format");
-  if (!v) return NULL;
-  PyObject *r = PyObject_Format(v, spec);
-  Py_DECREF(v);
+/* int(t), float(t): the value converted; a complex one's real part, unless it has an
+   imaginary one (the library's message: "value cannot be converted to type double ..."). */
+static PyObject *real_number(PyObject *self, const char *what, tensor_dtype_t target, PyObject *(*convert)(PyObject *)) {
+  PyObject *v = single_value(self, what);
+  if (v && PyComplex_Check(v)) {
+    double re = PyComplex_RealAsDouble(v), im = PyComplex_ImagAsDouble(v), scratch[2];
+    Py_SETREF(v, im != 0.0 ? ct_raise(tensor_scalar_convert_complex128(scratch, target, re, im)) : PyFloat_FromDouble(re));
+  }
+  PyObject *r = v ? convert(v) : NULL;
+  Py_XDECREF(v);
+  return r;
+}
+
+static PyObject *tensor_int(PyObject *self) { return real_number(self, "int", TENSOR_INT64, PyNumber_Long); }
+
+static PyObject *tensor_float(PyObject *self) { return real_number(self, "float", TENSOR_FLOAT64, PyNumber_Float); }
+
+static PyObject *tensor_nb_index(PyObject *self) {
+  const tensor_dtype_t d = tensor_dtype(SELF(self));
+  if (tensor_numel(SELF(self)) != 1 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d))
+    return PyErr_Format(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
+  PyObject *v = single_value(self, "index");
+  PyObject *r = v ? PyNumber_Index(v) : NULL; /* bool tensors give 0 or 1 */
+  Py_XDECREF(v);
   return r;
 }
 
@@ -134,28 +97,16 @@ static Py_ssize_t ct_tensor_len(PyObject *self) {
 }
 
 static PyObject *ct_tensor_iter(PyObject *self) {
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
-    return NULL;
-  }
+  if (tensor_ndim(SELF(self)) == 0)
+    return PyErr_Format(PyExc_TypeError, "iteration over a 0-d tensor");
   return PySeqIter_New(self); /* self[0], self[1], ... until IndexError */
 }
 
-/* `x in t`: some element equals x (torch: (t == x).any()). */
+/* `x in t`: ctensor/_values.py's Tensor._contains. */
 static int ct_tensor_contains(PyObject *self, PyObject *value) {
-  PyObject *eq = ct_tensor_richcompare(self, value, Py_EQ);
-  if (!eq) return -1;
-  if (eq == Py_NotImplemented) {
-    Py_DECREF(eq);
-    PyErr_Format(PyExc_RuntimeError, "Tensor.__contains__ only supports Tensor or scalar, but you passed in a %.200s.",
-                 Py_TYPE(value)->tp_name);
-    return -1;
-  }
-  const tensor_t *t = SELF(eq);
-  const uint8_t *p = tensor_data(t);
-  int found = 0;
-  for (int64_t i = 0; !found && i < tensor_numel(t); i++) found = p[i] != 0; /* fresh, contiguous */
-  Py_DECREF(eq);
+  PyObject *r = PyObject_CallMethod(self, "_contains", "O", value);
+  const int found = r ? PyObject_IsTrue(r) : -1;
+  Py_XDECREF(r);
   return found;
 }
 
@@ -173,61 +124,21 @@ static PyObject *tensor_get_device(PyObject *self, void *closure) {
 
 /* ---- the legacy constructors ----------------------------------------------- */
 
-/* The legacy constructors: `typed` for FloatTensor & co., which refuse a tensor
-   of another dtype; Tensor(t) aliases t whatever its dtype. */
-static PyObject *legacy_new(PyObject *args, PyObject *kwargs, tensor_dtype_t dtype, int typed, const char *name) {
-  if (kwargs && PyDict_GET_SIZE(kwargs)) {
-    PyErr_Format(PyExc_TypeError, "%s(): takes no keyword arguments; use ctensor.tensor(data, dtype=...)", name);
-    return NULL;
-  }
-  const Py_ssize_t n = PyTuple_GET_SIZE(args);
-  PyObject *first = n ? PyTuple_GET_ITEM(args, 0) : NULL;
-  if (n == 1 && Ct_Tensor_Check(first)) { /* an alias sharing the storage, as torch */
-    if (typed && tensor_dtype(SELF(first)) != dtype) {
-      PyErr_Format(PyExc_TypeError, "expected %R (got %R)", ct_dtype_object(dtype), ct_dtype_object(tensor_dtype(SELF(first))));
-      return NULL;
-    }
-    return PyObject_CallMethod(first, "detach", NULL);
-  }
-  const int sizes_given = n == 0 || ct_is_size(first) ||
-                          (PyIndex_Check(first) && !PySequence_Check(first)); /* arrays have __index__ too */
-  if (!sizes_given) {
-    if (n == 1 && PySequence_Check(first)) return ct_tensor_wrap(ct_tensor_from_data(first, dtype));
-    PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %.200s)", Py_TYPE(first)->tp_name);
-    return NULL;
-  }
-  int64_t sizes[TENSOR_MAX_DIMS], ndim = 1;
-  sizes[0] = 0;
-  if (n && (ndim = ct_parse_sizes(args, sizes, name)) < 0) return NULL;
-  tensor_t *t = NULL;
-  const tensor_status_t st = tensor_empty(&t, ndim, sizes, dtype);
-  return st == TENSOR_OK ? ct_tensor_wrap(t) : ct_raise(st);
-}
+/* torch.Tensor's legacy constructor (Tensor(2, 3), Tensor(data), Tensor(t)):
+   ctensor/_legacy.py's, set on import by _set_legacy_new. */
+static PyObject *legacy_new;
 
-/* torch.Tensor's legacy constructor: Tensor() is empty, Tensor(2, 3) and
-   Tensor(Size) are uninitialised float32 of that shape, Tensor(sequence) copies
-   the data as float32, Tensor(tensor) aliases it. */
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   (void)type;
-  return legacy_new(args, kwargs, TENSOR_FLOAT32, 0, "Tensor");
+  if (!legacy_new)
+    return PyErr_Format(PyExc_TypeError, "Tensor(): import ctensor first");
+  return PyObject_Call(legacy_new, args, kwargs);
 }
 
-/* ---- torch.FloatTensor & co. --------------------------------------------- */
-
-/* _legacy_new(dtype, name, *args): FloatTensor(*args) & co. (ctensor/_legacy.py),
-   the legacy constructor in their dtype, refusing a tensor of another dtype. */
-static PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *set_legacy_new(PyObject *module, PyObject *fn) {
   (void)module;
-  tensor_dtype_t dtype;
-  const char *name;
-  PyObject *head = PyTuple_GetSlice(args, 0, 2);
-  const int ok = head && PyArg_ParseTuple(head, "O&s:_legacy_new", ct_dtype_converter, &dtype, &name);
-  Py_XDECREF(head);
-  if (!ok) return NULL;
-  PyObject *rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
-  PyObject *r = rest ? legacy_new(rest, kwargs, dtype, 1, name) : NULL;
-  Py_XDECREF(rest);
-  return r;
+  Py_XSETREF(legacy_new, Py_NewRef(fn));
+  Py_RETURN_NONE;
 }
 
 static int add_legacy_types(PyObject *module) {
@@ -262,13 +173,11 @@ static PyGetSetDef values_getset[] = {
 static PyMethodDef values_methods[] = {
     CT_NOARGS("item", ct_tensor_item, "The value of a one-element tensor."),
     CT_NOARGS("tolist", ct_tensor_tolist, "Nested lists of Python numbers."),
-    CT_NOARGS("__complex__", ct_tensor_complex, NULL),
-    CT_ONEARG("__format__", ct_tensor_format, NULL),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef values_functions[] = {
-    CT_KWARGS("_legacy_new", ct_legacy_new, "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."),
+    CT_ONEARG("_set_legacy_new", set_legacy_new, "Sets the function Tensor(...) calls (ctensor/_legacy.py's)."),
     {NULL, NULL, 0, NULL},
 };
 
