@@ -191,10 +191,11 @@ inline bool runs_across(const int64_t* s, const int64_t* s1, int k, int64_t n1, 
 }
 
 // The tile buffers loop_2d needs for `it` (operand 0 the output, then N - 1
-// inputs of `item`-byte elements): none when no input runs across.
+// inputs of `item`-byte elements): none when no input runs across, or when
+// the iterator converts an input through its buffers.
 template <int N>
 size_t tile_scratch(const TensorIterator& it, size_t item) noexcept {
-  if (it.ndim() < 2) return 0;
+  if (it.ndim() < 2 || it.buffered()) return 0;  // buffered: loops get 1-D blocks
   const auto t = static_cast<int64_t>(item);
   for (int k = 1; k < N; ++k)
     if (runs_across(it.strides(0), it.strides(1), k, it.size(1), t))
@@ -263,21 +264,29 @@ void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, co
 // `item` bytes, the output of `out_item`) on the pool. Outputs of
 // kStreamBytes or more are streamed where their runs are dense and long
 // enough, unless an input is read in tiles: the tiles' short rows, streamed,
-// took 1.1x as long on one thread (Zen 1).
+// took 1.1x as long on one thread (Zen 1). Each thread fences once, after its
+// whole share: the iterator hands a loop a few KiB at a time where it converts
+// an input through its buffers, and a fence per call then cost more than the
+// streaming saved.
 template <int N, class Loop>
 void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop) {
   const size_t scratch = tile_scratch<N>(it, item);
   const auto r = static_cast<int64_t>(out_item);
-  const bool stream = scratch == 0 && simd::can_stream() && it.numel() * r >= kStreamBytes;
-  it.for_each(
-      [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch) {
-        if (!stream || strides[0] != r || n0 * r < kStreamRunBytes)
-          return loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
-        loop_2d<N>(data, strides, n0, n1, item, scratch,
-                   [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
-        simd::fence();
-      },
-      scratch);
+  if (scratch > 0 || !simd::can_stream() || it.numel() * r < kStreamBytes) {
+    return it.for_each(
+        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* buffers) {
+          loop_2d<N>(data, strides, n0, n1, item, buffers, loop);
+        },
+        scratch);
+  }
+  it.parallel_chunks([&](const TensorIterator& chunk) {
+    chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+      if (strides[0] != r || n0 * r < kStreamRunBytes) return loop_2d<N>(data, strides, n0, n1, item, nullptr, loop);
+      loop_2d<N>(data, strides, n0, n1, item, nullptr,
+                 [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
+    });
+    simd::fence();
+  });
 }
 
 template <BinaryOp Op, class T>
@@ -387,7 +396,7 @@ Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const DType computed[2] = {common, common};
   Ref<Tensor> out =
       empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs, computed);
-  const Operand ca(name, a, common), cb(name, b, common);
+  const Operand ca(a, common), cb(b, common);
   compute(op, common, *out, ca, cb);
   return out;
 }
@@ -411,11 +420,11 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
     const Tensor* inputs[2] = {&a, &b};
     const DType computed[2] = {common, common};
     const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs, computed);
-    const Operand ca(name, a, common), cb(name, b, common);
+    const Operand ca(a, common), cb(b, common);
     compute(op, common, *tmp, ca, cb);
     return copy_into(name, dst, *tmp);
   }
-  Operand ca(name, a, common), cb(name, b, common);
+  Operand ca(a, common), cb(b, common);
   ca.snapshot_if_overlapping(name, dst);
   cb.snapshot_if_overlapping(name, dst);
   compute(op, common, dst, ca, cb);

@@ -89,7 +89,7 @@ Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi) {
   std::optional<Operand> converted[3];
   TensorIteratorConfig config;
   config.add_output(*out);
-  for (int k = 0; k < n; ++k) converted[k].emplace(name, *inputs[k], common).add_to(config);
+  for (int k = 0; k < n; ++k) converted[k].emplace(*inputs[k], common).add_to(config);
   const TensorIterator it = config.build(name);
   dispatch(common, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -115,7 +115,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const DType computed[3] = {dtype::Bool, common, common};  // PyTorch converts a uint8 condition too
   Ref<Tensor> out = empty_like_inputs(name, common, ndim, shape, 3, inputs, computed);
   if (out->numel() == 0) return out;
-  const Operand ca(name, a, common), cb(name, b, common);
+  const Operand ca(a, common), cb(b, common);
   TensorIteratorConfig config;
   config.add_output(*out).add_input(cond);
   ca.add_to(config);
