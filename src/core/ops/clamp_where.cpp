@@ -33,22 +33,42 @@ bool is_nan_number(const Tensor& t) noexcept {
   return std::isnan(value);
 }
 
+// Whether a present bound is NaN (the result is then NaN, as in PyTorch).
+template <class C, bool kLo, bool kHi>
+bool nan_bound(C lo, C hi) noexcept {
+  if constexpr (std::is_floating_point_v<C>) return (kLo && lo != lo) || (kHi && hi != hi);
+  return false;
+}
+
+// clamp(x, lo, hi) with the bounds that are present and not NaN.
+template <class C, bool kLo, bool kHi>
+C clamp_one(C x, C lo, C hi) noexcept {
+  if constexpr (kLo) x = x < lo ? lo : x;  // std::max(x, lo): a NaN x stays
+  if constexpr (kHi) x = hi < x ? hi : x;  // std::min(x, hi)
+  return x;
+}
+
 // out[i] = clamp(a[i], lo[i], hi[i]) with the bounds that are present
 // (operands: out, a, then lo and/or hi).
 template <class T, bool kLo, bool kHi>
 void clamp_loop(char** data, const int64_t* s, int64_t n) {
   using C = compute_t<T>;
+  constexpr int k_hi = kLo ? 3 : 2;
+  constexpr int64_t t = sizeof(T);
+  constexpr C nan = std::numeric_limits<C>::quiet_NaN();
+  if (s[0] == t && s[1] == t && (!kLo || s[2] == 0) && (!kHi || s[k_hi] == 0)) {
+    // Number bounds over a dense run: read once, so that the loop vectorises.
+    const C lo = kLo ? read_element<T>(data[2]) : C{}, hi = kHi ? read_element<T>(data[k_hi]) : C{};
+    const bool all_nan = nan_bound<C, kLo, kHi>(lo, hi);
+    for (int64_t i = 0; i < n; ++i)
+      write_element<T>(data[0] + i * t, all_nan ? nan : clamp_one<C, kLo, kHi>(read_element<T>(data[1] + i * t), lo, hi));
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) {
-    C x = read_element<T>(data[1] + i * s[1]);
-    C lo{}, hi{};
-    if constexpr (kLo) lo = read_element<T>(data[2] + i * s[2]);
-    if constexpr (kHi) hi = read_element<T>(data[kLo ? 3 : 2] + i * s[kLo ? 3 : 2]);
-    if constexpr (std::is_floating_point_v<C>) {
-      if ((kLo && lo != lo) || (kHi && hi != hi)) x = std::numeric_limits<C>::quiet_NaN();
-    }
-    if constexpr (kLo) x = x < lo ? lo : x;  // std::max(x, lo): a NaN x stays
-    if constexpr (kHi) x = hi < x ? hi : x;  // std::min(x, hi)
-    write_element<T>(data[0] + i * s[0], x);
+    const C lo = kLo ? read_element<T>(data[2] + i * s[2]) : C{};
+    const C hi = kHi ? read_element<T>(data[k_hi] + i * s[k_hi]) : C{};
+    const C x = read_element<T>(data[1] + i * s[1]);
+    write_element<T>(data[0] + i * s[0], nan_bound<C, kLo, kHi>(lo, hi) ? nan : clamp_one<C, kLo, kHi>(x, lo, hi));
   }
 }
 
