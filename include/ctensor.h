@@ -83,7 +83,7 @@ typedef int32_t tensor_status_t;
 #define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
 #define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
 #define TENSOR_E_IO 12           /**< operating-system I/O error, with the system's reason: from the file and
-                                      shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save) */
+                                      shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save) */
 #define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape) */
 #define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
 #define TENSOR_E_INTERNAL 15     /**< a bug inside ctensor (an unexpected internal failure); the message says where */
@@ -246,6 +246,19 @@ CTENSOR_API tensor_storage_t *tensor_storage_retain(tensor_storage_t *s);
 CTENSOR_API void tensor_storage_release(tensor_storage_t *s);
 /** Current reference count (each tensor on the storage holds one); 0 for NULL. @since 0.1 */
 CTENSOR_API int64_t tensor_storage_refcount(const tensor_storage_t *s);
+
+/**
+ * Pins the storage's memory where it is: tensor_storage_move_to_shared refuses a
+ * pinned storage, so a consumer that keeps the data pointer (a binding's buffer
+ * export, an array viewing the memory) never sees it freed under it. Pins count;
+ * each one is undone by one tensor_storage_unpin. The library pins the storage of
+ * every DLPack and Arrow export itself, until the export's deleter or release runs.
+ * A pin does not hold a reference. Accepts NULL. Thread-safe.
+ * @since 0.2
+ */
+CTENSOR_API void tensor_storage_pin(tensor_storage_t *s);
+/** Undoes one tensor_storage_pin of `s`. Accepts NULL. Thread-safe. @since 0.2 */
+CTENSOR_API void tensor_storage_unpin(tensor_storage_t *s);
 
 /* ------------------------------------------------------------------------- */
 /* Creation                                                                   */
@@ -853,6 +866,29 @@ CTENSOR_API tensor_status_t tensor_storage_new_shared(tensor_storage_t **out, si
  * closed with the storage's last reference; dup() it to keep it longer. @since 0.2
  */
 CTENSOR_API int32_t tensor_storage_fd(const tensor_storage_t *s);
+
+/**
+ * Moves the storage's bytes into new anonymous shared memory (as
+ * tensor_storage_new_shared; read-only if the storage is), in place: the storage
+ * keeps its identity and every tensor viewing it, however made, reads and writes
+ * the shared memory from then on (as PyTorch's share_memory_). Its old memory is
+ * released during the call (a wrapped storage's release callback runs then). Does
+ * nothing to an fd-backed storage (tensor_storage_fd >= 0).
+ * Not thread-safe with respect to the storage's memory: no other thread may use
+ * the storage (through any tensor, or an address got before) during the call, and
+ * addresses got before it (tensor_data, tensor_storage_data) are no longer valid
+ * after it. PyTorch's share_memory_ has the same rule. A storage whose address
+ * has been handed to a consumer that keeps it is refused instead: see
+ * tensor_storage_pin.
+ * @param s the storage (not taken over).
+ * @return TENSOR_OK; TENSOR_E_INVALID (s NULL, or pinned: exported through DLPack,
+ *         Arrow or a binding's buffer); TENSOR_E_DEVICE (memory not on the CPU);
+ *         TENSOR_E_UNSUPPORTED (a file mapped read-write: in shared memory its writes
+ *         would no longer reach the file); TENSOR_E_IO (memfd_create, ftruncate,
+ *         sealing, mmap or mprotect failed); TENSOR_E_NOMEM; TENSOR_E_OVERFLOW.
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_storage_move_to_shared(tensor_storage_t *s);
 
 /**
  * Maps the first `nbytes` bytes (0: all of them) of the file or shared memory behind
@@ -1999,6 +2035,17 @@ CTENSOR_API tensor_status_t tensor_conj_physical(tensor_t **out, const tensor_t 
  * @since 0.2 (experimental)
  */
 CTENSOR_API tensor_status_t tensor_conj(tensor_t **out, const tensor_t *a);
+
+/**
+ * Whether t views conjugates that tensor_conj computed, where PyTorch would have
+ * a lazy conjugate view with its conjugate bit set: 1 for tensor_conj's complex
+ * results and every view of them, 0 for anything else (copies and op results of
+ * them included, as PyTorch's resolved tensors; tensor_conj of such a tensor too,
+ * as PyTorch's conjugate of a conjugate view), and 0 for NULL. Bindings use it
+ * where PyTorch refuses a conjugate view (its numpy()).
+ * @since 0.2 (experimental)
+ */
+CTENSOR_API int32_t tensor_is_conj(const tensor_t *t);
 
 /* ---- Memory formats and conversion policies (experimental) -------------- */
 /* What PyTorch's bindings need beyond the C conventions above: tensors made */

@@ -57,7 +57,8 @@ JULIA_NOT_WRAPPED = {
          "tensor_load_npy", "tensor_save_npy", "tensor_safetensors_open", "tensor_safetensors_release",
          "tensor_safetensors_count", "tensor_safetensors_name", "tensor_safetensors_get",
          "tensor_safetensors_metadata", "tensor_safetensors_metadata_count", "tensor_safetensors_metadata_key",
-         "tensor_safetensors_save"],
+         "tensor_safetensors_save", "tensor_storage_move_to_shared", "tensor_storage_pin",
+         "tensor_storage_unpin"],
         "files and shared memory are not exposed in Julia yet"),
     **dict.fromkeys(
         ["tensor_scalar_complex128",
@@ -67,7 +68,7 @@ JULIA_NOT_WRAPPED = {
          "tensor_ge", "tensor_binary_into", "tensor_sum", "tensor_mean",
          "tensor_prod", "tensor_amax", "tensor_amin", "tensor_item_float64", "tensor_item_int64",
          "tensor_cat", "tensor_stack", "tensor_equal", "tensor_allclose", "tensor_conj_physical",
-         "tensor_conj"],
+         "tensor_conj", "tensor_is_conj"],
         "binary math, reductions and joins are not in the Julia binding (Julia computes on the wrapped "
         "arrays with Base); src/math.jl has the unary family, clamp, where, argmax, cumsum and softmax"),
     **dict.fromkeys(

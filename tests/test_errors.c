@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "ctensor_arrow.h"
 
 #define SENTINEL ((tensor_t *)(uintptr_t)0x1)
 
@@ -150,6 +151,89 @@ START_TEST(messages_name_the_values) {
   ck_assert_msg(strstr(tensor_last_error(), "4100") != NULL, "%s", tensor_last_error());
   ck_assert_msg(strstr(tensor_last_error(), "4096") != NULL, "%s", tensor_last_error());
   tensor_release(base);
+}
+END_TEST
+
+/* The numbers that stand for choices (flag words, modes, op codes, 0/1
+   switches) are checked by the entry point before any work: an invalid one gives
+   TENSOR_E_INVALID with a message that starts with the function's name and
+   names the value. */
+#define ck_bad_choice(call, prefix, value)                                                         \
+  do {                                                                                             \
+    ck_status(call, TENSOR_E_INVALID);                                                             \
+    ck_assert_msg(strncmp(tensor_last_error(), prefix ": ", strlen(prefix ": ")) == 0, "%s: %s",   \
+                  #call, tensor_last_error());                                                     \
+    ck_assert_msg(strstr(tensor_last_error(), value) != NULL, "%s: %s", #call, tensor_last_error()); \
+  } while (0)
+
+static void never_released(void *ctx) { ck_abort_msg("release called for %p", ctx); }
+static void schema_release_stub(struct ArrowSchema *schema) { (void)schema; }
+static void array_release_stub(struct ArrowArray *array) { (void)array; }
+
+START_TEST(choice_numbers_are_checked_by_the_entry_point) {
+  tensor_t *t = NULL, *out = SENTINEL;
+  const int64_t sizes[2] = {2, 3}, four = 4;
+  ck_ok(tensor_zeros(&t, 2, sizes, TENSOR_FLOAT32));
+  int32_t flag = -1;
+  char buf[16] = {0};
+
+  ck_bad_choice(tensor_to(&out, t, TENSOR_FLOAT64, 7), "to", "copy mode 7");
+  ck_assert_ptr_null(out);
+  ck_bad_choice(tensor_to_with(&out, t, TENSOR_FLOAT64, TENSOR_COPY_ALWAYS, 5, TENSOR_CONVERT_LIBRARY), "to_with",
+                "memory format 5");
+  ck_bad_choice(tensor_to_with(&out, t, TENSOR_FLOAT64, TENSOR_COPY_ALWAYS, TENSOR_CONTIGUOUS_FORMAT, 9), "to_with",
+                "conversion 9");
+  ck_bad_choice(tensor_empty_like(&out, t, TENSOR_FLOAT32, -3), "empty_like", "memory format -3");
+  ck_bad_choice(tensor_zeros_like(&out, t, TENSOR_FLOAT32, 2), "zeros_like", "memory format 2");
+  ck_bad_choice(tensor_copy_with(t, t, 6), "copy_with", "conversion 6");
+
+  ck_bad_choice(tensor_from_buffer(&out, buf, sizeof buf, TENSOR_UINT8, -1, 0, 2, never_released, buf), "from_buffer",
+                "flags 2");
+  ck_bad_choice(tensor_from_blob(&out, buf, TENSOR_UINT8, 1, &four, NULL, 4, never_released, buf), "from_blob",
+                "flags 4");
+  tensor_storage_t *s = NULL;
+  ck_bad_choice(tensor_storage_wrap(&s, buf, sizeof buf, 8, never_released, buf), "storage_wrap", "flags 8");
+  ck_assert_ptr_null(s);
+  ck_bad_choice(tensor_storage_map_file(&s, "/nonexistent/ctensor", 0, 0, 0), "storage_map_file", "flags 0");
+  ck_bad_choice(tensor_storage_from_fd(&s, 0, sizeof buf, 8), "storage_from_fd", "flags 8");
+  ck_bad_choice(tensor_load_npy(&out, "/nonexistent/ctensor.npy", 4), "load_npy", "flags 4");
+  tensor_safetensors_t *st = NULL;
+  ck_bad_choice(tensor_safetensors_open(&st, "/nonexistent/ctensor.safetensors", 8), "safetensors_open", "flags 8");
+  ck_assert_ptr_null(st);
+
+  DLManagedTensorVersioned *m = NULL;
+  ck_bad_choice(tensor_to_dlpack(&m, t, 3), "to_dlpack", "flags 3");
+  ck_assert_ptr_null(m);
+  /* A failed export leaves both structs released, whatever was wrong. */
+  struct ArrowSchema schema = {.release = schema_release_stub};
+  struct ArrowArray array = {.release = array_release_stub};
+  ck_bad_choice(tensor_to_arrow(&schema, &array, t, 2), "to_arrow", "flags 2");
+  ck_assert_ptr_null(schema.release);
+  ck_assert_ptr_null(array.release);
+  schema.release = schema_release_stub;
+  array.release = array_release_stub;
+  ck_status(tensor_to_arrow(&schema, &array, NULL, 0), TENSOR_E_INVALID);
+  ck_assert_ptr_null(schema.release);
+  ck_assert_ptr_null(array.release);
+  struct ArrowDeviceArray device_array;
+  schema.release = schema_release_stub;
+  ck_bad_choice(tensor_to_arrow_device(&schema, &device_array, t, 4), "to_arrow_device", "flags 4");
+  ck_assert_ptr_null(schema.release);
+  ck_assert_ptr_null(device_array.array.release);
+
+  const int64_t dim0 = 0;
+  ck_bad_choice(tensor_sum(&out, t, 1, &dim0, 3), "sum", "keepdim is 3");
+  ck_bad_choice(tensor_amax(&out, t, 1, &dim0, -1), "amax", "keepdim is -1");
+  ck_bad_choice(tensor_argmax(&out, t, 0, -2), "argmax", "keepdim is -2");
+  ck_bad_choice(tensor_argmin_into(t, t, 0, 2), "argmin_into", "keepdim is 2");
+  ck_bad_choice(tensor_allclose(&flag, t, t, 1e-5, 1e-8, 2), "allclose", "equal_nan is 2");
+  ck_assert_int_eq(flag, 0);
+  ck_bad_choice(tensor_binary_into(t, 13, t, t), "binary_into", "op 13");
+  ck_bad_choice(tensor_binary_into(t, -1, t, t), "binary_into", "op -1");
+  ck_bad_choice(tensor_unary(&out, 1000, t), "unary", "op 1000");
+  ck_bad_choice(tensor_unary_into(t, -2, t), "unary_into", "op -2");
+  ck_assert_ptr_null(out);
+  tensor_release(t);
 }
 END_TEST
 
@@ -456,6 +540,7 @@ static Suite *errors_suite(void) {
   tcase_add_test(tc, last_error_is_thread_local);
   tcase_add_test(tc, success_leaves_message_unchanged);
   tcase_add_test(tc, messages_name_the_values);
+  tcase_add_test(tc, choice_numbers_are_checked_by_the_entry_point);
   suite_add_tcase(s, tc);
   tc = tcase_create("every_code");
   tcase_add_test(tc, produces_invalid);

@@ -471,6 +471,34 @@ START_TEST(cat_stack_equal_allclose) {
   tensor_release(b);
 }
 END_TEST
+/* tensor_is_conj marks conj's complex results and their views (PyTorch's
+   conjugate bit), not copies, conj_physical, conj of such a result, or real dtypes. */
+START_TEST(conj_results_are_marked) {
+  const float values[] = {1, 2, -3, 4};
+  int64_t n = 2;
+  tensor_t *z = NULL, *c = NULL, *view = NULL, *copy = NULL, *twice = NULL, *phys = NULL, *real = NULL, *same = NULL;
+  ck_ok(tensor_from_data(&z, values, 1, &n, TENSOR_COMPLEX64));
+  ck_ok(tensor_conj(&c, z));
+  ck_ok(tensor_select(&view, c, 0, 1));
+  ck_ok(tensor_clone(&copy, c));
+  ck_ok(tensor_conj(&twice, c));
+  ck_ok(tensor_conj_physical(&phys, z));
+  ck_ok(tensor_from_data(&real, values, 1, &n, TENSOR_FLOAT32));
+  ck_ok(tensor_conj(&same, real));
+  ck_assert_int_eq(tensor_is_conj(c), 1);
+  ck_assert_int_eq(tensor_is_conj(view), 1);
+  ck_assert_int_eq(tensor_is_conj(z), 0);
+  ck_assert_int_eq(tensor_is_conj(copy), 0);
+  ck_assert_int_eq(tensor_is_conj(twice), 0);
+  ck_assert_int_eq(tensor_is_readonly(twice), 1);
+  ck_assert_int_eq(tensor_is_conj(phys), 0);
+  ck_assert_int_eq(tensor_is_conj(same), 0);
+  ck_assert_int_eq(tensor_is_conj(NULL), 0);
+  tensor_t *all[] = {z, c, view, copy, twice, phys, real, same};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) tensor_release(all[i]);
+}
+END_TEST
+
 /* conj_physical conjugates complex values into a writable tensor; conj's result
    is read-only (it stands for PyTorch's conjugate view); real dtypes share. */
 START_TEST(conjugates) {
@@ -583,6 +611,7 @@ int main(void) {
   tcase_add_test(tc, large_outputs_are_complete);
   tcase_add_test(tc, cat_stack_equal_allclose);
   tcase_add_test(tc, conjugates);
+  tcase_add_test(tc, conj_results_are_marked);
   tcase_add_test(tc, device_memory_is_refused);
   tcase_set_timeout(tc, 120); /* the streamed outputs are tens of MiB: slow under ASan and valgrind */
   suite_add_tcase(s, tc);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interop/arrow.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -15,7 +16,9 @@ extern "C" {
 tensor_status_t tensor_to_arrow(struct ArrowSchema* schema_out, struct ArrowArray* array_out, tensor_t* t,
                                 uint32_t flags) {
   return capi::guarded("to_arrow", [&](const char* op) {
-    core::export_arrow(op, schema_out, array_out, capi::arg(t, op), flags, false);
+    core::clear_arrow_outputs(op, schema_out, array_out);
+    core::Tensor& tensor = capi::arg(t, op);
+    core::export_arrow(op, schema_out, array_out, tensor, capi::arrow_no_copy_arg(flags, op), false);
   });
 }
 
@@ -24,8 +27,9 @@ tensor_status_t tensor_to_arrow_device(struct ArrowSchema* schema_out, struct Ar
   return capi::guarded("to_arrow_device", [&](const char* op) {
     if (!array_out) core::fail(core::Status::Invalid, op, ": array_out is NULL");
     std::memset(array_out, 0, sizeof *array_out);
+    core::clear_arrow_outputs(op, schema_out, &array_out->array);
     core::Tensor& tensor = capi::arg(t, op);
-    core::export_arrow(op, schema_out, &array_out->array, tensor, flags, true);
+    core::export_arrow(op, schema_out, &array_out->array, tensor, capi::arrow_no_copy_arg(flags, op), true);
     const core::Device d = tensor.storage()->device();
     array_out->device_type = d.type;
     array_out->device_id = d.id;
@@ -38,15 +42,8 @@ tensor_status_t tensor_from_arrow(tensor_t** out, struct ArrowSchema* schema, st
 }
 
 tensor_status_t tensor_from_arrow_device(tensor_t** out, struct ArrowSchema* schema, struct ArrowDeviceArray* array) {
-  return capi::produce(out, "from_arrow_device", [&](const char* op) {
-    if (!array) core::fail(core::Status::Invalid, op, ": array is NULL");
-    if (array->sync_event)
-      core::fail(core::Status::Unsupported, op, ": sync_event is set and ctensor cannot wait on device events");
-    if (array->device_id < INT32_MIN || array->device_id > INT32_MAX)
-      core::fail(core::Status::Format, op, ": device_id ", array->device_id, " does not fit a DLPack device id");
-    const core::Device device{array->device_type, static_cast<int32_t>(array->device_id)};
-    return core::import_arrow(op, schema, &array->array, device);
-  });
+  return capi::produce(out, "from_arrow_device",
+                       [&](const char* op) { return core::import_arrow_device(op, schema, array); });
 }
 
 tensor_status_t tensor_from_arrow_variable_shape(tensor_t*** out, int64_t* count, struct ArrowSchema* schema,

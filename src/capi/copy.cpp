@@ -3,32 +3,20 @@
 #include "engine/copies.hpp"
 #include "engine/copy.hpp"
 #include "engine/parallel.hpp"
-#include "layout/memory_format.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
 
 namespace {
 
-// A public TENSOR_COPY_* value.
-core::CopyMode copy_mode_from(const char* op, int32_t copy) {
-  switch (copy) {
-    case TENSOR_COPY_IF_NEEDED: return core::CopyMode::IfNeeded;
-    case TENSOR_COPY_ALWAYS: return core::CopyMode::Always;
-    case TENSOR_COPY_NEVER: return core::CopyMode::Never;
-    default:
-      core::fail(core::Status::Invalid, op, ": unknown copy mode ", copy,
-                 " (expected TENSOR_COPY_IF_NEEDED 0, TENSOR_COPY_ALWAYS 1 or TENSOR_COPY_NEVER 2)");
-  }
-}
-
 // tensor_to_with's numbers decoded, then the core's to.
 core::Ref<core::Tensor> to(const char* op, tensor_t* t, tensor_dtype_t dtype, int32_t copy, int32_t memory_format,
                            uint32_t conversion) {
   core::Tensor& input = capi::arg(t, op);
-  const core::CopyMode mode = copy_mode_from(op, copy);
-  const core::MemoryFormat format = core::memory_format_from(op, memory_format);
-  const core::Conversion how = core::conversion_from(op, conversion);
+  const core::CopyMode mode = capi::copy_mode_arg(copy, op);
+  const core::MemoryFormat format = capi::memory_format_arg(memory_format, op);
+  const core::Conversion how = capi::conversion_arg(conversion, op);
   return core::to(op, input, dtype, mode, format, how);
 }
 
@@ -76,19 +64,19 @@ int32_t tensor_get_num_threads(void) { return core::num_threads(); }
 
 tensor_status_t tensor_empty_like(tensor_t** out, const tensor_t* t, tensor_dtype_t dtype, int32_t memory_format) {
   return capi::produce(out, "empty_like", [&](const char* op) {
-    return core::empty_like(op, capi::arg(t, op), dtype, core::memory_format_from(op, memory_format), false);
+    return core::empty_like(op, capi::arg(t, op), dtype, capi::memory_format_arg(memory_format, op), false);
   });
 }
 
 tensor_status_t tensor_zeros_like(tensor_t** out, const tensor_t* t, tensor_dtype_t dtype, int32_t memory_format) {
   return capi::produce(out, "zeros_like", [&](const char* op) {
-    return core::empty_like(op, capi::arg(t, op), dtype, core::memory_format_from(op, memory_format), true);
+    return core::empty_like(op, capi::arg(t, op), dtype, capi::memory_format_arg(memory_format, op), true);
   });
 }
 
 tensor_status_t tensor_copy_with(tensor_t* dst, const tensor_t* src, uint32_t conversion) {
   return capi::guarded("copy_with", [&](const char* op) {
-    const core::Conversion how = core::conversion_from(op, conversion);
+    const core::Conversion how = capi::conversion_arg(conversion, op);
     core::copy_into(op, capi::arg(dst, op, "dst"), capi::arg(src, op, "src"), how);
   });
 }

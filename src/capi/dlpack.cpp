@@ -1,5 +1,6 @@
 // tensor_device and DLPack exchange; the work and the checks are the core's (interop/dlpack).
 #include "interop/dlpack.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -14,7 +15,9 @@ void tensor_device(const tensor_t* t, int32_t* device_type, int32_t* device_id) 
 
 tensor_status_t tensor_to_dlpack(DLManagedTensorVersioned** out, tensor_t* t, uint32_t flags) {
   return capi::produce(out, "to_dlpack", [&](const char* op) {
-    return core::export_dlpack(op, capi::arg(t, op), flags);
+    core::Tensor& tensor = capi::arg(t, op);
+    capi::reserved_arg(flags, op);
+    return core::export_dlpack(tensor);
   });
 }
 

@@ -8,6 +8,17 @@ using namespace ctensor;
 
 namespace {
 
+// A public dtype value is the core's DType itself; a kind is encoded by value.
+#define CTENSOR_DTYPE_MATCHES(Name, value, macro, ...) \
+  static_assert(core::dtype::Name == (macro), #macro " differs between dtype/dtype_list.hpp and ctensor.h");
+CTENSOR_FORALL_DTYPES(CTENSOR_DTYPE_MATCHES)
+#undef CTENSOR_DTYPE_MATCHES
+static_assert(static_cast<int32_t>(core::DTypeKind::Bool) == TENSOR_KIND_BOOL &&
+                  static_cast<int32_t>(core::DTypeKind::Int) == TENSOR_KIND_INT &&
+                  static_cast<int32_t>(core::DTypeKind::Float) == TENSOR_KIND_FLOAT &&
+                  static_cast<int32_t>(core::DTypeKind::Complex) == TENSOR_KIND_COMPLEX,
+              "DTypeKind differs from ctensor.h's TENSOR_KIND_*");
+
 void require_out(const void* out, const char* op) {
   if (!out) core::fail(core::Status::Invalid, op, ": out is NULL");
 }

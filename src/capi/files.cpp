@@ -1,4 +1,5 @@
 // Files and shared memory: mapped and fd-backed storages, .npy and safetensors.
+#include "decode.hpp"
 #include "guard.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
@@ -20,7 +21,7 @@ extern "C" {
 tensor_status_t tensor_storage_map_file(tensor_storage_t** out, const char* path, uint64_t offset,
                                         uint64_t nbytes, uint32_t flags) {
   return capi::produce(out, "storage_map_file", [&](const char* op) {
-    return core::map_file(op, path, offset, nbytes, core::map_mode_from_flags(op, flags));
+    return core::map_file(op, path, offset, nbytes, capi::map_mode_arg(flags, op));
   });
 }
 
@@ -32,15 +33,20 @@ int32_t tensor_storage_fd(const tensor_storage_t* s) {
   return s ? core::storage_fd(*capi::from_handle(s)) : -1;
 }
 
+tensor_status_t tensor_storage_move_to_shared(tensor_storage_t* s) {
+  return capi::guarded("storage_move_to_shared", [&](const char* op) { core::move_to_shared(op, *capi::arg(s, op)); });
+}
+
 tensor_status_t tensor_storage_from_fd(tensor_storage_t** out, int32_t fd, size_t nbytes,
                                        uint32_t flags) {
   return capi::produce(out, "storage_from_fd", [&](const char* op) {
-    return core::from_descriptor(fd, nbytes, core::map_mode_from_flags(op, flags));
+    return core::from_descriptor(fd, nbytes, capi::map_mode_arg(flags, op));
   });
 }
 
 tensor_status_t tensor_load_npy(tensor_t** out, const char* path, uint32_t flags) {
-  return capi::produce(out, "load_npy", [&](const char*) { return core::load_npy(path, flags); });
+  return capi::produce(out, "load_npy",
+                       [&](const char* op) { return core::load_npy(path, capi::load_options_arg(flags, op)); });
 }
 
 tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
@@ -48,8 +54,9 @@ tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
 }
 
 tensor_status_t tensor_safetensors_open(tensor_safetensors_t** out, const char* path, uint32_t flags) {
-  return capi::produce(out, "safetensors_open", [&](const char*) {
-    return reinterpret_cast<tensor_safetensors_t*>(core::SafeTensors::open(path, flags).release());
+  return capi::produce(out, "safetensors_open", [&](const char* op) {
+    const core::LoadOptions options = capi::load_options_arg(flags, op);
+    return reinterpret_cast<tensor_safetensors_t*>(core::SafeTensors::open(path, options).release());
   });
 }
 

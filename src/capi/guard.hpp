@@ -51,12 +51,6 @@ inline core::Tensor& arg(const tensor_t* t, const char* op, const char* name = "
   return *from_handle(t);
 }
 
-// A keepdim argument: 0 or 1 (else Invalid).
-inline bool keepdim_arg(int32_t keepdim, const char* op) {
-  if (keepdim != 0 && keepdim != 1) core::fail(core::Status::Invalid, op, ": keepdim is ", keepdim, ", expected 0 or 1");
-  return keepdim == 1;
-}
-
 // The storage behind a handle argument; Error(Invalid) if NULL.
 inline core::Ref<core::Storage> arg(tensor_storage_t* s, const char* op) {
   if (!s) core::fail(core::Status::Invalid, op, ": storage is NULL");

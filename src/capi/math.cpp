@@ -3,6 +3,7 @@
 #include <complex>
 
 #include "engine/copies.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 #include "ops/binary.hpp"
 #include "ops/compare.hpp"
@@ -26,9 +27,32 @@ tensor_status_t reduce(tensor_t** out, core::ReduceOp op, const tensor_t* t, int
   const char* name = core::reduce_op_name(op);
   return capi::produce(out, name, [&](const char*) {
     const core::Tensor& input = capi::arg(t, name);
-    return core::reduce(op, input, ndims, dims, capi::keepdim_arg(keepdim, name));
+    return core::reduce(op, input, ndims, dims, capi::bool_arg(keepdim, name));
   });
 }
+
+// The op of a TENSOR_OP_* number (the table's order, checked below).
+core::BinaryOp binary_op(const char* fn, tensor_op_t op) {
+  if (op < 0 || op >= core::kNumBinaryOps)
+    core::fail(Status::Invalid, fn, ": unknown op ", op, " (expected TENSOR_OP_ADD 0 .. TENSOR_OP_GE ",
+               core::kNumBinaryOps - 1, ")");
+  return static_cast<core::BinaryOp>(op);
+}
+
+static_assert(TENSOR_OP_ADD == static_cast<int32_t>(core::BinaryOp::Add) &&
+                  TENSOR_OP_SUB == static_cast<int32_t>(core::BinaryOp::Sub) &&
+                  TENSOR_OP_MUL == static_cast<int32_t>(core::BinaryOp::Mul) &&
+                  TENSOR_OP_DIV == static_cast<int32_t>(core::BinaryOp::Div) &&
+                  TENSOR_OP_POW == static_cast<int32_t>(core::BinaryOp::Pow) &&
+                  TENSOR_OP_MAXIMUM == static_cast<int32_t>(core::BinaryOp::Maximum) &&
+                  TENSOR_OP_MINIMUM == static_cast<int32_t>(core::BinaryOp::Minimum) &&
+                  TENSOR_OP_EQ == static_cast<int32_t>(core::BinaryOp::Eq) &&
+                  TENSOR_OP_NE == static_cast<int32_t>(core::BinaryOp::Ne) &&
+                  TENSOR_OP_LT == static_cast<int32_t>(core::BinaryOp::Lt) &&
+                  TENSOR_OP_LE == static_cast<int32_t>(core::BinaryOp::Le) &&
+                  TENSOR_OP_GT == static_cast<int32_t>(core::BinaryOp::Gt) &&
+                  TENSOR_OP_GE == static_cast<int32_t>(core::BinaryOp::Ge) && core::kNumBinaryOps == 13,
+              "TENSOR_OP_* differ from the core's BinaryOp");
 
 // The op of a TENSOR_UOP_* number.
 core::UnaryOp unary_op(const char* fn, tensor_unary_op_t op) {
@@ -131,9 +155,7 @@ tensor_status_t tensor_ge(tensor_t** out, const tensor_t* a, const tensor_t* b) 
 
 tensor_status_t tensor_binary_into(tensor_t* dst, tensor_op_t op, const tensor_t* a, const tensor_t* b) {
   return capi::guarded("binary_into", [&](const char* fn) {
-    if (op < 0 || op >= core::kNumBinaryOps)
-      core::fail(Status::Invalid, fn, ": unknown op ", op, " (expected TENSOR_OP_ADD 0 .. TENSOR_OP_GE 12)");
-    const auto bop = static_cast<core::BinaryOp>(op);
+    const core::BinaryOp bop = binary_op(fn, op);
     // NULL handles are the entry point's fault; the op's own checks name the op
     core::binary_into(bop, capi::arg(dst, fn, "dst"), capi::arg(a, fn, "a"), capi::arg(b, fn, "b"));
   });
@@ -161,6 +183,8 @@ CTENSOR_UNARY_OPS(CTENSOR_UNARY_FUNCTION)
 tensor_status_t tensor_conj(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj", [&](const char*) { return core::conj(capi::arg(a, "conj")); });
 }
+
+int32_t tensor_is_conj(const tensor_t* t) { return t && capi::from_handle(t)->storage()->conjugates() ? 1 : 0; }
 
 tensor_status_t tensor_conj_physical(tensor_t** out, const tensor_t* a) {
   return capi::produce(out, "conj_physical",
@@ -218,9 +242,8 @@ tensor_status_t tensor_allclose(int32_t* out, const tensor_t* a, const tensor_t*
   if (!out) return capi::record_error(Status::Invalid, "allclose: out is NULL");
   *out = 0;
   return capi::guarded("allclose", [&](const char*) {
-    if (equal_nan != 0 && equal_nan != 1)
-      core::fail(Status::Invalid, "allclose: equal_nan is ", equal_nan, ", expected 0 or 1");
-    *out = core::allclose(capi::arg(a, "allclose", "a"), capi::arg(b, "allclose", "b"), rtol, atol, equal_nan == 1);
+    const bool nan_equal = capi::bool_arg(equal_nan, "allclose", "equal_nan");
+    *out = core::allclose(capi::arg(a, "allclose", "a"), capi::arg(b, "allclose", "b"), rtol, atol, nan_equal);
   });
 }
 

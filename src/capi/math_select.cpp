@@ -1,5 +1,6 @@
 // Math, continued: clamp, where, argmax/argmin, cumsum/cumprod,
 // softmax/log_softmax, and their _into forms (the Math section of ctensor.h).
+#include "decode.hpp"
 #include "guard.hpp"
 #include "ops/along_dim.hpp"
 #include "ops/clamp_where.hpp"
@@ -24,7 +25,7 @@ core::Ref<core::Tensor> where(const char* op, const tensor_t* cond, const tensor
 core::Ref<core::Tensor> arg_extreme(const char* op, core::ArgOp which, const tensor_t* t, int64_t dim,
                                     int32_t keepdim) {
   const core::Tensor& input = capi::arg(t, op);
-  return core::arg_extreme(which, input, dim, capi::keepdim_arg(keepdim, op));
+  return core::arg_extreme(which, input, capi::dim_arg(dim), capi::bool_arg(keepdim, op));
 }
 
 // Runs `make` and stores its result into dst with assign_result's rules.

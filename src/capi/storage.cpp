@@ -1,4 +1,5 @@
 // tensor_storage_*: creation, wrapping and inspection of byte buffers.
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -12,7 +13,7 @@ tensor_status_t tensor_storage_new(tensor_storage_t** out, size_t nbytes) {
 tensor_status_t tensor_storage_wrap(tensor_storage_t** out, void* data, size_t nbytes,
                                     uint32_t flags, tensor_release_fn release, void* ctx) {
   return capi::produce(out, "storage_wrap", [&](const char* op) {
-    return core::Storage::wrap_checked(op, data, nbytes, flags, release, ctx);
+    return core::Storage::wrap_checked(op, data, nbytes, capi::readonly_arg(flags, op), release, ctx);
   });
 }
 
@@ -35,6 +36,14 @@ tensor_storage_t* tensor_storage_retain(tensor_storage_t* s) {
 
 void tensor_storage_release(tensor_storage_t* s) {
   if (s) capi::from_handle(s)->release();
+}
+
+void tensor_storage_pin(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->pin();
+}
+
+void tensor_storage_unpin(tensor_storage_t* s) {
+  if (s) capi::from_handle(s)->unpin();
 }
 
 int64_t tensor_storage_refcount(const tensor_storage_t* s) {

@@ -1,4 +1,5 @@
 // Tensor creation (from storages, foreign buffers, fresh memory) and inspection.
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -17,7 +18,8 @@ tensor_status_t tensor_from_buffer(tensor_t** out, void* buffer, size_t nbytes,
                                    tensor_dtype_t dtype, int64_t count, int64_t offset,
                                    uint32_t flags, tensor_release_fn release, void* ctx) {
   return capi::produce(out, "from_buffer", [&](const char* op) {
-    return core::Tensor::from_buffer(op, buffer, nbytes, dtype, count, offset, flags, release, ctx);
+    const bool readonly = capi::readonly_arg(flags, op);
+    return core::Tensor::from_buffer(op, buffer, nbytes, dtype, count, offset, readonly, release, ctx);
   });
 }
 
@@ -25,8 +27,8 @@ tensor_status_t tensor_from_blob(tensor_t** out, void* data, tensor_dtype_t dtyp
                                  const int64_t* sizes, const int64_t* strides, uint32_t flags,
                                  tensor_release_fn release, void* ctx) {
   return capi::produce(out, "from_blob", [&](const char* op) {
-    return core::Tensor::from_blob(op, data, 0, dtype, ndim, sizes, strides,
-                                   core::Storage::readonly_from_flags(op, flags), release, ctx);
+    const bool readonly = capi::readonly_arg(flags, op);
+    return core::Tensor::from_blob(op, data, 0, dtype, ndim, sizes, strides, readonly, release, ctx);
   });
 }
 

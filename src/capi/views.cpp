@@ -3,6 +3,7 @@
 
 #include "engine/copies.hpp"
 #include "layout/views.hpp"
+#include "decode.hpp"
 #include "guard.hpp"
 
 using namespace ctensor;
@@ -47,17 +48,12 @@ tensor_status_t tensor_slice(tensor_t** out, const tensor_t* t, int64_t dim, int
   });
 }
 
-static_assert(TENSOR_INDEX_INT == static_cast<int32_t>(core::IndexKind::Int) &&
-                  TENSOR_INDEX_SLICE == static_cast<int32_t>(core::IndexKind::Slice) &&
-                  TENSOR_INDEX_NEWAXIS == static_cast<int32_t>(core::IndexKind::NewAxis) &&
-                  TENSOR_INDEX_ELLIPSIS == static_cast<int32_t>(core::IndexKind::Ellipsis) &&
-                  TENSOR_INDEX_BOOL == static_cast<int32_t>(core::IndexKind::Bool),
-              "index kinds");
-
 tensor_status_t tensor_index(tensor_t** out, const tensor_t* t, int64_t n, const int32_t* kinds,
                              const int64_t* values) {
   return capi::produce(out, "index", [&](const char* op) {
-    return core::index(op, capi::arg(t, op), n, kinds, values);
+    const core::Tensor& base = capi::arg(t, op);
+    const capi::IndexKinds items(kinds, n, op);
+    return core::index(op, base, n, items.data(), values);
   });
 }
 
@@ -87,7 +83,7 @@ tensor_status_t tensor_broadcast_to(tensor_t** out, const tensor_t* t, int64_t n
 
 tensor_status_t tensor_squeeze(tensor_t** out, const tensor_t* t, int64_t dim) {
   return capi::produce(out, "squeeze", [&](const char* op) {
-    return core::squeeze(op, capi::arg(t, op), dim);
+    return core::squeeze(op, capi::arg(t, op), capi::dim_arg(dim));
   });
 }
 

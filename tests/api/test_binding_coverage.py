@@ -45,6 +45,11 @@ GO_NOT_WRAPPED = {
     **dict.fromkeys(
         ["tensor_from_arrow_variable_shape", "tensor_arrow_list_release"],
         "arrow.variable_shape_tensor import not exposed in Go yet (fixed-shape arrays go through FromArrowC)"),
+    # Python's share_memory_ and conjugate views (issue 27)
+    "tensor_storage_move_to_shared": "Go has no share_memory_: shared memory is made directly (tensor_storage_new_shared)",
+    **dict.fromkeys(["tensor_storage_pin", "tensor_storage_unpin"],
+                    "pins guard against tensor_storage_move_to_shared, which Go never calls"),
+    "tensor_is_conj": "stands for PyTorch's conjugate bit, which only Python's numpy() honours",
 }
 
 
@@ -75,6 +80,11 @@ RUST_SAFE_NOT_WRAPPED = {
     **dict.fromkeys(
         ["tensor_to_arrow_device", "tensor_from_arrow_device"],
         "arrow-rs has no C Device Data Interface types; the arrow feature exchanges CPU arrays (ctensor-sys declares them)"),
+    # Python's share_memory_ and conjugate views (issue 27)
+    "tensor_storage_move_to_shared": "the safe crate has no share_memory_: shared memory is made directly (tensor_storage_new_shared)",
+    **dict.fromkeys(["tensor_storage_pin", "tensor_storage_unpin"],
+                    "pins guard against tensor_storage_move_to_shared, which the safe crate never calls"),
+    "tensor_is_conj": "stands for PyTorch's conjugate bit, which only Python's numpy() honours",
 }
 
 
@@ -107,6 +117,7 @@ PYTHON_NOT_WRAPPED = {
     "tensor_get_num_threads": "not exposed in Python yet",
     "tensor_item_float64": "Tensor.item() converts with tensor_convert into the exact Python type",
     "tensor_item_int64": "Tensor.item() converts with tensor_convert into the exact Python type",
+    "tensor_storage_new_shared": "share_memory_ moves storages in place with tensor_storage_move_to_shared, which makes the shared memory",
     **{name: "the unary family goes through tensor_unary/tensor_unary_into by op code (ctensor/_unary.py)"
        for name in UNARY_NAMED},
 }

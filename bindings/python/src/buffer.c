@@ -218,11 +218,12 @@ static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   }
   if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES) view->strides = NULL;
   if ((flags & PyBUF_ND) != PyBUF_ND) view->shape = NULL;
+  tensor_storage_pin(tensor_storage(t)); /* the consumer keeps view->buf: share_memory_ must not move it */
   return 0;
 }
 
 static void tensor_releasebuffer(PyObject *self, Py_buffer *view) {
-  (void)self;
+  tensor_storage_unpin(tensor_storage(SELF(self)));
   PyMem_Free(view->internal);
 }
 

@@ -405,46 +405,19 @@ done:
 
 /* ---- shared memory and multiprocessing ------------------------------------ */
 
-/* A tensor with t's layout on a copy of its storage in shared memory (read-only
-   if t's storage is); NULL with an exception set. */
-static tensor_t *shared_copy(const tensor_t *t) {
-  if (ct_check_cpu(t, "share_memory_") < 0) return NULL;
-  const tensor_storage_t *old = tensor_storage(t);
-  const size_t nbytes = tensor_storage_nbytes(old);
-  tensor_storage_t *s = NULL, *ro = NULL;
-  tensor_status_t st = tensor_storage_new_shared(&s, nbytes);
-  if (st != TENSOR_OK) return ct_raise(st), NULL;
-  if (nbytes) memcpy(tensor_storage_data(s), tensor_storage_data(old), nbytes);
-  if (tensor_storage_is_readonly(old)) {
-    st = tensor_storage_from_fd(&ro, tensor_storage_fd(s), 0, TENSOR_MAP_READ);
-    tensor_storage_release(s);
-    if (st != TENSOR_OK) return ct_raise(st), NULL;
-    s = ro;
-  }
-  tensor_t *out = NULL;
-  st = tensor_from_storage(&out, s, tensor_dtype(t), tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
-                           tensor_storage_offset(t));
-  tensor_storage_release(s);
-  return st == TENSOR_OK ? out : (ct_raise(st), NULL);
-}
-
 PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return PyBool_FromLong(tensor_storage_fd(tensor_storage(SELF(self))) >= 0);
 }
 
-/* Moves the tensor onto shared memory in place, as torch's share_memory_ (a
-   no-op if it is there already). Unlike torch, other tensors viewing the old
-   storage keep it: ctensor storages never move. */
+/* Moves the tensor's storage into shared memory in place (C
+   tensor_storage_move_to_shared), as torch's share_memory_: every tensor viewing
+   that storage sees the shared memory. An exported storage (buffer, NumPy array,
+   DLPack) is refused with BufferError, as resizing an exported bytearray is. */
 PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  if (tensor_storage_fd(tensor_storage(SELF(self))) < 0) {
-    tensor_t *moved = shared_copy(SELF(self));
-    if (!moved) return NULL;
-    tensor_release(SELF(self));
-    SELF(self) = moved;
-  }
-  return Py_NewRef(self);
+  const tensor_status_t st = tensor_storage_move_to_shared(tensor_storage(SELF(self)));
+  return st == TENSOR_OK ? Py_NewRef(self) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_BufferError);
 }
 
 static PyObject *int64_tuple(int64_t n, const int64_t *v) {

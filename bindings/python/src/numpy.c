@@ -397,6 +397,11 @@ PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyErr_SetString(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
     return NULL;
   }
+  if (tensor_is_conj(SELF(self))) { /* torch refuses its conjugate views; conj() stands for one */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
+    return NULL;
+  }
   PyObject *numpy = PyImport_ImportModule("numpy");
   if (!numpy) return NULL;
   /* Through our buffer export: the array's base chain ends at this tensor. */

@@ -708,7 +708,7 @@ static PyMethodDef tensor_methods[] = {
     NOARGS("adjoint", ct_tensor_adjoint, "adjoint(): mH."),
     NOARGS("conj", ct_tensor_conj, "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)." CT_EXPERIMENTAL_NOTE),
     NOARGS("conj_physical", ct_tensor_conj_physical, "conj_physical(): self for real dtypes; complex: the conjugates in a new tensor." CT_EXPERIMENTAL_NOTE),
-    NOARGS("resolve_conj", ct_tensor_resolve_conj, "resolve_conj(): self (ctensor's conjugates are never lazy)."),
+    NOARGS("resolve_conj", ct_tensor_resolve_conj, "resolve_conj(): self, or a writable copy of conj()'s values (numpy() refuses those, as torch's conjugate views)."),
     NOARGS("is_conj", ct_tensor_is_conj, "is_conj(): False (ctensor's conjugates are never lazy)."),
     KWARGS("repeat", ct_tensor_repeat, "repeat(*repeats): a tiled copy."),
     KWARGS("__array__", ct_tensor_array, "__array__(dtype=None, copy=None): a NumPy array (shared unless converted or copy=True)."),

@@ -472,10 +472,11 @@ PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs) {
   return conj_with(self, tensor_conj_physical);
 }
 
-/* ctensor has no lazy conjugates: every tensor is already resolved. */
+/* torch's resolve_conj: self, or for conj()'s values (C tensor_is_conj, where
+   torch has a conjugate view) a writable copy that numpy() accepts. */
 PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  return Py_NewRef(self);
+  return tensor_is_conj(SELF(self)) ? PyObject_CallMethod(self, "clone", NULL) : Py_NewRef(self);
 }
 
 PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs) {

@@ -20,4 +20,9 @@ const CastTable* simd_cast_table(Conversion conversion) noexcept;
 using StreamCastKernel = bool (*)(const char* src, int64_t src_stride, char* dst, int64_t n);
 StreamCastKernel simd_stream_cast(DType from, DType to) noexcept;
 
+// Every streaming float32 -> bfloat16 kernel this CPU runs, into out[0, 3)
+// (AVX2; AVX-512; AVX-512 with the BF16 instruction), the one simd_stream_cast
+// picks by default last; returns how many. For tests that check each.
+int simd_stream_float_to_bfloat16_kernels(StreamCastKernel* out) noexcept;
+
 }  // namespace ctensor::core

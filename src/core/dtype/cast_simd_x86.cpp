@@ -3,8 +3,9 @@
 // inlined into them and vectorised there. Tails use the scalar rules, which give
 // the same bits as the vector instructions.
 //
-// AVX512-BF16's vcvtneps2bf16 is not used: it flushes subnormal inputs to zero,
-// which would break the agreement with the scalar rounding.
+// With AVX-512, float32 -> bfloat16 streams through 512-bit kernels (below);
+// AVX512-BF16's conversion flushes subnormal inputs to zero, so lines that hold
+// one take the integer rounding.
 #include "dtype/cast_simd.hpp"
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -13,6 +14,8 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "cpu.hpp"
 
@@ -297,6 +300,91 @@ CTENSOR_AVX2 bool stream_cast(const char* src, int64_t ss, char* dst, int64_t n)
   return true;
 }
 
+// float32 -> bfloat16 with AVX-512, one 64-byte destination line (32
+// elements) per step, in place of StreamLines<float, BFloat16> (whose integer
+// rounding takes 8 or 9 AVX2 operations per 8 elements: the first cast to fall
+// behind memory). Two kinds, the same bits as float_to_bfloat16:
+// - without AVX512-BF16: the same rounding on 16 lanes at a time, NaN made
+//   quiet under a mask, and one two-source permute that gathers the top halves;
+// - with it (Zen 4 and 5, Intel from Cooper Lake): vcvtne2ps2bf16, which
+//   rounds to nearest even and quiets a NaN as the rule does, but flushes a
+//   subnormal input to zero; a line whose 32 inputs hold a subnormal goes
+//   through the integer kind instead (zeros keep the instruction).
+#define CTENSOR_AVX512 __attribute__((target("avx2,f16c,fma,avx512f,avx512bw,avx512vl")))
+#define CTENSOR_AVX512_BF16 __attribute__((target("avx2,f16c,fma,avx512f,avx512bw,avx512vl,avx512bf16")))
+
+// GCC 12's AVX-512 headers seed shift results with a self-initialised
+// "undefined" vector, which -Wmaybe-uninitialized reports (GCC bug 105593).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+// float_to_bfloat16 of 16 lanes, each result in the top half of its lane.
+CTENSOR_AVX512 inline __m512i bfloat16_high_halves(__m512i x) noexcept {
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+  const __m512i rounded = _mm512_add_epi32(x, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
+  const __m512 f = _mm512_castsi512_ps(x);
+  const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+  return _mm512_mask_or_epi32(rounded, nan, x, _mm512_set1_epi32(0x400000));  // (x >> 16) | 0x40
+}
+
+CTENSOR_AVX512 inline void bfloat16_line_avx512(const char* src, char* dst) noexcept {
+  // word k of the result: word 2k + 1 of a:b (set_epi16 lists word 31 first)
+  const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29,
+                                             27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  const __m512i a = bfloat16_high_halves(_mm512_loadu_si512(src));
+  const __m512i b = bfloat16_high_halves(_mm512_loadu_si512(src + 64));
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), _mm512_permutex2var_epi16(a, odd_words, b));
+}
+
+// The lines of n elements (dst on a line boundary); returns the elements done.
+CTENSOR_AVX512 int64_t bfloat16_lines_avx512(const char* src, char* dst, int64_t n) noexcept {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) bfloat16_line_avx512(src + i * 4, dst + i * 2);
+  return i;
+}
+
+CTENSOR_AVX512_BF16 int64_t bfloat16_lines_bf16(const char* src, char* dst, int64_t n) noexcept {
+  const __m512i exponent = _mm512_set1_epi32(0x7f800000), mantissa = _mm512_set1_epi32(0x007fffff);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512i a = _mm512_loadu_si512(src + i * 4), b = _mm512_loadu_si512(src + i * 4 + 64);
+    const __mmask16 subnormal_a = _mm512_mask_test_epi32_mask(_mm512_testn_epi32_mask(a, exponent), a, mantissa);
+    const __mmask16 subnormal_b = _mm512_mask_test_epi32_mask(_mm512_testn_epi32_mask(b, exponent), b, mantissa);
+    if ((subnormal_a | subnormal_b) != 0) {
+      bfloat16_line_avx512(src + i * 4, dst + i * 2);
+      continue;
+    }
+    const __m512bh h = _mm512_cvtne2ps_pbh(_mm512_castsi512_ps(b), _mm512_castsi512_ps(a));  // a's in the low half
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + i * 2), (__m512i)h);
+  }
+  return i;
+}
+
+#pragma GCC diagnostic pop
+
+// A streaming float32 -> bfloat16 kernel around `lines`: the head up to the
+// first line boundary and the tail through the AVX2 kernel (same bits).
+template <int64_t (*lines)(const char*, char*, int64_t)>
+bool stream_float_to_bfloat16(const char* src, int64_t ss, char* dst, int64_t n) noexcept {
+  if (ss != 4) return false;
+  const int64_t head = line_head(dst, 2, n);
+  if (head < 0) return float_to_bfloat16_avx2(src, dst, n), true;
+  float_to_bfloat16_avx2(src, dst, head);
+  const int64_t done = head + lines(src + head * 4, dst + head * 2, n - head);
+  float_to_bfloat16_avx2(src + done * 4, dst + done * 2, n - done);
+  return true;
+}
+
+// AVX512-BF16 (CPUID leaf 7, subleaf 1, EAX bit 5), with the OS saving the
+// AVX-512 state (which __builtin_cpu_supports("avx512f") checks).
+bool cpu_has_avx512_bf16() noexcept {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return cpu_has_avx512() && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 5)) != 0;
+}
+
 // The streaming variant of each entry of kAvx2Table, at the same index.
 using StreamCastTable = std::array<StreamCastKernel, kNumCastDTypes * kNumCastDTypes>;
 
@@ -331,10 +419,38 @@ const CastTable* simd_cast_table(Conversion conversion) noexcept {
   return conversion == Conversion::TorchX86 ? &kAvx2TorchX86Table : &kAvx2Table;
 }
 
+int simd_stream_float_to_bfloat16_kernels(StreamCastKernel* out) noexcept {
+  if (simd_cast_table(Conversion::Library) == nullptr) return 0;
+  int n = 0;
+  out[n++] = kAvx2StreamTable[cast_index(dtype::Float32) * kNumCastDTypes + cast_index(dtype::BFloat16)];
+  if (cpu_has_avx512()) out[n++] = &stream_float_to_bfloat16<bfloat16_lines_avx512>;
+  if (cpu_has_avx512_bf16()) out[n++] = &stream_float_to_bfloat16<bfloat16_lines_bf16>;
+  return n;
+}
+
+// float32 -> bfloat16 takes the best kernel of the CPU, or the one that
+// CTENSOR_FORCE_COPY_KIND (the copy engine's benchmark and testing knob, read
+// once) names, so that one machine measures each: "avx2", "avx512-halves" (the
+// AVX-512 kind without the BF16 instruction) or "avx512-lines" (with it, where
+// the CPU has it).
+static StreamCastKernel chosen_float_to_bfloat16() noexcept {
+  StreamCastKernel kernels[3];
+  int n = simd_stream_float_to_bfloat16_kernels(kernels);
+  if (const char* kind = std::getenv("CTENSOR_FORCE_COPY_KIND")) {
+    if (std::strcmp(kind, "avx2") == 0) n = std::min(n, 1);
+    if (std::strcmp(kind, "avx512-halves") == 0) n = std::min(n, 2);
+  }
+  return n > 0 ? kernels[n - 1] : nullptr;
+}
+
 StreamCastKernel simd_stream_cast(DType from, DType to) noexcept {
   static const bool active = simd_cast_table(Conversion::Library) != nullptr;
   const int i = cast_index(from), j = cast_index(to);
   if (!active || i < 0 || j < 0) return nullptr;
+  if (from == dtype::Float32 && to == dtype::BFloat16) {
+    static const StreamCastKernel best = chosen_float_to_bfloat16();
+    return best;
+  }
   return kAvx2StreamTable[i * kNumCastDTypes + j];
 }
 
@@ -346,6 +462,7 @@ namespace ctensor::core {
 
 const CastTable* simd_cast_table(Conversion) noexcept { return nullptr; }
 StreamCastKernel simd_stream_cast(DType, DType) noexcept { return nullptr; }
+int simd_stream_float_to_bfloat16_kernels(StreamCastKernel*) noexcept { return 0; }
 
 }  // namespace ctensor::core
 

@@ -3,33 +3,40 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "dtype/convert.hpp"
+#include "dtype/dispatch.hpp"
 #include "error.hpp"
 
 namespace ctensor::core {
 
 namespace {
 
-// The C++ type PyTorch names in its overflow message.
-const char* torch_type_name(DType d) noexcept {
-  switch (d) {
-    case dtype::UInt8: return "uint8_t";
-    case dtype::Int8: return "int8_t";
-    case dtype::Int16: return "int16_t";
-    case dtype::Int32: return "int";
-    case dtype::Int64: return "int64_t";
-    case dtype::UInt16: return "uint16_t";
-    case dtype::UInt32: return "uint32_t";
-    case dtype::UInt64: return "uint64_t";
-    case dtype::Float16: return "at::Half";
-    case dtype::BFloat16: return "at::BFloat16";
-    case dtype::Float32: return "float";
-    case dtype::Float64: return "double";
-    case dtype::Complex64: return "c10::complex<float>";
-    case dtype::Complex128: return "c10::complex<double>";
-    default: return "bool";
+// The C++ type PyTorch names in its overflow message for an element type:
+// c10's names for its own types, the <cstdint> name of an integer but "int".
+template <class T>
+constexpr const char* torch_type_name_of() noexcept {
+  if constexpr (std::is_same_v<T, Bool8>) {
+    return "bool";
+  } else if constexpr (std::is_integral_v<T>) {
+    constexpr int width = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+    constexpr const char* kNames[2][4] = {{"uint8_t", "uint16_t", "uint32_t", "uint64_t"},
+                                          {"int8_t", "int16_t", "int", "int64_t"}};
+    return kNames[std::is_signed_v<T>][width];
+  } else if constexpr (std::is_same_v<T, Half>) {
+    return "at::Half";
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return "at::BFloat16";
+  } else if constexpr (is_complex<T>::value) {
+    return std::is_same_v<decltype(T::re), float> ? "c10::complex<float>" : "c10::complex<double>";
+  } else {
+    return std::is_same_v<T, float> ? "float" : "double";
   }
+}
+
+const char* torch_type_name(DType d) {
+  return dispatch(d, [](auto tag) { return torch_type_name_of<typename decltype(tag)::type>(); });
 }
 
 [[noreturn]] void overflow(const char* op, DType to) {
@@ -41,17 +48,28 @@ const DTypeInfo& known(const char* op, DType to) {
   return *dtype_info(to);
 }
 
-// Largest finite value of a float dtype (of each part, for complex).
-double float_max(DType d) noexcept {
-  switch (d) {
-    case dtype::Float16: return 65504.0;
-    case dtype::BFloat16: return 3.3895313892515355e38;
-    case dtype::Float32: case dtype::Complex64: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::infinity();
+// Largest finite value of a float element type (of each part, for complex);
+// infinity for the others.
+template <class T>
+double largest_finite() noexcept {
+  if constexpr (std::is_same_v<T, Half>) {
+    return half_to_float(0x7BFF);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return bfloat16_to_float(0x7F7F);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return std::numeric_limits<T>::max();
+  } else if constexpr (is_complex<T>::value) {
+    return largest_finite<decltype(T::re)>();
+  } else {
+    return std::numeric_limits<double>::infinity();
   }
 }
 
-bool float_overflows(double v, DType to) noexcept { return std::isfinite(v) && std::fabs(v) > float_max(to); }
+double float_max(DType d) {
+  return dispatch(d, [](auto tag) { return largest_finite<typename decltype(tag)::type>(); });
+}
+
+bool float_overflows(double v, DType to) { return std::isfinite(v) && std::fabs(v) > float_max(to); }
 
 // An integer dtype's maximum, and its minimum (0 for unsigned).
 uint64_t int_max(const DTypeInfo& info) noexcept {

@@ -1,6 +1,5 @@
 #include "dtype/convert.hpp"
 
-#include "ctensor.h"
 
 #include "dtype/cast_rules.hpp"
 #include "dtype/cast_simd.hpp"
@@ -27,13 +26,6 @@ const CastTable& active_table(Conversion conversion) noexcept {
 }
 
 }  // namespace
-
-Conversion conversion_from(const char* op, uint32_t value) {
-  if (value == TENSOR_CONVERT_LIBRARY) return Conversion::Library;
-  if (value == TENSOR_CONVERT_TORCH_X86) return Conversion::TorchX86;
-  fail(Status::Invalid, op, ": unknown conversion ", value,
-       " (expected TENSOR_CONVERT_LIBRARY 0 or TENSOR_CONVERT_TORCH_X86 1)");
-}
 
 CastKernel cast_kernel(DType from, DType to, Conversion conversion) noexcept {
   const int i = cast_index(from), j = cast_index(to);

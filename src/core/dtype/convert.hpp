@@ -16,14 +16,11 @@ namespace ctensor::core {
 using CastKernel = void (*)(const char* src, int64_t src_stride, char* dst, int64_t dst_stride,
                             int64_t n);
 
-// The conversion policies (ctensor.h's TENSOR_CONVERT_*).
+// The conversion policies (ctensor.h's TENSOR_CONVERT_*, decoded by the C facade).
 enum class Conversion {
   Library,   // the library's rules
   TorchX86,  // PyTorch 1.13's results on x86-64 where they differ
 };
-
-// A public TENSOR_CONVERT_* value, or Error(Invalid) naming op.
-Conversion conversion_from(const char* op, uint32_t value);
 
 // The kernel for a pair of known dtypes (from == to gives a plain element copy,
 // except bool -> bool, which turns any non-zero byte into 1 as PyTorch does).

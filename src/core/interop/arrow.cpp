@@ -8,8 +8,10 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
+#include "dtype/dispatch.hpp"
 #include "engine/copies.hpp"
 #include "error.hpp"
 #include "io/json.hpp"
@@ -28,30 +30,32 @@ constexpr std::string_view kBFloat16 = "ctensor.bfloat16";
 constexpr std::string_view kComplex64 = "ctensor.complex64";
 constexpr std::string_view kComplex128 = "ctensor.complex128";
 
-// The primitive format of each dtype that has one ("" for bfloat16/complex, which
-// use the field-level conventions of ctensor_arrow.h).
-const char* primitive_format(DType d) noexcept {
-  switch (d) {
-    case dtype::UInt8: return "C";
-    case dtype::Int8: return "c";
-    case dtype::Int16: return "s";
-    case dtype::UInt16: return "S";
-    case dtype::Int32: return "i";
-    case dtype::UInt32: return "I";
-    case dtype::Int64: return "l";
-    case dtype::UInt64: return "L";
-    case dtype::Float16: return "e";
-    case dtype::Float32: return "f";
-    case dtype::Float64: return "g";
-    case dtype::Bool: return "b";
-    default: return "";
+// The primitive format of an element type that has one: Arrow's letter for its
+// kind and width, lower case for signed integers ("" for bfloat16 and complex,
+// which use the field-level conventions of ctensor_arrow.h).
+template <class T>
+constexpr const char* primitive_format_of() noexcept {
+  constexpr int width = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+  if constexpr (std::is_same_v<T, Bool8>) {
+    return "b";
+  } else if constexpr (std::is_integral_v<T>) {
+    constexpr const char* kLetters[2][4] = {{"C", "S", "I", "L"}, {"c", "s", "i", "l"}};
+    return kLetters[std::is_signed_v<T>][width];
+  } else if constexpr (std::is_same_v<T, Half> || std::is_floating_point_v<T>) {
+    constexpr const char* kLetters[4] = {"", "e", "f", "g"};
+    return kLetters[width];
+  } else {
+    return "";
   }
 }
 
+const char* primitive_format(DType d) {
+  return dispatch(d, [](auto tag) { return primitive_format_of<typename decltype(tag)::type>(); });
+}
+
 std::optional<DType> dtype_of_format(std::string_view f) noexcept {
-  for (DType d : {dtype::UInt8, dtype::Int8, dtype::Int16, dtype::UInt16, dtype::Int32, dtype::UInt32, dtype::Int64,
-                  dtype::UInt64, dtype::Float16, dtype::Float32, dtype::Float64, dtype::Bool})
-    if (f == primitive_format(d)) return d;
+  for (DType d : kAllDTypes)
+    if (!f.empty() && f == primitive_format(d)) return d;
   return std::nullopt;
 }
 
@@ -190,6 +194,12 @@ std::unique_ptr<SchemaNode> value_schema(DType d, std::string name) {
 
 struct ArrayNode {
   Ref<Tensor> keep;  // the memory the buffers point into
+  MemoryPin pin;     // ...pinned while the consumer holds the buffers
+
+  void hold(const Ref<Tensor>& t) {
+    keep = t;
+    pin = MemoryPin(t->storage());
+  }
   const void* buffers[2] = {nullptr, nullptr};
   std::unique_ptr<ArrayNode> child_node;
   ArrowArray child{};
@@ -220,10 +230,10 @@ alignas(64) const unsigned char kEmpty[64] = {};
 // The node of an array of dtype d values at `data` (kept alive by `keep`); fill_value_array sets its length.
 std::unique_ptr<ArrayNode> value_array(DType d, const void* data, const Ref<Tensor>& keep) {
   auto node = std::make_unique<ArrayNode>();
-  node->keep = keep;
+  node->hold(keep);
   if (d == dtype::Complex64 || d == dtype::Complex128) {
     auto floats = std::make_unique<ArrayNode>();
-    floats->keep = keep;
+    floats->hold(keep);
     floats->buffers[1] = data ? data : kEmpty;
     node->child_node = std::move(floats);
     return node;
@@ -254,7 +264,7 @@ void fill_list_levels(ArrowArray* a, const Tensor& t, int64_t level, int64_t len
     return;
   }
   auto node = std::make_unique<ArrayNode>();
-  node->keep = keep;
+  node->hold(keep);
   ArrayNode* raw = node.get();
   fill_array(a, std::move(node), length, 1);
   fill_list_levels(&raw->child, t, level + 1, length * t.size(level), data, keep);
@@ -646,19 +656,21 @@ void check_top(const char* op, const ArrowSchema* schema, const ArrowArray* arra
 
 }  // namespace
 
-void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor& t, uint32_t flags,
-                  bool any_device) {
+void clear_arrow_outputs(const char* op, ArrowSchema* schema, ArrowArray* array) {
   if (!schema) fail(Status::Invalid, op, ": schema_out is NULL");
   if (!array) fail(Status::Invalid, op, ": array_out is NULL");
   schema->release = nullptr;
   array->release = nullptr;
-  if (flags & ~TENSOR_ARROW_NO_COPY) fail(Status::Invalid, op, ": unknown flags ", flags);
+}
+
+void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor& t, bool no_copy,
+                  bool any_device) {
+  clear_arrow_outputs(op, schema, array);
   if (t.ndim() == 0) fail(Status::Shape, op, ": a 0-dim tensor has no Arrow array; unsqueeze it to [1]");
   const bool cpu = t.storage()->cpu_accessible();
   if (!cpu && !any_device)
     fail(Status::Device, op, ": the tensor's memory (device type ", t.storage()->device().type,
          ") is not CPU memory; use tensor_to_arrow_device");
-  const bool no_copy = (flags & TENSOR_ARROW_NO_COPY) != 0;
   auto need_copy = [&](const char* why) {
     if (no_copy) fail(Status::Copy, op, ": ", why, " needs a copy and TENSOR_ARROW_NO_COPY forbids it");
     if (!cpu) fail(Status::Device, op, ": ", why, " needs a copy, and the tensor's memory is not CPU-accessible");
@@ -748,7 +760,7 @@ void export_arrow(const char* op, ArrowSchema* schema, ArrowArray* array, Tensor
                              {std::string(kExtensionMetadata), json}});
     node->child_node = value_schema(d, "item");
     auto anode = std::make_unique<ArrayNode>();
-    anode->keep = src;
+    anode->hold(src);
     auto child = value_array(d, data, src);
     ArrayNode* raw = anode.get();
     fill_schema(&s, std::move(node));
@@ -797,6 +809,15 @@ Ref<Tensor> import_arrow(const char* op, const ArrowSchema* schema, ArrowArray* 
   storage->attach_release(&release_moved, moved.release());
   array->release = nullptr;
   return t;
+}
+
+Ref<Tensor> import_arrow_device(const char* op, const ArrowSchema* schema, ArrowDeviceArray* array) {
+  if (!array) fail(Status::Invalid, op, ": array is NULL");
+  if (array->sync_event) fail(Status::Unsupported, op, ": sync_event is set and ctensor cannot wait on device events");
+  if (array->device_id < INT32_MIN || array->device_id > INT32_MAX)
+    fail(Status::Format, op, ": device_id ", array->device_id, " does not fit a DLPack device id");
+  const Device device{array->device_type, static_cast<int32_t>(array->device_id)};
+  return import_arrow(op, schema, &array->array, device);
 }
 
 std::vector<Ref<Tensor>> import_arrow_variable_shape(const char* op, const ArrowSchema* schema, ArrowArray* array) {

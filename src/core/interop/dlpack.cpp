@@ -26,6 +26,7 @@ template <typename Managed>
 struct Export {
   Managed managed{};
   Ref<Tensor> tensor;
+  MemoryPin pin;  // the consumer keeps dl_tensor.data
   std::unique_ptr<int64_t[]> dims;  // shape then strides
 
   static void deleter(Managed* self) noexcept { delete static_cast<Export*>(self->manager_ctx); }
@@ -41,6 +42,7 @@ Managed* export_tensor(Tensor& t) {
   // (consumers that test contiguity from strides then see what they expect).
   for (int64_t i = 0; i < n; i++) e->dims[static_cast<size_t>(n + i)] = t.sizes()[i] == 1 ? 1 : t.strides()[i];
   e->tensor = Ref<Tensor>::share(&t);
+  e->pin = MemoryPin(t.storage());
 
   const Device device = t.storage()->device();
   const DLPackType type = dlpack_type(t.dtype());
@@ -98,8 +100,7 @@ std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept {
   return std::nullopt;
 }
 
-DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags) {
-  if (flags != 0) fail(Status::Invalid, op, ": flags ", flags, " are reserved and must be 0");
+DLManagedTensorVersioned* export_dlpack(Tensor& t) {
   DLManagedTensorVersioned* m = export_tensor<DLManagedTensorVersioned>(t);
   m->version.major = DLPACK_MAJOR_VERSION;
   m->version.minor = DLPACK_MINOR_VERSION;

@@ -28,8 +28,7 @@ DLPackType dlpack_type(DType d) noexcept;
 std::optional<DType> dtype_from_dlpack(uint8_t code, uint8_t bits) noexcept;
 
 // tensor_to_dlpack: a DLPack 1.x managed tensor holding a reference to t.
-// `flags` is reserved (Error(Invalid) unless 0).
-DLManagedTensorVersioned* export_dlpack(const char* op, Tensor& t, uint32_t flags);
+DLManagedTensorVersioned* export_dlpack(Tensor& t);
 // tensor_to_dlpack_legacy: a pre-1.0 managed tensor; Error(ReadOnly) for read-only t.
 DLManagedTensor* export_dlpack_legacy(const char* op, Tensor& t);
 

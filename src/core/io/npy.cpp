@@ -6,8 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "error.hpp"
 #include "io/atomic_file.hpp"
-#include "io/load_flags.hpp"
+#include "io/load_options.hpp"
 #include "memory/mapped.hpp"
 
 namespace ctensor::core {
@@ -205,8 +206,7 @@ void byte_swap(char* p, uint64_t count, DType dt) {
 
 }  // namespace
 
-Ref<Tensor> load_npy(const char* path, uint32_t flags) {
-  check_load_flags(kLoad, flags);
+Ref<Tensor> load_npy(const char* path, LoadOptions options) {
   const File file = File::open(kLoad, path, false);
   const uint64_t size = file.size(kLoad);
   unsigned char prefix[12];
@@ -259,12 +259,12 @@ Ref<Tensor> load_npy(const char* path, uint32_t flags) {
   Ref<Storage> storage;
   if (nbytes == 0) {
     storage = Storage::allocate(0, false);
-  } else if (big_endian || (flags & kLoadCopy) || data_offset % itemsize != 0) {
+  } else if (big_endian || options.copy || data_offset % itemsize != 0) {
     storage = read_into_storage(kLoad, file, data_offset, static_cast<size_t>(nbytes), "the array data");
     if (big_endian) byte_swap(static_cast<char*>(storage->data()), numel, dt);
   } else {
     storage = map_descriptor(kLoad, file, data_offset, static_cast<size_t>(nbytes),
-                             load_map_mode(flags), nullptr);
+                             options.map_mode(), nullptr);
   }
   std::vector<int64_t> strides;
   if (h.fortran) {

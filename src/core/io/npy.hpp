@@ -3,12 +3,13 @@
 
 #include <cstdint>
 
+#include "io/load_options.hpp"
 #include "layout/tensor.hpp"
 
 namespace ctensor::core {
 
 // tensor_load_npy: see include/ctensor.h for what is accepted and refused.
-Ref<Tensor> load_npy(const char* path, uint32_t flags);
+Ref<Tensor> load_npy(const char* path, LoadOptions options);
 
 // tensor_save_npy: C order, header as NumPy 1.24 writes it, atomically.
 void save_npy(const Tensor& t, const char* path);

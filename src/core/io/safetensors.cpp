@@ -6,9 +6,10 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
-#include "io/load_flags.hpp"
+#include "io/load_options.hpp"
 #include "memory/mapped.hpp"
 
 namespace ctensor::core {
@@ -58,8 +59,7 @@ uint64_t offset_value(const Json& v, const std::string& name) {
 
 }  // namespace
 
-std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, uint32_t flags) {
-  check_load_flags(kOpen, flags);
+std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, LoadOptions options) {
   const File file = File::open(kOpen, path, false);
   const uint64_t size = file.size(kOpen);
   if (size < 8) fail(Status::Format, kOpen, ": '", path, "' is too small for a safetensors file (", size, " bytes)");
@@ -145,11 +145,11 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, uint32_t flags)
 
   if (cursor == 0)
     st->data_ = Storage::allocate(0, false);
-  else if (flags & kLoadCopy)
+  else if (options.copy)
     st->data_ = read_into_storage(kOpen, file, data_start, static_cast<size_t>(cursor), "the data");
   else
     st->data_ = map_descriptor(kOpen, file, data_start, static_cast<size_t>(cursor),
-                               load_map_mode(flags), nullptr);
+                               options.map_mode(), nullptr);
   return st;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/load_options.hpp"
 #include "layout/tensor.hpp"
 
 namespace ctensor::core {
@@ -18,7 +19,7 @@ class SafeTensors {
  public:
   // Opens and validates a file as the reference implementation does; see
   // tensor_safetensors_open in include/ctensor.h.
-  static std::unique_ptr<SafeTensors> open(const char* path, uint32_t flags);
+  static std::unique_ptr<SafeTensors> open(const char* path, LoadOptions options);
 
   int64_t count() const noexcept { return static_cast<int64_t>(entries_.size()); }
   // Name of entry `index` in header order; nullptr out of range.

@@ -8,7 +8,7 @@ namespace ctensor::core {
 
 using detail::Layout;
 
-Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kinds, const int64_t* values) {
+Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const IndexKind* kinds, const int64_t* values) {
   if (n < 0) fail(Status::Invalid, op, ": negative number of indices ", n);
   if (n > 0 && (kinds == nullptr || values == nullptr))
     fail(Status::Invalid, op, ": kinds or values is NULL with ", n, " indices");
@@ -16,7 +16,7 @@ Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kin
   // more named dims than the tensor has is refused before any item applies.
   int64_t named = 0;
   for (int64_t i = 0; i < n; ++i) {
-    switch (static_cast<IndexKind>(kinds[i])) {
+    switch (kinds[i]) {
       case IndexKind::Int:
       case IndexKind::Slice: ++named; break;
       case IndexKind::NewAxis:
@@ -25,7 +25,6 @@ Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kin
         if (values[3 * i] != 0 && values[3 * i] != 1)
           fail(Status::Invalid, op, ": bool index ", i, " has value ", values[3 * i], " (expected 0 or 1)");
         break;
-      default: fail(Status::Invalid, op, ": unknown index kind ", kinds[i], " at position ", i);
     }
   }
   const int64_t ndim = t.ndim();
@@ -35,7 +34,7 @@ Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kin
   int64_t dim = 0;  // the result's dim the next item applies to
   for (int64_t i = 0; i < n; ++i) {
     const int64_t* v = values + 3 * i;
-    switch (static_cast<IndexKind>(kinds[i])) {
+    switch (kinds[i]) {
       case IndexKind::Int: detail::select_dim(op, l, dim, v[0]); break;
       case IndexKind::Slice: detail::slice_dim(op, l, dim++, v[0], v[1], v[2]); break;
       case IndexKind::NewAxis: detail::insert_dim(op, l, dim++); break;

@@ -3,18 +3,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "ctensor.h"
 #include "error.hpp"
 #include "layout/shape.hpp"
 
 namespace ctensor::core {
-
-MemoryFormat memory_format_from(const char* op, int32_t value) {
-  if (value == TENSOR_PRESERVE_FORMAT) return MemoryFormat::Preserve;
-  if (value == TENSOR_CONTIGUOUS_FORMAT) return MemoryFormat::Contiguous;
-  fail(Status::Invalid, op, ": unknown memory format ", value,
-       " (expected TENSOR_PRESERVE_FORMAT 0 or TENSOR_CONTIGUOUS_FORMAT 1)");
-}
 
 bool is_non_overlapping_and_dense(int64_t ndim, const int64_t* sizes, const int64_t* strides) noexcept {
   int64_t dims[kMaxDims];

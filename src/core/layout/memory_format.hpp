@@ -8,13 +8,11 @@
 
 namespace ctensor::core {
 
+// ctensor.h's TENSOR_*_FORMAT, decoded by the C facade.
 enum class MemoryFormat {
   Preserve,    // TENSOR_PRESERVE_FORMAT: the source's dim order, dense
   Contiguous,  // TENSOR_CONTIGUOUS_FORMAT: C order
 };
-
-// A public TENSOR_*_FORMAT value, or Error(Invalid) naming op.
-MemoryFormat memory_format_from(const char* op, int32_t value);
 
 // PyTorch's is_non_overlapping_and_dense flag: no elements (then contiguous), or
 // the dims of size >= 2, ordered by stride, have strides 1, size, size * size',

@@ -113,9 +113,8 @@ Ref<Tensor> Tensor::from_blob(const char* op, void* data, uint64_t byte_offset, 
 }
 
 Ref<Tensor> Tensor::from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
-                                int64_t offset, uint32_t flags, ReleaseFn release, void* ctx) {
+                                int64_t offset, bool readonly, ReleaseFn release, void* ctx) {
   require_known_dtype(dtype, op);
-  const bool readonly = Storage::readonly_from_flags(op, flags);
   if (!buffer) fail(Status::Invalid, op, ": buffer is NULL");
   if (nbytes == 0) fail(Status::Invalid, op, ": both buffer length (0) and count (", count, ") must not be 0");
   if (offset < 0 || static_cast<uint64_t>(offset) >= nbytes)

@@ -45,7 +45,7 @@ class Tensor final : public RefCounted<Tensor> {
   // tensor_from_buffer (torch.frombuffer): a 1-D view of caller memory, checked as
   // the public header lists. On failure release is never called.
   static Ref<Tensor> from_buffer(const char* op, void* buffer, size_t nbytes, DType dtype, int64_t count,
-                                 int64_t offset, uint32_t flags, ReleaseFn release, void* ctx);
+                                 int64_t offset, bool readonly, ReleaseFn release, void* ctx);
 
   // A new 0-dim tensor holding the element at `value` and marked as a wrapped
   // number (a Python scalar in PyTorch's type promotion). Views of it are not.

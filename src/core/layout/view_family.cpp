@@ -14,7 +14,7 @@ using detail::Layout;
 Ref<Tensor> diagonal(const char* op, const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t n = t.ndim();
   if (n < 2) fail(Status::Invalid, op, ": a tensor with ", n, " dims has no diagonal (it needs at least 2)");
-  const int64_t d1 = wrap_dim(op, dim1, n), d2 = wrap_dim(op, dim2, n);
+  const int64_t d1 = detail::view_dim(op, dim1, n), d2 = detail::view_dim(op, dim2, n);
   if (d1 == d2) fail(Status::Invalid, op, ": diagonal dimensions cannot be identical ", dim1, ", ", dim2);
   const int64_t s1 = t.size(d1), s2 = t.size(d2);
   int64_t length;
@@ -41,7 +41,7 @@ Ref<Tensor> diagonal(const char* op, const Tensor& t, int64_t offset, int64_t di
 Ref<Tensor> unfold(const char* op, const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   const int64_t n = t.ndim();
   if (n >= kMaxDims) fail(Status::Invalid, op, ": the tensor already has the maximum of ", kMaxDims, " dims");
-  const int64_t d = wrap_dim(op, dim, n);
+  const int64_t d = detail::view_dim(op, dim, n);
   const int64_t length = n == 0 ? 1 : t.size(d);
   if (size < 0) fail(Status::Invalid, op, ": size ", size, " is negative");
   if (size > length)
@@ -68,8 +68,8 @@ Ref<Tensor> movedim(const char* op, const Tensor& t, int64_t count, const int64_
   int64_t src[kMaxDims], dst[kMaxDims];
   bool src_seen[kMaxDims] = {}, dst_seen[kMaxDims] = {};
   for (int64_t i = 0; i < count; ++i) {
-    src[i] = wrap_dim(op, source[i], n);
-    dst[i] = wrap_dim(op, destination[i], n);
+    src[i] = detail::view_dim(op, source[i], n);
+    dst[i] = detail::view_dim(op, destination[i], n);
     if (src_seen[src[i]]) fail(Status::Invalid, op, ": repeated dim in source ", DimList{source, count});
     if (dst_seen[dst[i]]) fail(Status::Invalid, op, ": repeated dim in destination ", DimList{destination, count});
     src_seen[src[i]] = dst_seen[dst[i]] = true;
@@ -93,7 +93,7 @@ Ref<Tensor> unflatten(const char* op, const Tensor& t, int64_t dim, int64_t coun
   if (count <= 0) fail(Status::Invalid, op, ": sizes must be non-empty");
   check_sizes(op, count, sizes, true);
   if (n == 0) fail(Status::Invalid, op, ": cannot unflatten a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, n);
+  const int64_t d = detail::view_dim(op, dim, n);
   if (n - 1 + count > kMaxDims)
     fail(Status::Invalid, op, ": the result would have ", n - 1 + count, " dims (at most ", kMaxDims, ")");
   // The product must equal the dim's size; a -1 is inferred from it.
@@ -155,7 +155,7 @@ void require_dims(const char* op, const Tensor& t) {
 
 int64_t split_dim(const char* op, const Tensor& t, int64_t dim) {
   require_dims(op, t);
-  return wrap_dim(op, dim, t.ndim());
+  return detail::view_dim(op, dim, t.ndim());
 }
 
 }  // namespace
@@ -163,7 +163,7 @@ int64_t split_dim(const char* op, const Tensor& t, int64_t dim) {
 std::vector<Ref<Tensor>> split(const char* op, const Tensor& t, int64_t split_size, int64_t dim) {
   require_dims(op, t);  // PyTorch's order: dims, split_size, then the dim
   if (split_size < 0) fail(Status::Invalid, op, ": split_size ", split_size, " is negative");
-  const int64_t d = wrap_dim(op, dim, t.ndim());
+  const int64_t d = detail::view_dim(op, dim, t.ndim());
   const int64_t length = t.size(d);
   if (split_size == 0 && length != 0)
     fail(Status::Invalid, op, ": split_size can only be 0 if the dim's size is 0, but it is ", length);
@@ -199,7 +199,7 @@ std::vector<Ref<Tensor>> split_with_sizes(const char* op, const Tensor& t, int64
 std::vector<Ref<Tensor>> chunk(const char* op, const Tensor& t, int64_t chunks, int64_t dim) {
   require_dims(op, t);  // PyTorch's order: dims, chunks, then the dim
   if (chunks <= 0) fail(Status::Invalid, op, ": chunks must be greater than 0, got ", chunks);
-  const int64_t d = wrap_dim(op, dim, t.ndim());
+  const int64_t d = detail::view_dim(op, dim, t.ndim());
   const int64_t length = t.size(d);
   // PyTorch: pieces of ceil(length / chunks) elements, so there may be fewer than
   // `chunks` of them; a dim of size 0 gives `chunks` empty pieces.
@@ -211,7 +211,7 @@ std::vector<Ref<Tensor>> chunk(const char* op, const Tensor& t, int64_t chunks, 
 std::vector<Ref<Tensor>> tensor_split(const char* op, const Tensor& t, int64_t sections, int64_t dim) {
   require_dims(op, t);
   if (sections <= 0) fail(Status::Invalid, op, ": number of sections must be larger than 0, got ", sections);
-  const int64_t d = wrap_dim(op, dim, t.ndim());
+  const int64_t d = detail::view_dim(op, dim, t.ndim());
   const int64_t length = t.size(d), base = length / sections, extra = length % sections;
   std::vector<Ref<Tensor>> out;
   out.reserve(static_cast<size_t>(sections));

@@ -18,13 +18,25 @@ struct Layout {
   int64_t strides[kMaxDims];
 };
 
+// One loop, not two std::copy calls: a view has few dims, and each memmove call
+// cost about as much as the loop.
 inline Layout layout_of(const Tensor& t) {
   Layout l;
   l.ndim = t.ndim();
   l.offset = t.storage_offset();
-  std::copy(t.sizes(), t.sizes() + l.ndim, l.sizes);
-  std::copy(t.strides(), t.strides() + l.ndim, l.strides);
+  const int64_t* sizes = t.sizes();
+  const int64_t* strides = t.strides();
+  for (int64_t i = 0; i < l.ndim; ++i) {
+    l.sizes[i] = sizes[i];
+    l.strides[i] = strides[i];
+  }
   return l;
+}
+
+// wrap_dim with its common case, a dim already in [0, ndim), decided inline
+// (the views call it on every call).
+inline int64_t view_dim(const char* op, int64_t dim, int64_t ndim) {
+  return static_cast<uint64_t>(dim) < static_cast<uint64_t>(ndim) ? dim : wrap_dim(op, dim, ndim);
 }
 
 // A tensor with layout `l` on t's storage and dtype.

@@ -18,8 +18,8 @@ Ref<Tensor> as_strided(const char* op, const Tensor& t, int64_t ndim, const int6
 }
 
 Ref<Tensor> transpose(const char* op, const Tensor& t, int64_t dim0, int64_t dim1) {
-  const int64_t d0 = wrap_dim(op, dim0, t.ndim());
-  const int64_t d1 = wrap_dim(op, dim1, t.ndim());
+  const int64_t d0 = detail::view_dim(op, dim0, t.ndim());
+  const int64_t d1 = detail::view_dim(op, dim1, t.ndim());
   Layout l = detail::layout_of(t);
   if (l.ndim > 0) {  // a 0-dim tensor accepts dims 0/-1 and stays as it is
     std::swap(l.sizes[d0], l.sizes[d1]);
@@ -37,7 +37,7 @@ Ref<Tensor> permute(const char* op, const Tensor& t, int64_t ndim, const int64_t
   l.offset = t.storage_offset();
   bool seen[kMaxDims] = {};
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t d = wrap_dim(op, dims[i], n);
+    const int64_t d = detail::view_dim(op, dims[i], n);
     if (seen[d]) fail(Status::Invalid, op, ": dim ", d, " repeats in dims ", DimList{dims, ndim});
     seen[d] = true;
     l.sizes[i] = t.size(d);
@@ -65,7 +65,7 @@ namespace detail {
 
 void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t stop, int64_t step) {
   if (l.ndim == 0) fail(Status::Invalid, op, ": cannot slice a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, l.ndim);
+  const int64_t d = detail::view_dim(op, dim, l.ndim);
   if (step == 0) fail(Status::Invalid, op, ": slice step cannot be zero");
   if (step == INT64_MIN) step = -INT64_MAX;  // as PySlice_Unpack, so that -step exists
   const int64_t length = l.sizes[d];
@@ -89,7 +89,7 @@ void slice_dim(const char* op, Layout& l, int64_t dim, int64_t start, int64_t st
 void select_dim(const char* op, Layout& l, int64_t dim, int64_t index) {
   const int64_t n = l.ndim;
   if (n == 0) fail(Status::Invalid, op, ": cannot select from a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, n);
+  const int64_t d = detail::view_dim(op, dim, n);
   const int64_t size = l.sizes[d];
   if (index < -size || index >= size)
     fail(Status::Bounds, op, ": index ", index, " is out of range for size ", size, " of dim ", d,
@@ -134,7 +134,7 @@ Ref<Tensor> select(const char* op, const Tensor& t, int64_t dim, int64_t index) 
 Ref<Tensor> narrow(const char* op, const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   const int64_t n = t.ndim();
   if (n == 0) fail(Status::Invalid, op, ": cannot narrow a 0-dim tensor");
-  const int64_t d = wrap_dim(op, dim, n);
+  const int64_t d = detail::view_dim(op, dim, n);
   const int64_t size = t.size(d);
   if (start != size) {  // start == size is a valid empty narrow
     // Wrapped like a dim index; a size-0 dim accepts -1 and 0, as in PyTorch.
@@ -185,9 +185,9 @@ Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t*
   return detail::alias(t, l);
 }
 
-Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim) {
+Ref<Tensor> squeeze(const char* op, const Tensor& t, std::optional<int64_t> dim) {
   const int64_t n = t.ndim();
-  const int64_t only = dim == kAllDims ? -1 : wrap_dim(op, dim, n);
+  const int64_t only = dim ? detail::view_dim(op, *dim, n) : -1;
   Layout l;
   l.offset = t.storage_offset();
   for (int64_t i = 0; i < n; ++i) {

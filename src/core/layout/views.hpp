@@ -4,14 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "layout/tensor.hpp"
 
 namespace ctensor::core {
-
-// squeeze's dim meaning "every size-1 dim" (TENSOR_ALL_DIMS).
-constexpr int64_t kAllDims = INT64_MIN;
 
 // torch.as_strided onto t's storage (strides nullptr: contiguous). Throws
 // Invalid (bad ndim/sizes), Bounds (addresses outside the storage), Overflow.
@@ -50,20 +48,20 @@ Ref<Tensor> narrow(const char* op, const Tensor& t, int64_t dim, int64_t start, 
 // Tensor.expand(sizes) with PyTorch's inferExpandGeometry.
 Ref<Tensor> expand(const char* op, const Tensor& t, int64_t ndim, const int64_t* sizes);
 
-// Removes dim if its size is 1; kAllDims removes every size-1 dim.
-Ref<Tensor> squeeze(const char* op, const Tensor& t, int64_t dim);
+// Removes dim if its size is 1; no dim removes every size-1 dim.
+Ref<Tensor> squeeze(const char* op, const Tensor& t, std::optional<int64_t> dim);
 
 Ref<Tensor> unsqueeze(const char* op, const Tensor& t, int64_t dim);
 
-// The kinds of basic index items (values as TENSOR_INDEX_*).
-enum class IndexKind : int32_t { Int = 0, Slice = 1, NewAxis = 2, Ellipsis = 3, Bool = 4 };
+// The kinds of basic index items (the public TENSOR_INDEX_*, decoded by the C facade).
+enum class IndexKind { Int, Slice, NewAxis, Ellipsis, Bool };
 
 // t[items] with NumPy/PyTorch basic indexing in one pass: item i is kinds[i] with
 // values[3i .. 3i+2] (the index; start, stop, step; or a bool's 0/1). The result
 // equals the chain of select/slice/unsqueeze calls; an ellipsis skips the dims no
-// integer or slice names (each one, as PyTorch). Throws Invalid (bad kinds, too
-// many indices), Bounds (an integer out of range), Overflow.
-Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const int32_t* kinds, const int64_t* values);
+// integer or slice names (each one, as PyTorch). Throws Invalid (a bool item
+// not 0 or 1, too many indices), Bounds (an integer out of range), Overflow.
+Ref<Tensor> index(const char* op, const Tensor& t, int64_t n, const IndexKind* kinds, const int64_t* values);
 
 // Tensor.diagonal(offset, dim1, dim2): the diagonal as a new last dim.
 Ref<Tensor> diagonal(const char* op, const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);

@@ -20,6 +20,7 @@ struct Mapping {
   void* base = nullptr;  // page-aligned start of the mapping (nullptr: nothing mapped)
   size_t length = 0;
   int fd = -1;  // kept descriptor, or -1
+  bool writes_reach_file = false;  // MapMode::Write
 };
 
 void release_mapping(void* ctx) {
@@ -50,20 +51,6 @@ int duplicate_fd(const char* op, int fd) {
 }  // namespace
 
 std::string system_error_text(int err) { return std::strerror(err); }
-
-MapMode map_mode_from_flags(const char* op, uint32_t flags) {
-  constexpr uint32_t read = 1, write = 2, priv = 4;
-  switch (flags) {
-    case read: return MapMode::Read;
-    case write:
-    case read | write: return MapMode::Write;
-    case priv:
-    case read | priv: return MapMode::Private;
-    default:
-      fail(Status::Invalid, op, ": flags ", flags,
-           " must be TENSOR_MAP_READ, TENSOR_MAP_WRITE or TENSOR_MAP_PRIVATE");
-  }
-}
 
 File File::open(const char* op, const char* path, bool writable) {
   if (!path) fail(Status::Invalid, op, ": path is NULL");
@@ -117,6 +104,7 @@ Ref<Storage> map_descriptor(const char* op, const File& file, uint64_t offset, s
     fail(errno == ENOMEM ? Status::NoMem : Status::IO, op, ": mmap of ", nbytes, " bytes at offset ",
          offset, ": ", system_error_text(errno));
   m->base = base;
+  m->writes_reach_file = mode == MapMode::Write;
   if (keep) m->fd = keep->release();
   return adopt_mapping(std::move(m), base ? static_cast<char*>(base) + delta : nullptr, nbytes,
                        mode == MapMode::Read);
@@ -169,6 +157,27 @@ int storage_fd(const Storage& s) noexcept {
   if (s.release_fn() != release_mapping) return -1;
   return static_cast<const Mapping*>(s.release_context())->fd;
 }
+
+void move_to_shared(const char* op, Storage& s) {
+  if (storage_fd(s) >= 0) return;
+  if (s.device().type != Device{}.type)
+    fail(Status::Device, op, ": the storage's memory is not on the CPU (DLPack device type ", s.device().type, ")");
+  if (s.pinned())
+    fail(Status::Invalid, op,
+         ": the storage's memory is exported (DLPack, Arrow, a buffer or array view) and its consumers "
+         "hold its address; release those exports first");
+  if (s.release_fn() == release_mapping && static_cast<const Mapping*>(s.release_context())->writes_reach_file)
+    fail(Status::Unsupported, op,
+         ": the storage maps a file read-write; in shared memory its writes would no longer reach the file");
+  const size_t nbytes = s.nbytes();
+  Ref<Storage> fresh = new_shared(nbytes);
+  if (nbytes) {
+    std::memcpy(fresh->data(), s.data(), nbytes);
+    if (s.readonly() && mprotect(fresh->data(), nbytes, PROT_READ) != 0)
+      fail(Status::IO, op, ": making the shared copy read-only: ", system_error_text(errno));
+  }
+  s.swap_memory(*fresh);
+}  // fresh now holds the old memory and releases it
 
 Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,
                                const char* what) {

@@ -15,16 +15,12 @@
 
 namespace ctensor::core {
 
-// How a mapping may be used; values equal the public TENSOR_MAP_* flags.
-enum class MapMode : uint32_t {
-  Read = 1,     // read-only, shared
-  Write = 2,    // read-write, writes reach the file
-  Private = 4,  // read-write, copy-on-write (writes stay in this process)
+// How a mapping may be used (the public TENSOR_MAP_* flags, decoded by the C facade).
+enum class MapMode {
+  Read,     // read-only, shared
+  Write,    // read-write, writes reach the file
+  Private,  // read-write, copy-on-write (writes stay in this process)
 };
-
-// Parses public map flags (READ, WRITE or PRIVATE, READ may accompany the others);
-// Error(Invalid) naming `op` otherwise.
-MapMode map_mode_from_flags(const char* op, uint32_t flags);
 
 // An open descriptor, closed by the destructor.
 class File {
@@ -72,6 +68,13 @@ Ref<Storage> from_descriptor(int fd, size_t nbytes, MapMode mode);
 
 // The descriptor an fd-backed storage holds (borrowed), -1 for any other storage.
 int storage_fd(const Storage& s) noexcept;
+
+// tensor_storage_move_to_shared: the storage's bytes copied into new shared memory
+// (read-only if the storage is), which the storage then holds instead of its old
+// memory (released at once), so every tensor viewing it sees the shared copy.
+// Nothing happens to an fd-backed storage. Error(Device) off the CPU,
+// Error(Invalid) while pinned, Error(Unsupported) for a read-write file mapping.
+void move_to_shared(const char* op, Storage& s);
 
 // Reads nbytes at `offset` of `file` into a new owned storage.
 Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,

@@ -4,7 +4,6 @@
 
 #include "error.hpp"
 #include "memory/allocator.hpp"
-#include "ctensor.h"
 
 namespace ctensor::core {
 
@@ -24,14 +23,8 @@ Ref<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
   }
 }
 
-bool Storage::readonly_from_flags(const char* op, uint32_t flags) {
-  if (flags & ~TENSOR_READONLY) fail(Status::Invalid, op, ": unknown flags ", flags);
-  return (flags & TENSOR_READONLY) != 0;
-}
-
-Ref<Storage> Storage::wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
+Ref<Storage> Storage::wrap_checked(const char* op, void* data, size_t nbytes, bool readonly,
                                    ReleaseFn release, void* ctx) {
-  const bool readonly = readonly_from_flags(op, flags);
   if (!data && nbytes > 0) fail(Status::Invalid, op, ": data is NULL with nbytes ", nbytes);
   return wrap(data, nbytes, readonly, release, ctx);
 }

@@ -1,8 +1,10 @@
 // A refcounted byte buffer: owned memory or borrowed memory with a release callback.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "memory/block_cache.hpp"
 #include "memory/refcount.hpp"
@@ -28,12 +30,10 @@ class Storage final : public RefCounted<Storage> {
                            Device device = {}) {
     return Ref<Storage>::adopt(new Storage(data, nbytes, readonly, false, release, ctx, device));
   }
-  // tensor_storage_wrap: wrap() after checking the public flags (0 or
-  // TENSOR_READONLY) and that data is non-NULL when nbytes > 0 (Error(Invalid)).
-  static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, uint32_t flags,
+  // tensor_storage_wrap: wrap() after checking that data is non-NULL when
+  // nbytes > 0 (Error(Invalid)).
+  static Ref<Storage> wrap_checked(const char* op, void* data, size_t nbytes, bool readonly,
                                    ReleaseFn release, void* ctx);
-  // Whether the public storage flags ask for read-only memory; Error(Invalid) on unknown bits.
-  static bool readonly_from_flags(const char* op, uint32_t flags);
 
   ~Storage();
 
@@ -42,7 +42,9 @@ class Storage final : public RefCounted<Storage> {
   static void* operator new(size_t size) { return BlockCache<Storage>::take(size); }
   static void operator delete(void* p) noexcept { BlockCache<Storage>::give(p); }
 
-  void* data() const noexcept { return data_; }
+  // Relaxed: only swap_memory changes it, and the public contract leaves the
+  // synchronisation of that with any other use of the storage to the caller.
+  void* data() const noexcept { return data_.load(std::memory_order_relaxed); }
   size_t nbytes() const noexcept { return nbytes_; }
   bool readonly() const noexcept { return readonly_; }
   Device device() const noexcept { return device_; }
@@ -57,10 +59,29 @@ class Storage final : public RefCounted<Storage> {
   }
   // Makes a storage that has not been handed out yet read-only (results that must not be written).
   void seal() noexcept { readonly_ = true; }
+  // Marks a storage that has not been handed out yet as holding the conjugates
+  // tensor_conj made where PyTorch returns a lazy conjugate view (its conjugate bit).
+  void mark_conjugates() noexcept { conjugates_ = true; }
+  bool conjugates() const noexcept { return conjugates_; }
   // The release callback and its context, so that a kind of borrowed storage
   // (file mappings, shared memory) can recognise its own storages.
   ReleaseFn release_fn() const noexcept { return release_; }
   void* release_context() const noexcept { return ctx_; }
+
+  // Exports whose consumer keeps the data pointer (DLPack, Arrow, a binding's
+  // buffer) pin the storage's memory: swap_memory's callers refuse while pinned.
+  void pin() noexcept { pins_.fetch_add(1, std::memory_order_relaxed); }
+  void unpin() noexcept { pins_.fetch_sub(1, std::memory_order_relaxed); }
+  bool pinned() const noexcept { return pins_.load(std::memory_order_relaxed) > 0; }
+  // Exchanges the memory (pointer, ownership, release callback) of two storages of
+  // the same size and device; read-only stays with each storage. Every tensor
+  // viewing either storage then reads the other's bytes.
+  void swap_memory(Storage& o) noexcept {
+    o.data_.store(data_.exchange(o.data(), std::memory_order_relaxed), std::memory_order_relaxed);
+    std::swap(owned_, o.owned_);
+    std::swap(release_, o.release_);
+    std::swap(ctx_, o.ctx_);
+  }
 
  private:
   Storage(void* data, size_t nbytes, bool readonly, bool owned, ReleaseFn release, void* ctx,
@@ -73,13 +94,35 @@ class Storage final : public RefCounted<Storage> {
         ctx_(ctx),
         device_(device) {}
 
-  void* data_;
+  std::atomic<void*> data_;
+  std::atomic<int64_t> pins_{0};
   size_t nbytes_;
   bool readonly_;
   bool owned_;
+  bool conjugates_ = false;
   ReleaseFn release_;
   void* ctx_;
   Device device_;
+};
+
+// Pins a storage (Storage::pin) and keeps it alive for as long as it lives.
+class MemoryPin {
+ public:
+  MemoryPin() noexcept = default;
+  explicit MemoryPin(Storage* s) noexcept : s_(Ref<Storage>::share(s)) {
+    if (s_) s_->pin();
+  }
+  MemoryPin(const MemoryPin& o) noexcept : MemoryPin(o.s_.get()) {}
+  MemoryPin& operator=(MemoryPin o) noexcept {
+    std::swap(s_, o.s_);
+    return *this;
+  }
+  ~MemoryPin() {
+    if (s_) s_->unpin();
+  }
+
+ private:
+  Ref<Storage> s_;
 };
 
 }  // namespace ctensor::core

@@ -127,12 +127,12 @@ const char* arg_name(ArgOp op) noexcept { return op == ArgOp::Max ? "argmax" : "
 
 }  // namespace
 
-Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, int64_t dim, bool keepdim) {
+Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   const char* name = arg_name(op);
   int64_t shape[kMaxDims];
   int64_t ndim = 0;
   Lanes lanes;
-  if (dim == kAllDims) {
+  if (!dim) {
     if (t.numel() == 0)
       fail(Status::Shape, name, ": expected a reduction dim to be specified for a tensor with no elements");
     if (keepdim) {
@@ -141,7 +141,7 @@ Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, int64_t dim, bool keepdim) {
     }
     lanes.n = t.numel();
   } else {
-    const int64_t d = wrap_dim(name, dim, t.ndim());
+    const int64_t d = wrap_dim(name, *dim, t.ndim());
     if (t.ndim() > 0 && t.size(d) == 0)
       fail(Status::Shape, name, ": expected reduction dim ", d, " to have non-zero size (sizes ",
            DimList{t.sizes(), t.ndim()}, ")");
@@ -153,7 +153,7 @@ Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, int64_t dim, bool keepdim) {
   // PyTorch runs no kernel, so checks no dtype, for an empty result or a named dim of size 1
   // (of a tensor with dims).
   if (out->numel() == 0) return out;
-  if (dim != kAllDims && t.ndim() > 0 && lanes.n == 1) {
+  if (dim && t.ndim() > 0 && lanes.n == 1) {
     std::memset(out->data(), 0, static_cast<size_t>(out->numel()) * sizeof(int64_t));
     return out;
   }

@@ -4,18 +4,19 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "layout/tensor.hpp"
 
 namespace ctensor::core {
 
 // torch.argmax / torch.argmin: the int64 index of the first largest (smallest)
-// element along `dim`, or of the flattened tensor when dim is kAllDims (then
+// element along `dim`, or of the flattened tensor when dim is empty (then
 // keepdim gives every dim size 1). NaN counts as the largest and the smallest
 // (the first NaN wins). bool and complex: DType; a reduced dim of size 0 (or
-// kAllDims over no elements): Shape.
+// the flattened tensor with no elements): Shape.
 enum class ArgOp { Max, Min };
-Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, int64_t dim, bool keepdim);
+Ref<Tensor> arg_extreme(ArgOp op, const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 
 // torch.cumsum / torch.cumprod along dim: bool and integers give int64
 // (wrapping), other dtypes keep theirs; float32 and complex64 accumulate in
@@ -28,8 +29,5 @@ DType cumulative_dtype(DType d) noexcept;
 // torch.softmax / torch.log_softmax along dim, max-subtracted; floating dtypes
 // only (else DType); float16/bfloat16 compute in float32 and round once.
 Ref<Tensor> softmax(const Tensor& t, int64_t dim, bool log);
-
-// The dim value meaning "every dim, flattened" (TENSOR_ALL_DIMS).
-constexpr int64_t kAllDims = INT64_MIN;
 
 }  // namespace ctensor::core

@@ -362,8 +362,12 @@ Ref<Tensor> conj(const Tensor& a) {
   // Laid out as PyTorch's resolve_conj() lays out the lazy view it stands for. A
   // fresh buffer no one else holds yet: sealing it makes writes that the
   // conjugate view would send back to `a` fail instead of being lost.
+  // The conjugate of such conjugates is, in PyTorch, a view without the bit.
   Ref<Tensor> out = conjugated("conj", a, true);
-  if (out.get() != &a) out->storage()->seal();
+  if (out.get() != &a) {
+    out->storage()->seal();
+    if (!a.storage()->conjugates()) out->storage()->mark_conjugates();
+  }
   return out;
 }
 

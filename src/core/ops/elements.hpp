@@ -1,7 +1,7 @@
 // Element access for the math kernels: each dtype's storage type (from the
 // conversion rules), the type it computes in (float16/bfloat16 in float, as
-// PyTorch's CPU kernels, bool as bool, complex as std::complex), and a switch
-// from a run-time dtype to a template.
+// PyTorch's CPU kernels, bool as bool, complex as std::complex), and the switch
+// from a run-time dtype to a template (dtype/dispatch.hpp).
 #pragma once
 
 #include <complex>
@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "dtype/cast_rules.hpp"
+#include "dtype/dispatch.hpp"
 #include "error.hpp"
 #include "ops/promotion.hpp"
 
@@ -58,34 +59,6 @@ inline void write_element(char* p, compute_t<T> v) noexcept {
     x = v;
   }
   std::memcpy(p, &x, sizeof(T));
-}
-
-template <class T>
-struct Tag {
-  using type = T;
-};
-
-// Calls f(Tag<storage type of d>{}).
-template <class F>
-decltype(auto) dispatch(DType d, F&& f) {
-  switch (d) {
-    case dtype::UInt8: return f(Tag<uint8_t>{});
-    case dtype::Int8: return f(Tag<int8_t>{});
-    case dtype::Int16: return f(Tag<int16_t>{});
-    case dtype::Int32: return f(Tag<int32_t>{});
-    case dtype::Int64: return f(Tag<int64_t>{});
-    case dtype::Float16: return f(Tag<Half>{});
-    case dtype::Float32: return f(Tag<float>{});
-    case dtype::Float64: return f(Tag<double>{});
-    case dtype::Complex64: return f(Tag<Complex<float>>{});
-    case dtype::Complex128: return f(Tag<Complex<double>>{});
-    case dtype::Bool: return f(Tag<Bool8>{});
-    case dtype::BFloat16: return f(Tag<BFloat16>{});
-    case dtype::UInt16: return f(Tag<uint16_t>{});
-    case dtype::UInt32: return f(Tag<uint32_t>{});
-    case dtype::UInt64: return f(Tag<uint64_t>{});
-    default: fail(Status::Invalid, "unknown dtype ", d);
-  }
 }
 
 // Integer arithmetic that wraps (two's complement) instead of overflowing, as

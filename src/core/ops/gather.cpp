@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "dtype/dispatch.hpp"
 #include "engine/copy.hpp"
 #include "engine/copy_exec.hpp"
 #include "engine/copy_kernels.hpp"
@@ -109,16 +110,7 @@ struct IndexOperand {
 // f(T{}) for the element type T of an integer dtype.
 template <typename F>
 auto with_index_type(DType d, F&& f) {
-  switch (d) {
-    case dtype::UInt8: return f(uint8_t{});
-    case dtype::Int8: return f(int8_t{});
-    case dtype::Int16: return f(int16_t{});
-    case dtype::Int32: return f(int32_t{});
-    case dtype::Int64: return f(int64_t{});
-    case dtype::UInt16: return f(uint16_t{});
-    case dtype::UInt32: return f(uint32_t{});
-    default: return f(uint64_t{});
-  }
+  return dispatch_kind<DTypeKind::Int>(d, [&](auto tag) { return f(typename decltype(tag)::type{}); });
 }
 
 // Walks index tensor x's elements for positions [p0, p1) (C order over the

@@ -8,13 +8,13 @@ namespace {
 
 bool is_signed_int(DType d) noexcept { return dtype_info(d)->is_signed; }
 
+// The signed integer dtype of `bytes` bytes, from the dtype list (int64 if none).
 DType signed_of_size(size_t bytes) noexcept {
-  switch (bytes) {
-    case 1: return dtype::Int8;
-    case 2: return dtype::Int16;
-    case 4: return dtype::Int32;
-    default: return dtype::Int64;
+  for (DType d : kAllDTypes) {
+    const DTypeInfo& info = *dtype_info(d);
+    if (info.kind == DTypeKind::Int && info.is_signed && info.size == bytes) return d;
   }
+  return dtype::Int64;
 }
 
 DType complex_of(DType real) noexcept {

@@ -454,6 +454,20 @@ unsafe extern "C" {
     pub fn tensor_storage_refcount(s: *const tensor_storage_t) -> i64;
 }
 unsafe extern "C" {
+    /** Pins the storage's memory where it is: tensor_storage_move_to_shared refuses a
+ pinned storage, so a consumer that keeps the data pointer (a binding's buffer
+ export, an array viewing the memory) never sees it freed under it. Pins count;
+ each one is undone by one tensor_storage_unpin. The library pins the storage of
+ every DLPack and Arrow export itself, until the export's deleter or release runs.
+ A pin does not hold a reference. Accepts NULL. Thread-safe.
+ @since 0.2*/
+    pub fn tensor_storage_pin(s: *mut tensor_storage_t);
+}
+unsafe extern "C" {
+    /// Undoes one tensor_storage_pin of `s`. Accepts NULL. Thread-safe. @since 0.2
+    pub fn tensor_storage_unpin(s: *mut tensor_storage_t);
+}
+unsafe extern "C" {
     /** A tensor viewing storage `s` (which gains a reference; the caller keeps its own).
  `strides` NULL means contiguous. Checked like tensor_as_strided: every element
  the view addresses must lie inside the storage.
@@ -1126,6 +1140,28 @@ unsafe extern "C" {
  tensor_storage_from_fd), or -1 for any other storage and for NULL. Borrowed: it is
  closed with the storage's last reference; dup() it to keep it longer. @since 0.2*/
     pub fn tensor_storage_fd(s: *const tensor_storage_t) -> i32;
+}
+unsafe extern "C" {
+    /** Moves the storage's bytes into new anonymous shared memory (as
+ tensor_storage_new_shared; read-only if the storage is), in place: the storage
+ keeps its identity and every tensor viewing it, however made, reads and writes
+ the shared memory from then on (as PyTorch's share_memory_). Its old memory is
+ released during the call (a wrapped storage's release callback runs then). Does
+ nothing to an fd-backed storage (tensor_storage_fd >= 0).
+ Not thread-safe with respect to the storage's memory: no other thread may use
+ the storage (through any tensor, or an address got before) during the call, and
+ addresses got before it (tensor_data, tensor_storage_data) are no longer valid
+ after it. PyTorch's share_memory_ has the same rule. A storage whose address
+ has been handed to a consumer that keeps it is refused instead: see
+ tensor_storage_pin.
+ @param s the storage (not taken over).
+ @return TENSOR_OK; TENSOR_E_INVALID (s NULL, or pinned: exported through DLPack,
+         Arrow or a binding's buffer); TENSOR_E_DEVICE (memory not on the CPU);
+         TENSOR_E_UNSUPPORTED (a file mapped read-write: in shared memory its writes
+         would no longer reach the file); TENSOR_E_IO (memfd_create, ftruncate,
+         sealing, mmap or mprotect failed); TENSOR_E_NOMEM; TENSOR_E_OVERFLOW.
+ @since 0.2*/
+    pub fn tensor_storage_move_to_shared(s: *mut tensor_storage_t) -> tensor_status_t;
 }
 unsafe extern "C" {
     /** Maps the first `nbytes` bytes (0: all of them) of the file or shared memory behind
@@ -2483,6 +2519,17 @@ unsafe extern "C" {
  @return as tensor_conj_physical.
  @since 0.2 (experimental)*/
     pub fn tensor_conj(out: *mut *mut tensor_t, a: *const tensor_t) -> tensor_status_t;
+}
+#[cfg(feature = "experimental")]
+unsafe extern "C" {
+    /** Whether t views conjugates that tensor_conj computed, where PyTorch would have
+ a lazy conjugate view with its conjugate bit set: 1 for tensor_conj's complex
+ results and every view of them, 0 for anything else (copies and op results of
+ them included, as PyTorch's resolved tensors; tensor_conj of such a tensor too,
+ as PyTorch's conjugate of a conjugate view), and 0 for NULL. Bindings use it
+ where PyTorch refuses a conjugate view (its numpy()).
+ @since 0.2 (experimental)*/
+    pub fn tensor_is_conj(t: *const tensor_t) -> i32;
 }
 #[cfg(feature = "experimental")]
 unsafe extern "C" {

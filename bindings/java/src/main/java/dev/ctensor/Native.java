@@ -92,7 +92,7 @@ final class Native {
      */
     static final int TENSOR_E_COPY = 11;
     /**
-     * operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
+     * operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
      */
     static final int TENSOR_E_IO = 12;
     /**
@@ -640,6 +640,45 @@ final class Native {
             return (long) tensor_storage_refcount$MH.invokeExact(s);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_storage_refcount", e);
+        }
+    }
+
+    private static final MethodHandle tensor_storage_pin$MH =
+            NativeLibrary.downcall("tensor_storage_pin", FunctionDescriptor.ofVoid(ADDRESS));
+
+    /**
+     * {@code void tensor_storage_pin(tensor_storage_t * s)}
+     * <p>
+     * Pins the storage's memory where it is: tensor_storage_move_to_shared refuses a pinned
+     * storage, so a consumer that keeps the data pointer (a binding's buffer export, an array
+     * viewing the memory) never sees it freed under it. Pins count; each one is undone by one
+     * tensor_storage_unpin. The library pins the storage of every DLPack and Arrow export itself,
+     * until the export's deleter or release runs. A pin does not hold a reference. Accepts NULL.
+     * Thread-safe.
+     * <p>Since 0.2.
+     */
+    static void tensor_storage_pin(MemorySegment s) {
+        try {
+            tensor_storage_pin$MH.invokeExact(s);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_storage_pin", e);
+        }
+    }
+
+    private static final MethodHandle tensor_storage_unpin$MH =
+            NativeLibrary.downcall("tensor_storage_unpin", FunctionDescriptor.ofVoid(ADDRESS));
+
+    /**
+     * {@code void tensor_storage_unpin(tensor_storage_t * s)}
+     * <p>
+     * Undoes one tensor_storage_pin of `s`. Accepts NULL. Thread-safe.
+     * <p>Since 0.2.
+     */
+    static void tensor_storage_unpin(MemorySegment s) {
+        try {
+            tensor_storage_unpin$MH.invokeExact(s);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_storage_unpin", e);
         }
     }
 
@@ -1673,6 +1712,33 @@ final class Native {
             return (int) tensor_storage_fd$MH.invokeExact(s);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_storage_fd", e);
+        }
+    }
+
+    private static final MethodHandle tensor_storage_move_to_shared$MH =
+            NativeLibrary.downcall("tensor_storage_move_to_shared", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_storage_move_to_shared(tensor_storage_t * s)}
+     * <p>
+     * Moves the storage's bytes into new anonymous shared memory (as tensor_storage_new_shared;
+     * read-only if the storage is), in place: the storage keeps its identity and every tensor
+     * viewing it, however made, reads and writes the shared memory from then on (as PyTorch's
+     * share_memory_). Its old memory is released during the call (a wrapped storage's release
+     * callback runs then). Does nothing to an fd-backed storage (tensor_storage_fd &gt;= 0). Not
+     * thread-safe with respect to the storage's memory: no other thread may use the storage
+     * (through any tensor, or an address got before) during the call, and addresses got before it
+     * (tensor_data, tensor_storage_data) are no longer valid after it. PyTorch's share_memory_ has
+     * the same rule. A storage whose address has been handed to a consumer that keeps it is
+     * refused instead: see tensor_storage_pin.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_DEVICE, TENSOR_E_IO, TENSOR_E_UNSUPPORTED.
+     * <p>Since 0.2.
+     */
+    static int tensor_storage_move_to_shared(MemorySegment s) {
+        try {
+            return (int) tensor_storage_move_to_shared$MH.invokeExact(s);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_storage_move_to_shared", e);
         }
     }
 
@@ -3920,6 +3986,28 @@ final class Native {
             return (int) tensor_conj$MH.invokeExact(out, a);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_conj", e);
+        }
+    }
+
+    private static final MethodHandle tensor_is_conj$MH =
+            NativeLibrary.downcall("tensor_is_conj", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    /**
+     * {@code int32_t tensor_is_conj(const tensor_t * t)}
+     * <p>
+     * Whether t views conjugates that tensor_conj computed, where PyTorch would have a lazy
+     * conjugate view with its conjugate bit set: 1 for tensor_conj's complex results and every
+     * view of them, 0 for anything else (copies and op results of them included, as PyTorch's
+     * resolved tensors; tensor_conj of such a tensor too, as PyTorch's conjugate of a conjugate
+     * view), and 0 for NULL. Bindings use it where PyTorch refuses a conjugate view (its numpy()).
+     * <p>Since 0.2; experimental: its signature may change in a 0.x release.
+     */
+    @Experimental
+    static int tensor_is_conj(MemorySegment t) {
+        try {
+            return (int) tensor_is_conj$MH.invokeExact(t);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_is_conj", e);
         }
     }
 

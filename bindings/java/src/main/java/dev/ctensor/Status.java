@@ -39,7 +39,7 @@ public enum Status {
     /** {@code TENSOR_E_COPY} (11): a copy is needed but the caller forbade it
  */
     COPY(11, "TENSOR_E_COPY"),
-    /** {@code TENSOR_E_IO} (12): operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
+    /** {@code TENSOR_E_IO} (12): operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
  */
     IO(12, "TENSOR_E_IO"),
     /** {@code TENSOR_E_FORMAT} (13): malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
