@@ -940,3 +940,24 @@ def test_mixed_dtypes_clamp_and_where():
     got = new_ref(lib.tensor_where, cond.handle, ta.handle, thi.handle)
     want = torch.where(torch.from_numpy(cond_vals), to_torch(va, 3), to_torch(vhi, 7)).numpy()
     np.testing.assert_array_equal(to_array(got), want)
+
+
+def test_clamp_into_directly_and_through_a_result():
+    """clamp_into writes straight into a destination of the result's dtype that
+    overlaps no input (or is the input, in place); a partial overlap or another
+    dtype goes through a computed result."""
+    rng = np.random.default_rng(13)
+    n = 5000
+    vals = (rng.standard_normal(n) * 3).astype(np.float32)
+    want = torch.clamp(torch.from_numpy(vals), -1.0, 1.0).numpy()
+    lo, hi = scalar(-1.0), scalar(1.0)
+    a = from_array(vals.copy(), 6)
+    for d in (6, 7):
+        dst = from_array(np.zeros(n, STORE[d]), d)
+        check(lib.tensor_clamp_into(dst.handle, a.handle, lo.handle, hi.handle))
+        np.testing.assert_array_equal(to_array(dst), want.astype(STORE[d]))
+    rev = new_ref(lib.tensor_as_strided, a.handle, 1, int64_array([n]), int64_array([-1]), n - 1)
+    check(lib.tensor_clamp_into(a.handle, rev.handle, lo.handle, hi.handle))  # dst is the input reversed
+    np.testing.assert_array_equal(to_array(a), want[::-1])
+    check(lib.tensor_clamp_into(a.handle, a.handle, lo.handle, None))  # in place
+    np.testing.assert_array_equal(to_array(a), np.maximum(want[::-1], -1.0))
