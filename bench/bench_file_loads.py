@@ -4,14 +4,19 @@
                 at any file size)
   full load     every byte of the file in memory: a copy-mode load, or a
                 mapped load with every page touched (target for ctensor's copy
-                mode: >= 0.9x the speed of the pread loop)
+                mode: >= 0.9x the speed of the pread loop); ctensor's copy mode
+                through the C API (tensor_safetensors_open_with and
+                tensor_load_npy_with with TENSOR_LOAD_COPY) at 1 thread and at
+                all threads, and through Python
 
 for ctensor (safe_open / load_file of a safetensors file, load of an .npy
 file), the `safetensors` package (framework "numpy"), NumPy (np.load with
 mmap_mode="r" and touching every page, np.load in full), torch.load of the
 same tensors saved with torch.save, and the limit: a plain loop of
-os.preadv into a preallocated buffer, 8 MiB at a time, over the same bytes.
-Ratios are to the pread loop of the same file in the same run (> 1: slower).
+os.preadv into a preallocated buffer, 8 MiB at a time, over the same bytes
+(and, to show what a load pays for new memory, the same loop into a buffer
+allocated for each load). Ratios are to the pread loop of the same file in
+the same run (> 1: slower).
 
 Cold: before each cold repetition the file's pages are dropped: os.sync() and
 then posix_fadvise(POSIX_FADV_DONTNEED) on the file (the default: it touches
@@ -27,6 +32,7 @@ usage: build-test/venv-safetensors/bin/python bench/bench_file_loads.py [--mib 2
   build) and deleted afterwards. Take figures on a quiet machine.
 """
 import argparse
+import ctypes
 import mmap
 import os
 import shutil
@@ -59,13 +65,9 @@ def touch(array):
 _buffers = {}
 
 
-def pread_loop(path):
-    """The limit: the file's bytes read into a buffer allocated (and faulted
-    in) once per file, outside the timing."""
-    size = os.path.getsize(path)
-    if path not in _buffers:
-        _buffers[path] = memoryview(bytearray(size))
-    view = _buffers[path]
+def read_into(path, view):
+    """A plain loop of os.preadv, CHUNK bytes at a time, filling view with the file."""
+    size = len(view)
     fd = os.open(path, os.O_RDONLY)
     try:
         done = 0
@@ -77,6 +79,56 @@ def pread_loop(path):
     finally:
         os.close(fd)
     return view
+
+
+def pread_loop(path):
+    """The limit: the file's bytes read into a buffer allocated (and faulted
+    in) once per file, outside the timing."""
+    if path not in _buffers:
+        _buffers[path] = memoryview(bytearray(os.path.getsize(path)))
+    return read_into(path, _buffers[path])
+
+
+def pread_loop_new_memory(path):
+    """The pread loop into a buffer allocated for this load (its pages fault in
+    as the reads fill them, as a load's new memory does)."""
+    return read_into(path, memoryview(np.empty(os.path.getsize(path), dtype=np.uint8)))
+
+
+class LoadOptions(ctypes.Structure):
+    """tensor_load_options_t (include/ctensor.h)."""
+    _fields_ = [("struct_size", ctypes.c_size_t), ("progress", ctypes.c_void_p), ("progress_user", ctypes.c_void_p),
+                ("progress_min_bytes", ctypes.c_uint64), ("num_threads", ctypes.c_int32)]
+
+
+class CopyLoads:
+    """ctensor's copy-mode loads through the C API (the library the Python
+    module loaded), on a given number of threads."""
+
+    LOAD_COPY = 1
+
+    def __init__(self):
+        self.lib = ctypes.CDLL(os.environ.get("CTENSOR_LIB", "libctensor.so.0"))
+        for name in ("tensor_load_npy_with", "tensor_safetensors_open_with"):
+            getattr(self.lib, name).argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32,
+                                                ctypes.POINTER(LoadOptions)]
+        self.lib.tensor_release.argtypes = [ctypes.c_void_p]
+        self.lib.tensor_safetensors_release.argtypes = [ctypes.c_void_p]
+        self.lib.tensor_last_error.restype = ctypes.c_char_p
+
+    def _load(self, name, release, path, threads):
+        options = LoadOptions(ctypes.sizeof(LoadOptions), None, None, 0, threads)
+        out = ctypes.c_void_p()
+        status = getattr(self.lib, name)(ctypes.byref(out), os.fsencode(path), self.LOAD_COPY, ctypes.byref(options))
+        if status != 0:
+            raise RuntimeError(self.lib.tensor_last_error().decode())
+        release(out)
+
+    def npy(self, path, threads):
+        self._load("tensor_load_npy_with", self.lib.tensor_release, path, threads)
+
+    def safetensors(self, path, threads):
+        self._load("tensor_safetensors_open_with", self.lib.tensor_safetensors_release, path, threads)
 
 
 def resident_fraction(path):
@@ -217,8 +269,10 @@ def main():
               f" in {directory}")
         print(f"cold: {dropper.how}; resident after a drop: "
               f"{'unknown' if resident is None else f'{100 * resident:.0f}%'}")
+        c_loads = CopyLoads()
+        threads = c_loads.lib.tensor_get_num_threads()
         print(f"median of {args.reps} repetitions each; load average {os.getloadavg()[0]:.1f} "
-              f"on {os.cpu_count()} CPUs (take figures on a quiet machine)\n")
+              f"on {os.cpu_count()} CPUs (take figures on a quiet machine); all threads = {threads}\n")
 
         for p in (st_path, npy_path, pt_path):
             pread_loop(p)  # allocates its buffer
@@ -238,9 +292,15 @@ def main():
               "  (x: time over the pread loop of the same file)")
         for name, fn, path in [
             ("pread loop of the safetensors file (limit)", lambda: pread_loop(st_path), st_path),
+            ("  the same into new memory", lambda: pread_loop_new_memory(st_path), st_path),
+            ("ctensor C open(st, COPY), 1 thread", lambda: c_loads.safetensors(st_path, 1), st_path),
+            (f"ctensor C open(st, COPY), {threads} threads", lambda: c_loads.safetensors(st_path, 0), st_path),
             ("ctensor load_file(st) + touch every page", ct_st_full, st_path),
             ("safetensors.numpy.load_file", sf_full, st_path),
             ("pread loop of the .npy file (limit)", lambda: pread_loop(npy_path), npy_path),
+            ("  the same into new memory", lambda: pread_loop_new_memory(npy_path), npy_path),
+            ("ctensor C load_npy(COPY), 1 thread", lambda: c_loads.npy(npy_path, 1), npy_path),
+            (f"ctensor C load_npy(COPY), {threads} threads", lambda: c_loads.npy(npy_path, 0), npy_path),
             ("ctensor load(npy) (copy mode)", ct_npy_full, npy_path),
             ("np.load(npy, mmap_mode='r') + touch", np_mmap_full, npy_path),
             ("np.load(npy)", np_full, npy_path),

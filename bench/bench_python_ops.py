@@ -42,6 +42,7 @@ def main():
     cases = [
         ("a[3]", "a[3]"),
         ("a[1:10:2]", "a[1:10:2]"),
+        ("a[2, 1:5]", "a[2, 1:5]"),
         ("a.transpose(0, 1)", "a.transpose(0, 1)"),
         ("a.reshape(4096)", "a.reshape(4096)"),
         ("from_numpy(n), numpy: np.asarray(n)", "np.asarray(n)"),

@@ -83,10 +83,11 @@ typedef int32_t tensor_status_t;
 #define TENSOR_E_DEVICE 10       /**< element access on memory that is not on the CPU */
 #define TENSOR_E_COPY 11         /**< a copy is needed but the caller forbade it */
 #define TENSOR_E_IO 12           /**< operating-system I/O error, with the system's reason: from the file and
-                                      shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save) */
-#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape) */
+                                      shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_load_npy_with, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_open_with, tensor_safetensors_save) */
+#define TENSOR_E_FORMAT 13       /**< malformed file or foreign structure: from the readers (tensor_load_npy, tensor_load_npy_with, tensor_safetensors_open, tensor_safetensors_open_with) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape) */
 #define TENSOR_E_UNSUPPORTED 14  /**< valid request this version cannot do */
 #define TENSOR_E_INTERNAL 15     /**< a bug inside ctensor (an unexpected internal failure); the message says where */
+#define TENSOR_E_CANCELLED 16    /**< the caller's callback asked to stop: from the loads with a progress callback (tensor_load_npy_with, tensor_safetensors_open_with) */
 
 /**
  * The message of the last failed call on this thread, e.g.
@@ -927,6 +928,59 @@ CTENSOR_API tensor_status_t tensor_storage_from_fd(tensor_storage_t **out, int32
 CTENSOR_API tensor_status_t tensor_load_npy(tensor_t **out, const char *path, uint32_t flags);
 
 /**
+ * A load's progress report: `done_bytes` of `total_bytes` have been read. Called
+ * only by loads that read a file into memory (TENSOR_LOAD_COPY, or data that must
+ * be copied whatever the flags), and only when total_bytes is at least the
+ * options' progress_min_bytes; mapped loads read nothing up front and never call
+ * it. The calls come from the thread that called the load, one at a time, with
+ * done_bytes never decreasing: first (0, total), then as the reading goes on, at
+ * most about every 20 ms, and last (total, total) when every byte is in memory.
+ * The callback must not call the load it reports on, nor unwind (throw, longjmp)
+ * through ctensor.
+ * @param user the options' progress_user, as it was given.
+ * @return 0 to go on; any other value cancels the load, which then returns
+ *         TENSOR_E_CANCELLED having freed everything it made (no further call).
+ * @since 0.2
+ */
+typedef int32_t (*tensor_progress_fn)(void *user, uint64_t done_bytes, uint64_t total_bytes);
+
+/**
+ * Options of tensor_load_npy_with and tensor_safetensors_open_with. Versioned as
+ * the kernel's extensible structs: set struct_size to sizeof(tensor_load_options_t)
+ * and every field you do not use to 0 (e.g. `tensor_load_options_t o = {0};
+ * o.struct_size = sizeof o;`): all zero means the defaults of tensor_load_npy.
+ * A later version only adds fields at the end, so a program compiled against
+ * this header keeps working with later libraries; a larger struct from a later
+ * header is accepted by this library when its extra fields are all zero.
+ */
+typedef struct tensor_load_options {
+  size_t struct_size;            /**< sizeof(tensor_load_options_t) of the caller's header */
+  tensor_progress_fn progress;   /**< progress callback, or NULL for none */
+  void *progress_user;           /**< passed to progress as it is */
+  uint64_t progress_min_bytes;   /**< report only reads of at least this many bytes (0: every read) */
+  int32_t num_threads;           /**< threads a copy-mode read may use, the caller's included (0: tensor_get_num_threads(); more is capped to it) */
+} tensor_load_options_t;
+
+/**
+ * As tensor_load_npy, with options: a progress callback that may cancel, and the
+ * threads a copy-mode read uses. A copy-mode read is cut into chunks of 8 MiB
+ * that up to num_threads threads (one per 64 MiB of data) read with pread
+ * straight into the tensor's memory; the bytes are the same for every thread
+ * count and equal the mapped load's.
+ * @param out receives a new reference, or NULL on failure.
+ * @param options `options` NULL means the defaults; else read as documented at
+ *        tensor_load_options_t.
+ * @return as tensor_load_npy; also TENSOR_E_INVALID (options->struct_size smaller
+ *         than the first version's tensor_load_options_t, num_threads < 0);
+ *         TENSOR_E_UNSUPPORTED (options from a later header with a field this
+ *         library does not know set); TENSOR_E_CANCELLED (the progress callback
+ *         returned non-zero; nothing is kept).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_load_npy_with(tensor_t **out, const char *path, uint32_t flags,
+                                                 const tensor_load_options_t *options);
+
+/**
  * Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
  * np.save writes (format 1.0, padded to 64 bytes), to
  * exactly `path` (no ".npy" is appended). The file is written to a temporary file
@@ -963,6 +1017,26 @@ typedef struct tensor_safetensors tensor_safetensors_t;
  */
 CTENSOR_API tensor_status_t tensor_safetensors_open(tensor_safetensors_t **out, const char *path,
                                                     uint32_t flags);
+
+/**
+ * As tensor_safetensors_open, with the options of tensor_load_npy_with: with
+ * TENSOR_LOAD_COPY the data section is read in chunks on up to num_threads
+ * threads, reporting to the progress callback (total_bytes: the data section's
+ * size), which may cancel.
+ * @param out receives the handle (release it with tensor_safetensors_release), or
+ *        NULL on failure.
+ * @param options `options` NULL means the defaults; else read as documented at
+ *        tensor_load_options_t.
+ * @return as tensor_safetensors_open; also TENSOR_E_INVALID (options->struct_size
+ *         smaller than the first version's tensor_load_options_t, num_threads < 0);
+ *         TENSOR_E_UNSUPPORTED (options from a later header with a field this
+ *         library does not know set); TENSOR_E_CANCELLED (the progress callback
+ *         returned non-zero; nothing is kept).
+ * @since 0.2
+ */
+CTENSOR_API tensor_status_t tensor_safetensors_open_with(tensor_safetensors_t **out, const char *path,
+                                                         uint32_t flags,
+                                                         const tensor_load_options_t *options);
 
 /** Frees the handle (accepts NULL); tensors got from it stay valid (they hold the data). @since 0.2 */
 CTENSOR_API void tensor_safetensors_release(tensor_safetensors_t *st);

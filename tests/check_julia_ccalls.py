@@ -54,7 +54,8 @@ JULIA_NOT_WRAPPED = {
         "no Arrow exchange in the Julia binding yet"),
     **dict.fromkeys(
         ["tensor_storage_map_file", "tensor_storage_new_shared", "tensor_storage_fd", "tensor_storage_from_fd",
-         "tensor_load_npy", "tensor_save_npy", "tensor_safetensors_open", "tensor_safetensors_release",
+         "tensor_load_npy", "tensor_load_npy_with", "tensor_save_npy", "tensor_safetensors_open",
+         "tensor_safetensors_open_with", "tensor_safetensors_release",
          "tensor_safetensors_count", "tensor_safetensors_name", "tensor_safetensors_get",
          "tensor_safetensors_metadata", "tensor_safetensors_metadata_count", "tensor_safetensors_metadata_key",
          "tensor_safetensors_save", "tensor_storage_move_to_shared", "tensor_storage_pin",

@@ -10,6 +10,7 @@ static_assert(std::is_same<tensor_status_t, int32_t>::value, "tensor_status_t is
 static_assert(std::is_same<tensor_dtype_t, int32_t>::value, "tensor_dtype_t is int32_t");
 static_assert(TENSOR_E_UNSUPPORTED == 14, "status values are fixed");
 static_assert(TENSOR_E_INTERNAL == 15, "status values are fixed");
+static_assert(TENSOR_E_CANCELLED == 16, "status values are fixed");
 static_assert(TENSOR_UINT64 == 29, "dtype values are fixed");
 static_assert(sizeof(ArrowArray) == 80 && sizeof(ArrowSchema) == 72, "Arrow C Data Interface layout (64-bit)");
 static_assert(sizeof(ArrowDeviceArray) == 128, "Arrow C Device Data Interface layout (64-bit)");

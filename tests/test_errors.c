@@ -29,17 +29,19 @@ START_TEST(status_values_are_fixed) {
   ck_assert_int_eq(TENSOR_E_FORMAT, 13);
   ck_assert_int_eq(TENSOR_E_UNSUPPORTED, 14);
   ck_assert_int_eq(TENSOR_E_INTERNAL, 15);
+  ck_assert_int_eq(TENSOR_E_CANCELLED, 16);
 }
 END_TEST
 
 START_TEST(status_names) {
-  static const char *const names[16] = {
+  static const char *const names[17] = {
       "TENSOR_OK",         "TENSOR_E_INVALID", "TENSOR_E_NOMEM",  "TENSOR_E_BOUNDS",
       "TENSOR_E_SHAPE",    "TENSOR_E_STRIDE",  "TENSOR_E_DTYPE",  "TENSOR_E_OVERFLOW",
       "TENSOR_E_READONLY", "TENSOR_E_OVERLAP", "TENSOR_E_DEVICE", "TENSOR_E_COPY",
-      "TENSOR_E_IO",       "TENSOR_E_FORMAT",  "TENSOR_E_UNSUPPORTED", "TENSOR_E_INTERNAL"};
-  for (int i = 0; i < 16; ++i) ck_assert_str_eq(tensor_status_name(i), names[i]);
-  static const tensor_status_t unknown[] = {-1, 16, 17, 100, INT32_MAX, INT32_MIN};
+      "TENSOR_E_IO",       "TENSOR_E_FORMAT",  "TENSOR_E_UNSUPPORTED", "TENSOR_E_INTERNAL",
+      "TENSOR_E_CANCELLED"};
+  for (int i = 0; i < 17; ++i) ck_assert_str_eq(tensor_status_name(i), names[i]);
+  static const tensor_status_t unknown[] = {-1, 17, 18, 100, INT32_MAX, INT32_MIN};
   for (size_t i = 0; i < sizeof unknown / sizeof *unknown; ++i)
     ck_assert_ptr_null(tensor_status_name(unknown[i]));
 }

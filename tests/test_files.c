@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1007,6 +1008,256 @@ START_TEST(no_descriptor_leaks_across_everything) {
 }
 END_TEST
 
+/* ---- copy-mode loads with options: progress, cancel, threads ------------- */
+
+/* A file of `n` uint32 words counting from `first` (after `header`, n_header
+   bytes), so a chunk read into the wrong place shows. */
+static void write_counting_file(const char *path, const void *header, size_t n_header, uint32_t first,
+                                size_t n) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(header, 1, n_header, f), n_header);
+  uint32_t block[4096];
+  for (size_t done = 0; done < n;) {
+    const size_t k = n - done < 4096 ? n - done : 4096;
+    for (size_t i = 0; i < k; ++i) block[i] = first + (uint32_t)(done + i);
+    ck_assert_uint_eq(fwrite(block, 4, k, f), k);
+    done += k;
+  }
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+/* A .npy file of n uint32 counting from 0. */
+static void write_counting_npy(const char *path, size_t n) {
+  char dict[128];
+  snprintf(dict, sizeof dict, "{'descr': '<u4', 'fortran_order': False, 'shape': (%zu,), }", n);
+  unsigned char header[256];
+  const size_t n_header = npy_image(header, 1, dict, "", 0);
+  write_counting_file(path, header, n_header, 0, n);
+}
+
+/* A safetensors file of two uint32 tensors, "a" (n_a words) then "b" (n_b). */
+static void write_counting_safetensors(const char *path, size_t n_a, size_t n_b) {
+  char json[256];
+  snprintf(json, sizeof json,
+           "{\"a\":{\"dtype\":\"U32\",\"shape\":[%zu],\"data_offsets\":[0,%zu]},"
+           "\"b\":{\"dtype\":\"U32\",\"shape\":[%zu],\"data_offsets\":[%zu,%zu]}}",
+           n_a, 4 * n_a, n_b, 4 * n_a, 4 * (n_a + n_b));
+  unsigned char header[300];
+  const size_t n_header = st_image(header, json, "", 0);
+  write_counting_file(path, header, n_header, 0, n_a + n_b);
+}
+
+typedef struct {
+  int calls;
+  int cancel_at; /* the call (1-based) that returns non-zero; 0: never */
+  uint64_t done[256], total[256];
+  int sleep_ms;
+} progress_log;
+
+static int32_t log_progress(void *user, uint64_t done, uint64_t total) {
+  progress_log *log = user;
+  if (log->calls < 256) {
+    log->done[log->calls] = done;
+    log->total[log->calls] = total;
+  }
+  log->calls++;
+  if (log->sleep_ms) usleep((useconds_t)log->sleep_ms * 1000);
+  return log->calls == log->cancel_at;
+}
+
+static tensor_load_options_t options_for(progress_log *log, int32_t threads) {
+  tensor_load_options_t o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.progress = log ? log_progress : NULL;
+  o.progress_user = log;
+  o.num_threads = threads;
+  return o;
+}
+
+/* Progress comes first as (0, total), never decreases, steps by whole 8 MiB
+ * chunks, and ends with (total, total); a callback slower than the 20 ms
+ * between reports is called again as soon as each next chunk is in (on one
+ * thread: after chunks 1 to 4 of 5), which makes the count exact. */
+START_TEST(load_progress_is_monotonic_and_ends_at_total) {
+  make_dir();
+  const size_t n = (size_t)10 << 20; /* 40 MiB of uint32: five chunks */
+  const uint64_t total = 4 * (uint64_t)n;
+  write_counting_npy(in_dir("big.npy"), n);
+  progress_log log;
+  memset(&log, 0, sizeof log);
+  log.sleep_ms = 25;
+  const tensor_load_options_t o = options_for(&log, 1);
+  tensor_t *t = NULL;
+  ck_ok(tensor_load_npy_with(&t, in_dir("big.npy"), TENSOR_LOAD_COPY, &o));
+  ck_assert_int_eq(log.calls, 6);
+  ck_assert_uint_eq(log.done[0], 0);
+  for (int i = 0; i < log.calls; ++i) {
+    ck_assert_uint_eq(log.total[i], total);
+    if (i > 0) ck_assert_uint_ge(log.done[i], log.done[i - 1]);
+    if (i > 0 && i < log.calls - 1) {
+      ck_assert_uint_lt(log.done[i], total);
+      ck_assert_uint_eq(log.done[i] % ((uint64_t)8 << 20), 0);
+    }
+  }
+  ck_assert_uint_eq(log.done[log.calls - 1], total);
+  const uint32_t *p = tensor_data(t);
+  ck_assert_uint_eq(p[0], 0);
+  ck_assert_uint_eq(p[n - 1], (uint32_t)(n - 1));
+  tensor_release(t);
+
+  /* below progress_min_bytes, and for mapped loads, no call at all */
+  memset(&log, 0, sizeof log);
+  tensor_load_options_t quiet = options_for(&log, 0);
+  quiet.progress_min_bytes = total + 1;
+  ck_ok(tensor_load_npy_with(&t, in_dir("big.npy"), TENSOR_LOAD_COPY, &quiet));
+  tensor_release(t);
+  quiet.progress_min_bytes = 0;
+  ck_ok(tensor_load_npy_with(&t, in_dir("big.npy"), 0, &quiet));
+  tensor_release(t);
+  ck_assert_int_eq(log.calls, 0);
+  remove_dir();
+}
+END_TEST
+
+/* A non-zero return cancels: TENSOR_E_CANCELLED, *out NULL, nothing kept (the
+ * valgrind run checks the memory), no call after the one that cancelled. */
+START_TEST(load_cancelled_by_the_callback_frees_everything) {
+  make_dir();
+  const size_t n = (size_t)6 << 20; /* 24 MiB: three chunks */
+  write_counting_npy(in_dir("c.npy"), n);
+  write_counting_safetensors(in_dir("c.safetensors"), n / 2, n / 2);
+  const int fds = count_open_fds();
+  for (int cancel_at = 1; cancel_at <= 3; ++cancel_at) {
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    log.cancel_at = cancel_at;
+    log.sleep_ms = cancel_at == 2 ? 25 : 0; /* the 2nd call comes mid-read, or last */
+    const tensor_load_options_t o = options_for(&log, 0);
+    tensor_t *t = SENTINEL_ANY;
+    const tensor_status_t st = tensor_load_npy_with(&t, in_dir("c.npy"), TENSOR_LOAD_COPY, &o);
+    if (cancel_at > log.calls) { /* the read finished in fewer calls */
+      ck_assert_int_eq(st, TENSOR_OK);
+      tensor_release(t);
+      continue;
+    }
+    ck_status(st, TENSOR_E_CANCELLED);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(log.calls, cancel_at);
+    ck_assert_ptr_nonnull(strstr(tensor_last_error(), "load_npy_with: cancelled by the progress callback"));
+
+    memset(&log, 0, sizeof log);
+    log.cancel_at = cancel_at;
+    log.sleep_ms = cancel_at == 2 ? 25 : 0;
+    tensor_safetensors_t *sf = SENTINEL_ANY;
+    const tensor_status_t st2 = tensor_safetensors_open_with(&sf, in_dir("c.safetensors"), TENSOR_LOAD_COPY, &o);
+    if (cancel_at > log.calls) {
+      ck_assert_int_eq(st2, TENSOR_OK);
+      tensor_safetensors_release(sf);
+      continue;
+    }
+    ck_status(st2, TENSOR_E_CANCELLED);
+    ck_assert_ptr_null(sf);
+    ck_assert_ptr_nonnull(strstr(tensor_last_error(), "safetensors_open_with: cancelled"));
+  }
+  ck_assert_int_eq(count_open_fds(), fds);
+  ck_assert_str_eq(tensor_status_name(TENSOR_E_CANCELLED), "TENSOR_E_CANCELLED");
+  remove_dir();
+}
+END_TEST
+
+/* struct_size versions the options: too small is refused, a larger struct
+ * from a later header is accepted only while its unknown tail is zero. */
+START_TEST(load_options_struct_size_checks) {
+  make_dir();
+  tensor_t *a = arange_f32(16);
+  ck_ok(tensor_save_npy(a, in_dir("a.npy")));
+  tensor_release(a);
+  struct {
+    tensor_load_options_t known;
+    uint64_t later_field;
+  } bigger;
+  memset(&bigger, 0, sizeof bigger);
+  bigger.known.struct_size = sizeof bigger;
+  tensor_t *t = SENTINEL_ANY;
+  ck_ok(tensor_load_npy_with(&t, in_dir("a.npy"), TENSOR_LOAD_COPY, &bigger.known));
+  tensor_release(t);
+  bigger.later_field = 1;
+  t = SENTINEL_ANY;
+  ck_status(tensor_load_npy_with(&t, in_dir("a.npy"), TENSOR_LOAD_COPY, &bigger.known), TENSOR_E_UNSUPPORTED);
+  ck_assert_ptr_null(t);
+  tensor_load_options_t o = options_for(NULL, 0);
+  const size_t sizes[] = {0, 8, offsetof(tensor_load_options_t, num_threads)};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
+    o.struct_size = sizes[i];
+    t = SENTINEL_ANY;
+    ck_status(tensor_load_npy_with(&t, in_dir("a.npy"), TENSOR_LOAD_COPY, &o), TENSOR_E_INVALID);
+    ck_assert_ptr_null(t);
+    tensor_safetensors_t *sf = SENTINEL_ANY;
+    ck_status(tensor_safetensors_open_with(&sf, in_dir("a.npy"), 0, &o), TENSOR_E_INVALID);
+    ck_assert_ptr_null(sf);
+  }
+  o = options_for(NULL, -1);
+  ck_status(tensor_load_npy_with(&t, in_dir("a.npy"), TENSOR_LOAD_COPY, &o), TENSOR_E_INVALID);
+  ck_status(tensor_load_npy_with(&t, in_dir("a.npy"), 8, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_load_npy_with(NULL, in_dir("a.npy"), 0, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_load_npy_with(&t, NULL, 0, NULL), TENSOR_E_INVALID);
+  ck_status(tensor_safetensors_open_with(NULL, in_dir("a.npy"), 0, NULL), TENSOR_E_INVALID);
+  ck_ok(tensor_load_npy_with(&t, in_dir("a.npy"), 0, NULL)); /* NULL options: the defaults */
+  ck_assert(((const float *)tensor_data(t))[15] == 15.0f);
+  tensor_release(t);
+  remove_dir();
+}
+END_TEST
+
+/* A copy-mode load on several threads gives the mapped load's bytes, for .npy
+ * and safetensors, at every thread count. */
+START_TEST(threaded_load_is_bit_identical_to_mapped) {
+  make_dir();
+  const int32_t saved = tensor_get_num_threads();
+  ck_ok(tensor_set_num_threads(4));
+  const size_t n = ((size_t)130 << 20) / 4 + 12345; /* 130 MiB and a partial chunk */
+  write_counting_npy(in_dir("t.npy"), n);
+  write_counting_safetensors(in_dir("t.safetensors"), n / 3, n - n / 3);
+  tensor_t *mapped = NULL;
+  ck_ok(tensor_load_npy(&mapped, in_dir("t.npy"), 0));
+  tensor_safetensors_t *mapped_st = NULL;
+  ck_ok(tensor_safetensors_open(&mapped_st, in_dir("t.safetensors"), 0));
+  tensor_t *ma = NULL, *mb = NULL;
+  ck_ok(tensor_safetensors_get(&ma, mapped_st, "a"));
+  ck_ok(tensor_safetensors_get(&mb, mapped_st, "b"));
+  for (int32_t threads = 1; threads <= 4; threads += 3) {
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    const tensor_load_options_t o = options_for(&log, threads);
+    tensor_t *t = NULL;
+    ck_ok(tensor_load_npy_with(&t, in_dir("t.npy"), TENSOR_LOAD_COPY, &o));
+    ck_assert(!tensor_is_readonly(t));
+    ck_assert_int_eq(memcmp(tensor_data(t), tensor_data(mapped), 4 * n), 0);
+    ck_assert_uint_eq(log.done[log.calls - 1], 4 * (uint64_t)n);
+    tensor_release(t);
+    tensor_safetensors_t *sf = NULL;
+    ck_ok(tensor_safetensors_open_with(&sf, in_dir("t.safetensors"), TENSOR_LOAD_COPY, &o));
+    tensor_t *a = NULL, *b = NULL;
+    ck_ok(tensor_safetensors_get(&a, sf, "a"));
+    ck_ok(tensor_safetensors_get(&b, sf, "b"));
+    tensor_safetensors_release(sf);
+    ck_assert_int_eq(memcmp(tensor_data(a), tensor_data(ma), 4 * (n / 3)), 0);
+    ck_assert_int_eq(memcmp(tensor_data(b), tensor_data(mb), 4 * (n - n / 3)), 0);
+    ck_assert_uint_eq(((const uint32_t *)tensor_data(b))[0], (uint32_t)(n / 3));
+    tensor_release(a);
+    tensor_release(b);
+  }
+  tensor_release(ma);
+  tensor_release(mb);
+  tensor_safetensors_release(mapped_st);
+  tensor_release(mapped);
+  ck_ok(tensor_set_num_threads(saved));
+  remove_dir();
+}
+END_TEST
+
 static Suite *files_suite(void) {
   Suite *s = suite_create("files");
   TCase *tc = tcase_create("files");
@@ -1037,6 +1288,10 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, safetensors_every_truncation_fails_cleanly);
   tcase_add_test(tc, safetensors_save_refusals);
   tcase_add_test(tc, no_descriptor_leaks_across_everything);
+  tcase_add_test(tc, load_progress_is_monotonic_and_ends_at_total);
+  tcase_add_test(tc, load_cancelled_by_the_callback_frees_everything);
+  tcase_add_test(tc, load_options_struct_size_checks);
+  tcase_add_test(tc, threaded_load_is_bit_identical_to_mapped);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -58,6 +58,7 @@ const (
 	StatusFormat      Status = C.TENSOR_E_FORMAT
 	StatusUnsupported Status = C.TENSOR_E_UNSUPPORTED
 	StatusInternal    Status = C.TENSOR_E_INTERNAL
+	StatusCancelled   Status = C.TENSOR_E_CANCELLED
 )
 
 // ErrInvalid matches (errors.Is) every StatusInvalid error: a nil or closed

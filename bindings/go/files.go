@@ -7,7 +7,9 @@ import "C"
 
 import (
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/cgo"
 	"sort"
 	"strings"
 	"sync"
@@ -108,6 +110,56 @@ func LoadNpy(path string, mode LoadMode) (*Tensor, error) {
 	})
 }
 
+// LoadOptions are the options of LoadNpyWith and OpenSafeTensorsWith; the
+// zero value gives the defaults of LoadNpy and OpenSafeTensors.
+type LoadOptions struct {
+	// Progress, when not nil, is called while a LoadCopy load reads a file (and
+	// only when the read is at least ProgressMinBytes), on the loading
+	// goroutine, with done never decreasing: first (0, total), last (total,
+	// total). Returning false cancels the load, which then fails with
+	// StatusCancelled having freed what it made.
+	Progress         func(done, total uint64) bool
+	ProgressMinBytes uint64
+	// Threads a LoadCopy read may use, the caller's included (0: NumThreads();
+	// more is capped to it).
+	Threads int
+}
+
+// withProgress runs call with a handle on o.Progress (0 when nil), deleted after.
+func withProgress[T any](o LoadOptions, call func(h C.uintptr_t) (T, error)) (T, error) {
+	if o.Progress == nil {
+		return call(0)
+	}
+	h := cgo.NewHandle(o.Progress)
+	defer h.Delete()
+	return call(C.uintptr_t(h))
+}
+
+// ctensorProgressGo is the progress callback of LoadNpyWith and
+// OpenSafeTensorsWith; it runs on the thread of the cgo call that loads.
+//
+//export ctensorProgressGo
+func ctensorProgressGo(handle C.uintptr_t, done, total C.uint64_t) C.int32_t {
+	if cgo.Handle(handle).Value().(func(done, total uint64) bool)(uint64(done), uint64(total)) {
+		return 0
+	}
+	return 1
+}
+
+// LoadNpyWith is LoadNpy with options: a progress callback that may cancel
+// (StatusCancelled), and the threads a LoadCopy read uses.
+func LoadNpyWith(path string, mode LoadMode, o LoadOptions) (*Tensor, error) {
+	if o.Threads < 0 || o.Threads > math.MaxInt32 {
+		return nil, errorf(StatusInvalid, "load_npy_with: Threads %d is out of range", o.Threads)
+	}
+	return withPath("load_npy_with", path, func(p *C.char) (*Tensor, error) {
+		return withProgress(o, func(h C.uintptr_t) (*Tensor, error) {
+			return newTensor(C.ct_load_npy_with_go(p, C.uint32_t(mode), h, C.uint64_t(o.ProgressMinBytes),
+				C.int32_t(o.Threads)))
+		})
+	})
+}
+
 // SaveNpy writes t (any strides) as a .npy file in C order, as NumPy 1.24's
 // np.save does, to exactly path, atomically (a temporary file renamed over it).
 // StatusDType for bfloat16.
@@ -138,14 +190,31 @@ func releaseSafeTensors(p *C.tensor_safetensors_t) { C.tensor_safetensors_releas
 // missing file, StatusFormat for a malformed one.
 func OpenSafeTensors(path string, mode LoadMode) (*SafeTensors, error) {
 	return withPath("safetensors_open", path, func(p *C.char) (*SafeTensors, error) {
-		r := C.ct_safetensors_open(p, C.uint32_t(mode))
-		if r.status != C.TENSOR_OK {
-			return nil, takeError(r)
-		}
-		st := &SafeTensors{ptr: (*C.tensor_safetensors_t)(r.out)}
-		st.cleanup = runtime.AddCleanup(st, releaseSafeTensors, st.ptr)
-		return st, nil
+		return newSafeTensors(C.ct_safetensors_open(p, C.uint32_t(mode)))
 	})
+}
+
+// OpenSafeTensorsWith is OpenSafeTensors with the options of LoadNpyWith (the
+// progress of a LoadCopy open counts the data section's bytes).
+func OpenSafeTensorsWith(path string, mode LoadMode, o LoadOptions) (*SafeTensors, error) {
+	if o.Threads < 0 || o.Threads > math.MaxInt32 {
+		return nil, errorf(StatusInvalid, "safetensors_open_with: Threads %d is out of range", o.Threads)
+	}
+	return withPath("safetensors_open_with", path, func(p *C.char) (*SafeTensors, error) {
+		return withProgress(o, func(h C.uintptr_t) (*SafeTensors, error) {
+			return newSafeTensors(C.ct_safetensors_open_with_go(p, C.uint32_t(mode), h,
+				C.uint64_t(o.ProgressMinBytes), C.int32_t(o.Threads)))
+		})
+	})
+}
+
+func newSafeTensors(r C.ct_result) (*SafeTensors, error) {
+	if r.status != C.TENSOR_OK {
+		return nil, takeError(r)
+	}
+	st := &SafeTensors{ptr: (*C.tensor_safetensors_t)(r.out)}
+	st.cleanup = runtime.AddCleanup(st, releaseSafeTensors, st.ptr)
+	return st, nil
 }
 
 // open is Tensor.open for a safetensors file.

@@ -219,3 +219,47 @@ func TestMappedFilesAndSharedMemory(t *testing.T) {
 		t.Error("an owned storage has no descriptor")
 	}
 }
+
+func TestLoadWithProgressAndCancel(t *testing.T) {
+	dir := t.TempDir()
+	npy, st := filepath.Join(dir, "big.npy"), filepath.Join(dir, "big.safetensors")
+	x := must[*ctensor.Tensor](t)(ctensor.Zeros(ctensor.Float32, 5<<20)) // 20 MiB: three chunks
+	defer x.Close()
+	if err := x.SaveNpy(npy); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctensor.SaveSafeTensors(st, map[string]*ctensor.Tensor{"x": x}, nil); err != nil {
+		t.Fatal(err)
+	}
+	const total = 20 << 20
+	var calls [][2]uint64
+	record := func(done, total uint64) bool {
+		calls = append(calls, [2]uint64{done, total})
+		return true
+	}
+	got := must[*ctensor.Tensor](t)(ctensor.LoadNpyWith(npy, ctensor.LoadCopy,
+		ctensor.LoadOptions{Progress: record, Threads: 1}))
+	defer got.Close()
+	if len(calls) < 2 || calls[0] != [2]uint64{0, total} || calls[len(calls)-1] != [2]uint64{total, total} {
+		t.Fatalf("progress calls %v, want (0, %d) first and (%d, %d) last", calls, total, total, total)
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i][0] < calls[i-1][0] {
+			t.Fatalf("progress went back: %v", calls)
+		}
+	}
+	calls = nil
+	f := must[*ctensor.SafeTensors](t)(ctensor.OpenSafeTensorsWith(st, ctensor.LoadCopy,
+		ctensor.LoadOptions{Progress: record, ProgressMinBytes: total + 1}))
+	f.Close()
+	if len(calls) != 0 {
+		t.Errorf("a read under ProgressMinBytes reported %v", calls)
+	}
+	stop := func(done, total uint64) bool { return false }
+	_, err := ctensor.LoadNpyWith(npy, ctensor.LoadCopy, ctensor.LoadOptions{Progress: stop})
+	wantError(t, err, ctensor.StatusCancelled, "cancelled by the progress callback")
+	_, err = ctensor.OpenSafeTensorsWith(st, ctensor.LoadCopy, ctensor.LoadOptions{Progress: stop})
+	wantError(t, err, ctensor.StatusCancelled, "cancelled by the progress callback")
+	_, err = ctensor.LoadNpyWith(npy, ctensor.LoadCopy, ctensor.LoadOptions{Threads: -1})
+	wantError(t, err, ctensor.StatusInvalid, "Threads -1")
+}

@@ -271,5 +271,11 @@ CT_STATUS(convert, (void *dst, tensor_dtype_t dst_dtype, const void *src, tensor
 
 /* Storage over Go memory: release.c's callback drops the cgo.Handle `handle`. */
 ct_result ct_storage_wrap_go(void *data, size_t nbytes, uint32_t flags, uintptr_t handle);
+/* tensor_load_npy_with / tensor_safetensors_open_with whose progress callback
+   reaches Go through a cgo.Handle (0: no callback). */
+ct_result ct_load_npy_with_go(const char *path, uint32_t flags, uintptr_t progress, uint64_t min_bytes,
+                              int32_t threads);
+ct_result ct_safetensors_open_with_go(const char *path, uint32_t flags, uintptr_t progress, uint64_t min_bytes,
+                                      int32_t threads);
 
 #endif

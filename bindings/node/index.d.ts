@@ -303,5 +303,6 @@ export class IOError extends CTensorError {}
 export class FormatError extends CTensorError {}
 export class UnsupportedError extends CTensorError {}
 export class InternalError extends CTensorError {}
+export class CancelledError extends CTensorError {}
 /** Status name -> class name. */
 export const STATUS_CLASSES: Readonly<Record<string, string>>;

@@ -4,6 +4,7 @@
 // Error(Invalid).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -82,12 +83,38 @@ inline core::MapMode map_mode_arg(uint32_t flags, const char* op) {
   }
 }
 
-// Load flags: 0, TENSOR_LOAD_COPY, TENSOR_LOAD_WRITABLE or both.
-inline core::LoadOptions load_options_arg(uint32_t flags, const char* op) {
+// The first version of tensor_load_options_t ends after num_threads.
+constexpr size_t kLoadOptionsV1 = offsetof(tensor_load_options_t, num_threads) + sizeof(int32_t);
+
+// A load's TENSOR_LOAD_* flags and tensor_load_options_t (NULL: the defaults)
+// as the core's LoadOptions. A larger struct from a later header is accepted
+// when the fields this library does not know are all zero, as the kernel's
+// extensible structs are.
+inline core::LoadOptions load_options_arg(uint32_t flags, const char* op,
+                                          const tensor_load_options_t* options = nullptr) {
   if (flags & ~(TENSOR_LOAD_COPY | TENSOR_LOAD_WRITABLE))
     core::fail(core::Status::Invalid, op, ": unknown flags ", flags,
                " (expected 0, TENSOR_LOAD_COPY or TENSOR_LOAD_WRITABLE)");
-  return core::LoadOptions{(flags & TENSOR_LOAD_COPY) != 0, (flags & TENSOR_LOAD_WRITABLE) != 0};
+  core::LoadOptions decoded;
+  decoded.copy = (flags & TENSOR_LOAD_COPY) != 0;
+  decoded.writable = (flags & TENSOR_LOAD_WRITABLE) != 0;
+  if (!options) return decoded;
+  if (options->struct_size < kLoadOptionsV1)
+    core::fail(core::Status::Invalid, op, ": options->struct_size ", options->struct_size,
+               " is smaller than tensor_load_options_t's first version (", kLoadOptionsV1, " bytes)");
+  const auto* bytes = reinterpret_cast<const unsigned char*>(options);
+  for (size_t i = sizeof(tensor_load_options_t); i < options->struct_size; ++i)
+    if (bytes[i] != 0)
+      core::fail(core::Status::Unsupported, op, ": options->struct_size is ", options->struct_size,
+                 " and byte ", i, " is set: a field of a later tensor_load_options_t this library (",
+                 sizeof(tensor_load_options_t), " bytes) does not know");
+  if (options->num_threads < 0)
+    core::fail(core::Status::Invalid, op, ": options->num_threads ", options->num_threads, " is negative");
+  decoded.progress = options->progress;
+  decoded.progress_user = options->progress_user;
+  decoded.progress_min_bytes = options->progress_min_bytes;
+  decoded.num_threads = options->num_threads;
+  return decoded;
 }
 
 // A reserved flag word: 0.

@@ -1,6 +1,7 @@
 // Files and shared memory: mapped and fd-backed storages, .npy and safetensors.
 #include "decode.hpp"
 #include "guard.hpp"
+#include "io/chunked_read.hpp"
 #include "io/npy.hpp"
 #include "io/safetensors.hpp"
 #include "memory/mapped.hpp"
@@ -46,7 +47,14 @@ tensor_status_t tensor_storage_from_fd(tensor_storage_t** out, int32_t fd, size_
 
 tensor_status_t tensor_load_npy(tensor_t** out, const char* path, uint32_t flags) {
   return capi::produce(out, "load_npy",
-                       [&](const char* op) { return core::load_npy(path, capi::load_options_arg(flags, op)); });
+                       [&](const char* op) { return core::load_npy(op, path, capi::load_options_arg(flags, op)); });
+}
+
+tensor_status_t tensor_load_npy_with(tensor_t** out, const char* path, uint32_t flags,
+                                     const tensor_load_options_t* options) {
+  return capi::produce(out, "load_npy_with", [&](const char* op) {
+    return core::load_npy(op, path, capi::load_options_arg(flags, op, options));
+  });
 }
 
 tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
@@ -55,8 +63,16 @@ tensor_status_t tensor_save_npy(const tensor_t* t, const char* path) {
 
 tensor_status_t tensor_safetensors_open(tensor_safetensors_t** out, const char* path, uint32_t flags) {
   return capi::produce(out, "safetensors_open", [&](const char* op) {
-    const core::LoadOptions options = capi::load_options_arg(flags, op);
-    return reinterpret_cast<tensor_safetensors_t*>(core::SafeTensors::open(path, options).release());
+    return reinterpret_cast<tensor_safetensors_t*>(
+        core::SafeTensors::open(op, path, capi::load_options_arg(flags, op)).release());
+  });
+}
+
+tensor_status_t tensor_safetensors_open_with(tensor_safetensors_t** out, const char* path, uint32_t flags,
+                                             const tensor_load_options_t* options) {
+  return capi::produce(out, "safetensors_open_with", [&](const char* op) {
+    return reinterpret_cast<tensor_safetensors_t*>(
+        core::SafeTensors::open(op, path, capi::load_options_arg(flags, op, options)).release());
   });
 }
 

@@ -28,7 +28,8 @@ namespace ctensor::core {
   X(IO, TENSOR_E_IO, 12)                      \
   X(Format, TENSOR_E_FORMAT, 13)              \
   X(Unsupported, TENSOR_E_UNSUPPORTED, 14)    \
-  X(Internal, TENSOR_E_INTERNAL, 15)
+  X(Internal, TENSOR_E_INTERNAL, 15)          \
+  X(Cancelled, TENSOR_E_CANCELLED, 16)
 
 enum class Status : int32_t {
 #define CTENSOR_STATUS_ENUM(name, macro, value) name = value,

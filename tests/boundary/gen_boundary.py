@@ -40,6 +40,7 @@ VALID = {
     "int32_t *": ("&out_i32", "in"),
     "const char *": ('"/nonexistent/ctensor-boundary"', "in"),
     "tensor_release_fn": ("NULL", "opaque"),
+    "const tensor_load_options_t *": ("&fx_load_options", "in"),
     "int64_t": ("0", "value"),
     "int32_t": ("1", "value"),
     "uint32_t": ("0", "value"),
@@ -73,6 +74,7 @@ static int fx_fd(void) {
   return fx_descriptor;
 }""",
     "tensor_dtype_t *": "static tensor_dtype_t out_dtype;",
+    "const tensor_load_options_t *": "static const tensor_load_options_t fx_load_options = {sizeof(tensor_load_options_t), NULL, NULL, 0, 0};",
     # tensor_index's two arrays: one item, the integer 0 (fx.t[0])
     "const int32_t *": """static const int32_t fx_index_kinds[1] = {TENSOR_INDEX_INT};
 static const int64_t fx_index_values[3] = {0, 0, 0};""",

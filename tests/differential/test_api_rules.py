@@ -403,7 +403,8 @@ def test_names_and_sizes():
     assert lib.tensor_status_name(0) == b"TENSOR_OK"
     assert lib.tensor_status_name(14) == b"TENSOR_E_UNSUPPORTED"
     assert lib.tensor_status_name(15) == b"TENSOR_E_INTERNAL"
-    for bad in (-1, 16, 100):
+    assert lib.tensor_status_name(16) == b"TENSOR_E_CANCELLED"
+    for bad in (-1, 17, 100):
         assert lib.tensor_status_name(bad) is None
     for k, v in STATUS.items():
         assert lib.tensor_status_name(v) == k.encode()

@@ -18,7 +18,7 @@ class CTensorError extends Error {
   }
 }
 
-// Status name -> class name, in status order (TENSOR_E_INVALID = 1 ... TENSOR_E_INTERNAL = 15).
+// Status name -> class name, in status order (TENSOR_E_INVALID = 1 ... TENSOR_E_CANCELLED = 16).
 const CLASS_NAMES = {
   TENSOR_E_INVALID: 'InvalidArgumentError',
   TENSOR_E_NOMEM: 'OutOfMemoryError',
@@ -35,6 +35,7 @@ const CLASS_NAMES = {
   TENSOR_E_FORMAT: 'FormatError',
   TENSOR_E_UNSUPPORTED: 'UnsupportedError',
   TENSOR_E_INTERNAL: 'InternalError',
+  TENSOR_E_CANCELLED: 'CancelledError',
 };
 
 const classes = { CTensorError };

@@ -1,6 +1,7 @@
 """Module functions of torch's that only compose Tensor methods: broadcast_shapes,
 the *_copy variants of the view functions, and out= of the reductions and joins."""
-from ctensor import Tensor, _C, empty
+from ctensor import Tensor, empty
+from ctensor._tensor_methods import cat, stack
 from ctensor._size import Size
 
 
@@ -116,4 +117,4 @@ def _join(name, join):
 
 
 FUNCTIONS.update({name: _reduction(name) for name in ("sum", "mean", "prod", "amax", "amin")})
-FUNCTIONS.update({"cat": _join("cat", _C.cat), "concat": _join("concat", _C.cat), "stack": _join("stack", _C.stack)})
+FUNCTIONS.update({"cat": _join("cat", cat), "concat": _join("concat", cat), "stack": _join("stack", stack)})

@@ -7,8 +7,6 @@
 
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
 /* ---- dtype inference ---------------------------------------------------- */
 
 /* dtype of a NumPy scalar from its dtype's array-interface string ("<f8"). */
@@ -34,7 +32,7 @@ static tensor_dtype_t leaf_dtype(PyObject *obj, int64_t depth, int given) {
   if (PyLong_CheckExact(obj)) return TENSOR_INT64;
   if (PyFloat_CheckExact(obj)) return TENSOR_FLOAT32;
   if (PyComplex_CheckExact(obj)) return TENSOR_COMPLEX64;
-  if (Ct_Tensor_Check(obj)) return tensor_dtype(SELF(obj));
+  if (Ct_Tensor_Check(obj)) return tensor_dtype(CT_SELF(obj));
   const int kind = ct_scalar_kind(obj);
   if (kind < 0) return -1;
   if (kind > 0 && PyObject_HasAttrString(obj, "dtype")) /* NumPy scalars and 0-dim arrays */
@@ -70,15 +68,6 @@ typedef struct {
   int dtype_given;      /* the caller named the result's dtype */
 } Layout;
 
-static int zero_dim_array(PyObject *obj) {
-  if (ct_is_numpy_array(obj) <= 0) return 0;
-  PyObject *ndim = PyObject_GetAttrString(obj, "ndim");
-  const int zero = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0;
-  Py_XDECREF(ndim);
-  PyErr_Clear();
-  return zero;
-}
-
 static int measure(PyObject *data, Layout *layout) {
   PyObject *cur = Py_NewRef(data);
   layout->ndim = 0;
@@ -100,7 +89,9 @@ static int measure(PyObject *data, Layout *layout) {
     Py_DECREF(cur);
     if (!first) return -1;
     cur = first;
-    if (zero_dim_array(cur)) { /* torch measures it as a sequence: len() fails */
+    char kind;
+    int itemsize;
+    if (ct_numpy_zero_dim(cur, &kind, &itemsize)) { /* torch measures it as a sequence: len() fails */
       PyErr_SetString(PyExc_TypeError, "len() of unsized object");
       Py_DECREF(cur);
       return -1;
@@ -261,6 +252,21 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
 }
 
+/* Values given to assignments (index.c's t[...] = v, advanced.c's index_put)
+   as torch takes them: without leading size-1 dims beyond the destination's. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
+  if (!src) return NULL;
+  int64_t lead = 0;
+  const int64_t n = tensor_ndim(src);
+  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
+  if (lead == 0) return src;
+  tensor_t *stripped = NULL;
+  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
+                                               tensor_strides(src) + lead, tensor_storage_offset(src));
+  tensor_release(src);
+  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
+}
+
 /* ---- asarray and tensor ------------------------------------------------- */
 
 /* A copy of a shared tensor in dtype (-1: its own), consuming `shared`. */
@@ -271,7 +277,7 @@ static tensor_t *copy_of(tensor_t *shared, tensor_dtype_t dtype) {
   return out;
 }
 
-PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
   PyObject *obj, *device = Py_None, *copy_obj = Py_None;
@@ -286,7 +292,7 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
 
   tensor_t *shared = NULL;
   if (Ct_Tensor_Check(obj)) {
-    shared = tensor_retain(SELF(obj));
+    shared = tensor_retain(CT_SELF(obj));
   } else if (ct_is_numpy_array(obj) > 0) {
     shared = ct_tensor_from_strided_buffer(obj);
     if (!shared) return NULL;
@@ -309,7 +315,7 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     Py_XDECREF(fb_args);
     Py_XDECREF(fb_kwargs);
     if (!t) return NULL;
-    shared = tensor_retain(SELF(t));
+    shared = tensor_retain(CT_SELF(t));
     Py_DECREF(t);
   }
   if (PyErr_Occurred()) return NULL;
@@ -337,7 +343,7 @@ PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
   return ct_tensor_wrap(shared);
 }
 
-PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
   PyObject *data, *device = Py_None;
@@ -347,7 +353,7 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) 
                                    &dtype, &device, &requires_grad, &pin_memory))
     return NULL;
   if (ct_check_options(device, requires_grad, "tensor") < 0) return NULL;
-  if (Ct_Tensor_Check(data)) return ct_tensor_wrap(copy_of(tensor_retain(SELF(data)), dtype));
+  if (Ct_Tensor_Check(data)) return ct_tensor_wrap(copy_of(tensor_retain(CT_SELF(data)), dtype));
   const int is_numpy = ct_is_numpy_array(data) > 0 || (!PyErr_Occurred() && ct_is_numpy_scalar(data) > 0);
   if (PyErr_Occurred()) return NULL;
   if (is_numpy) return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(data), dtype));
@@ -356,18 +362,14 @@ PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs) 
   return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
 }
 
-/* torch.as_tensor(data, dtype=None, device=None): tensors and NumPy arrays as
-   asarray takes them (shared unless dtype differs), anything else as tensor(). */
-PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"data", "dtype", "device", NULL};
-  PyObject *data, *dtype = Py_None, *device = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:as_tensor", kwlist, &data, &dtype, &device)) return NULL;
-  const int array = Ct_Tensor_Check(data) ? 1 : ct_is_numpy_array(data);
-  if (array < 0) return NULL;
-  PyObject *one = PyTuple_Pack(1, data);
-  PyObject *kw = one ? Py_BuildValue("{s:O,s:O}", "dtype", dtype, "device", device) : NULL;
-  PyObject *r = kw ? (array ? ct_asarray(module, one, kw) : ct_tensor_factory(module, one, kw)) : NULL;
-  Py_XDECREF(one);
-  Py_XDECREF(kw);
-  return r;
-}
+#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
+
+static PyMethodDef asarray_functions[] = {
+    {"asarray", KW(asarray),
+     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
+     "share-or-copy rules."},
+    {"tensor", KW(tensor_factory), "tensor(data, *, dtype=None): always a copy."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_asarray_register(PyObject *module) { return ct_add_functions(module, asarray_functions); }

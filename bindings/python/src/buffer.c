@@ -39,8 +39,7 @@ static PyObject *mark_interpreter_ending(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef mark_def = {"_mark_interpreter_ending", mark_interpreter_ending, METH_NOARGS, NULL};
 
-int ct_buffer_init(PyObject *module) {
-  (void)module;
+static int mark_at_exit(void) {
   PyObject *atexit = PyImport_ImportModule("atexit");
   PyObject *fn = atexit ? PyCFunction_New(&mark_def, NULL) : NULL;
   PyObject *r = fn ? PyObject_CallMethod(atexit, "register", "O", fn) : NULL;
@@ -227,7 +226,22 @@ static void tensor_releasebuffer(PyObject *self, Py_buffer *view) {
   PyMem_Free(view->internal);
 }
 
-PyBufferProcs ct_tensor_as_buffer = {
+static PyBufferProcs tensor_as_buffer = {
     .bf_getbuffer = tensor_getbuffer,
     .bf_releasebuffer = tensor_releasebuffer,
 };
+
+void ct_buffer_slots(PyTypeObject *type) {
+  type->tp_as_buffer = &tensor_as_buffer;
+}
+
+static PyMethodDef buffer_functions[] = {
+    {"frombuffer", (PyCFunction)(void (*)(void))ct_frombuffer, METH_VARARGS | METH_KEYWORDS,
+     "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
+     "buffer-protocol object's memory; read-only exporters give read-only tensors."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_buffer_register(PyObject *module) {
+  return mark_at_exit() < 0 ? -1 : ct_add_functions(module, buffer_functions);
+}

@@ -1,6 +1,17 @@
 /*
- * ctensor_py.h - declarations shared by the C files of the `ctensor` Python
- * extension module. Each file owns one concern; module.c wires them together.
+ * ctensor_py.h - the base of the `ctensor` Python extension module: errors,
+ * dtypes, the tensor object and type, and how a file registers what it defines.
+ *
+ * Registration: every file X.c that defines tensor methods or module functions
+ * exports `int ct_X_register(PyObject *module)`, which adds its tensor methods
+ * (ct_tensor_add_methods / ct_tensor_add_getset) and its module functions
+ * (ct_add_functions); module.c calls each once, after ct_tensor_init made the
+ * type ready. A file that fills protocol slots of the type (number, sequence,
+ * mapping, buffer, repr, new) also exports `void ct_X_slots(PyTypeObject *type)`,
+ * which module.c calls before ct_tensor_init (slots filled later would get no
+ * __dunder__ entry in the type's dict). tensor_type.c names no function of
+ * another file but errors.c's and dtype.c's; no file depends on itself through
+ * others (tests/ci/test_python_extension_size.py checks both).
  */
 #ifndef CTENSOR_PY_H
 #define CTENSOR_PY_H
@@ -18,18 +29,16 @@ PyObject *ct_raise(tensor_status_t status);
 /* As ct_raise, but `status` becomes `exc` (call sites whose INVALID or BOUNDS
    PyTorch reports differently, e.g. dims out of range as IndexError). */
 PyObject *ct_raise_as(tensor_status_t status, tensor_status_t which, PyObject *exc);
-
 /* Factory keywords torch has and ctensor cannot honour: device must be CPU,
    requires_grad False (NotImplementedError: no autograd). 0 or -1. */
 int ct_check_options(PyObject *device, int requires_grad, const char *what);
 
 /* ---- dtype.c ----------------------------------------------------------- */
 
-/* dtype codes are c10::ScalarType values, all below this. */
 /* The docstring line of functions over ctensor.h's experimental section. */
 #define CT_EXPERIMENTAL_NOTE \
   "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
-
+/* dtype codes are c10::ScalarType values, all below this. */
 #define CT_DTYPE_LIMIT 64
 
 typedef struct {
@@ -58,30 +67,7 @@ const char *ct_dtype_format(tensor_dtype_t code);
 /* dtype of a PEP 3118 format string of `itemsize` bytes; -1 if unsupported. */
 tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize);
 
-/* ---- scalar.c ---------------------------------------------------------- */
-
-/* The element at `p` as a Python bool/int/float/complex. */
-PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
-/* Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor): 0 for
-   anything else, -1 on error, else one of these, ordered as torch's inference
-   widens them (bool < int < float < complex). */
-enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
-int ct_scalar_kind(PyObject *obj);
-/* A new 0-dim tensor holding Python scalar `obj` in the widest dtype of its
-   kind (bool, int64, float64, complex128); NULL with an exception set. */
-tensor_t *ct_scalar_tensor(PyObject *obj);
-/* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
-   one-element tensor) converted as torch converts an at::Scalar (the library's
-   tensor_scalar_convert_*): a value out of the dtype's range is a RuntimeError ("value cannot be converted to type uint8_t
-   without overflow"), complex with an imaginary part into a real dtype too;
-   bool takes any value's truth. NULL with an exception. */
-tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
-/* The kind of a number as torch's Scalar arguments read it: as ct_scalar_kind,
-   except NumPy bools, float16/32 and complex64 scalars (no Python bool, int,
-   float or complex behind them) count as float; 0-dim arrays are not numbers. */
-int ct_scalar_arg_kind(PyObject *obj);
-
-/* ---- tensor_type.c ----------------------------------------------------- */
+/* ---- tensor_type.c: the tensor object and type --------------------------- */
 
 typedef struct {
   PyObject_HEAD
@@ -92,11 +78,28 @@ typedef struct {
 extern PyTypeObject Ct_TensorType;
 
 #define Ct_Tensor_Check(o) PyObject_TypeCheck((o), &Ct_TensorType)
+#define CT_SELF(o) (((TensorObject *)(o))->t)
 
+/* Readies the type (its slots filled by the ct_X_slots functions) and adds it
+   to the module as Tensor. */
+int ct_tensor_init(PyObject *module);
 /* Wraps `t`, taking over its reference (released on failure too). */
 PyObject *ct_tensor_wrap(tensor_t *t);
-/* Adds methods defined outside tensor_type.c to the tensor type (after it is ready). */
+/* Wraps the result of a C call: the tensor, or the status raised (`which`
+   raised as `exc` when exc is not NULL). */
+PyObject *ct_result(tensor_status_t st, tensor_t *out, tensor_status_t which, PyObject *exc);
+/* PyMethodDef entries for methods and functions of each calling convention. */
+#define CT_FN(fn) (PyCFunction)(void (*)(void))(fn)
+#define CT_NOARGS(name, fn, doc) {name, CT_FN(fn), METH_NOARGS, doc}
+#define CT_ONEARG(name, fn, doc) {name, CT_FN(fn), METH_O, doc}
+#define CT_VARARGS(name, fn, doc) {name, CT_FN(fn), METH_VARARGS, doc}
+#define CT_KWARGS(name, fn, doc) {name, CT_FN(fn), METH_VARARGS | METH_KEYWORDS, doc}
+/* Add methods and attributes to the (ready) tensor type; 0 or -1. */
 int ct_tensor_add_methods(PyMethodDef *defs);
+int ct_tensor_add_getset(PyGetSetDef *defs);
+/* Adds module functions whose __module__ is "ctensor" (where users and pickle
+   find them); 0 or -1. */
+int ct_add_functions(PyObject *module, PyMethodDef *defs);
 /* Whether the CPU reads memory of a DLPack device type: host, pinned and
    managed memory too (as the library rules). */
 static inline int ct_on_cpu(int32_t device_type) {
@@ -109,118 +112,69 @@ int ct_check_cpu(const tensor_t *t, const char *what);
 int64_t ct_parse_sizes(PyObject *args, int64_t *sizes, const char *what);
 /* Wraps a negative dim; IndexError with PyTorch's message when out of range. */
 int ct_wrap_dim(int64_t *dim, int64_t ndim);
-int ct_tensor_init(PyObject *module);
-PyObject *ct_legacy_new(PyObject *module, PyObject *args, PyObject *kwargs);
 
-/* ---- values.c ---------------------------------------------------------- */
+/* ---- registration (module.c calls these) --------------------------------- */
 
-extern PyNumberMethods ct_tensor_as_number;
-PyObject *ct_tensor_tolist(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_item(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_complex(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_format(PyObject *self, PyObject *spec);
-Py_ssize_t ct_tensor_len(PyObject *self);
-PyObject *ct_tensor_iter(PyObject *self);
-int ct_tensor_contains(PyObject *self, PyObject *value);
+void ct_values_slots(PyTypeObject *type);
+void ct_math_slots(PyTypeObject *type);
+int ct_values_register(PyObject *module);
+int ct_views_register(PyObject *module);
+int ct_math_register(PyObject *module);
+int ct_select_ops_register(PyObject *module);
+int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
+int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
+int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
+void ct_buffer_slots(PyTypeObject *type);   /* the buffer protocol */
+int ct_buffer_register(PyObject *module);   /* frombuffer */
+int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange, *_like */
+void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
+int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
+int ct_testing_register(PyObject *module);  /* test hooks */
+/* index.c: t[...], t[...] = v and the sequence protocol's item. */
+void ct_index_slots(PyTypeObject *type);
+/* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
+int ct_numpy_register(PyObject *module);
+/* asarray.c: asarray and tensor. */
+int ct_asarray_register(PyObject *module);
 
-/* ---- math.c ------------------------------------------------------------ */
+/* ---- helpers other files share ------------------------------------------- */
+/* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
 
-/* The arithmetic number slots (+ - * / ** and in-place, unary -, +, abs). */
-void ct_math_number_slots(PyNumberMethods *nb);
-/* ==, !=, <, <=, >, >= element-wise through the C API (NotImplemented for
-   operands that are neither tensors nor numbers). */
-PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
-/* Tensor methods (add, sum, amax, max, ...) and module functions (cat, stack,
-   equal, allclose, result_type, add, ...). */
-extern PyMethodDef ct_math_methods[];
-extern PyMethodDef ct_math_functions[];
-/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or
-   a Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is
-   neither (the operators then return NotImplemented), -1 on error. */
+/* scalar.c: the element at `p` as a Python bool/int/float/complex. */
+PyObject *ct_scalar_read(tensor_dtype_t dtype, const char *p);
+/* Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor): 0 for
+   anything else, -1 on error, else one of these, ordered as torch's inference
+   widens them (bool < int < float < complex). */
+enum { CT_KIND_BOOL = 1, CT_KIND_INT, CT_KIND_FLOAT, CT_KIND_COMPLEX };
+int ct_scalar_kind(PyObject *obj);
+/* A new 0-dim tensor of `dtype` holding a number (Python, NumPy scalar or
+   one-element tensor) converted as torch converts an at::Scalar (the library's
+   tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
+   with an imaginary part into a real dtype too; bool takes any value's truth. */
+tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
+/* The kind of a number as torch's Scalar arguments read it: as ct_scalar_kind,
+   except NumPy bools, float16/32 and complex64 scalars count as float; 0-dim
+   arrays are not numbers. */
+int ct_scalar_arg_kind(PyObject *obj);
+
+/* math.c: a tensor for an operand: a ctensor tensor (a new reference to its
+   handle), or a Python (or NumPy) number as a wrapped number. Returns 1, 0 when
+   obj is neither (operators then return NotImplemented), -1 on error. */
 int ct_operand(PyObject *obj, tensor_t **out);
-/* clamp/clip, where, argmax/argmin, cumsum/cumprod, softmax/log_softmax
-   (select_ops.c): Tensor methods and module functions. */
-extern PyMethodDef ct_select_methods[];
-extern PyMethodDef ct_select_functions[];
+/* math.c: ==, !=, <, ... element-wise (NotImplemented for non-operands). */
+PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 
-/* ---- views.c / index.c ------------------------------------------------- */
-
-PyObject *ct_tensor_get_T(PyObject *self, void *closure);
-PyObject *ct_tensor_get_mT(PyObject *self, void *closure);
-PyObject *ct_tensor_get_H(PyObject *self, void *closure);
-PyObject *ct_tensor_get_mH(PyObject *self, void *closure);
-/* A memory_format= argument: 0 contiguous_format, 1 preserve_format, `fallback`
-   when absent or None; -1 (NotImplementedError) for the channels-last ones. */
+/* views.c: a memory_format= argument: 0 contiguous_format, 1 preserve_format,
+   `fallback` when absent or None; -1 (NotImplementedError) for channels-last. */
 int ct_memory_format(PyObject *format, const char *what, int fallback);
-PyObject *ct_tensor_adjoint(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_conj(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_conj_physical(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_resolve_conj(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_is_conj(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_ravel(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_repeat(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_t_(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_squeeze_(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_unsqueeze_(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_transpose_(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_as_strided_(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array_wrap(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_broadcast_tensors(PyObject *module, PyObject *args);
-PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_view(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_t(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_swapaxes(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_permute(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_expand(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_expand_as(PyObject *self, PyObject *other);
-PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs);
-/* clone(memory_format=None); args NULL: a plain clone. */
-PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_copy_(PyObject *self, PyObject *src);
-PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_unfold(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_view_as(PyObject *self, PyObject *other);
-PyObject *ct_tensor_reshape_as(PyObject *self, PyObject *other);
-PyObject *ct_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_chunk(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_tensor_split(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_hsplit(PyObject *module, PyObject *args);
-PyObject *ct_vsplit(PyObject *module, PyObject *args);
-PyObject *ct_dsplit(PyObject *module, PyObject *args);
-PyObject *ct_atleast_1d(PyObject *module, PyObject *args);
-PyObject *ct_atleast_2d(PyObject *module, PyObject *args);
-PyObject *ct_atleast_3d(PyObject *module, PyObject *args);
-PyObject *ct_tensor_diagonal(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_unflatten(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_unbind(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_getitem(PyObject *self, PyObject *index);
-int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-/* self[i] along dim 0, for iteration and the sequence protocol. */
-PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i);
-/* dst[...] = value as torch's __setitem__ takes values: tensors (broadcast,
-   leading size-1 dims dropped) and Python numbers (checked); other values are a
-   TypeError, as in torch ("can't assign a list to a torch.FloatTensor"). */
-int ct_assign(tensor_t *dst, PyObject *value);
-/* src (taken over; NULL passes through) without its leading size-1 dims beyond
-   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
+
+/* index.c */
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
    written through overlapping views too. */
 int ct_fill(tensor_t *dst, PyObject *value);
 
-/* ---- copy.c ------------------------------------------------------------ */
-/* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
-
-/* tensor_copy_with, letting other Python threads run while a large copy works
-   (the last error stays readable: it is per thread, and this thread is ours). */
+/* copy.c: tensor_copy_with, letting other Python threads run while a large copy
+   works (the last error stays readable: it is per thread). */
 #define CT_NOGIL_ELEMENTS (1 << 16)
 tensor_status_t ct_copy(tensor_t *dst, const tensor_t *src);
 /* src in dtype (src itself when it has it), a copy in C order. */
@@ -228,126 +182,70 @@ tensor_status_t ct_to(tensor_t **out, tensor_t *src, tensor_dtype_t dtype);
 /* A new writable copy of t in dtype with torch's preserve_format strides. */
 tensor_t *ct_copy_like(tensor_t *t, tensor_dtype_t dtype);
 
-/* ---- advanced.c -------------------------------------------------------- */
-
-/* A mask (bool or uint8) indexing view dims [dim, dim + mask.ndim) as one int64
-   index tensor per dim (the columns of tensor_nonzero); 0 or -1 with IndexError. */
+/* advanced.c: a mask (bool or uint8) indexing view dims [dim, dim + mask.ndim)
+   as one int64 index tensor per dim; 0 or -1 with IndexError. */
 int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, tensor_t **out);
-/* view[idx...] with integer index tensors idx[k] on dims[k] (ascending): a copy
-   (tensor_index_gather). */
+/* view[idx...] with integer index tensors idx[k] on dims[k] (ascending): a copy. */
 PyObject *ct_advanced_get(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx);
-/* view[idx...] = value (tensor_index_put; value broadcast to the indexing result
-   after torch drops its extra leading size-1 dims). */
+/* view[idx...] = value (value broadcast to the indexing result after torch
+   drops its extra leading size-1 dims). */
 int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx, tensor_t *value);
 
-/* ---- buffer.c ---------------------------------------------------------- */
-
-extern PyBufferProcs ct_tensor_as_buffer;
+/* buffer.c */
 /* Holds `view` (a filled Py_buffer, moved into the heap) until ctensor releases
    the storage; the returned context is passed to ct_buffer_release. */
 Py_buffer *ct_buffer_hold(Py_buffer *view);
-/* tensor_release_fn for held buffers: takes the GIL, from any thread (not
-   once the interpreter is ending: ct_buffer_init registers the atexit hook). */
+/* tensor_release_fn for held buffers: takes the GIL, from any thread. */
 void ct_buffer_release(void *ctx);
-/* tensor_release_fn for a strong reference to a Python object (ctx), dropped
-   under the GIL as ct_buffer_release hands an export back. */
-void ct_object_release(void *ctx);
-int ct_buffer_init(PyObject *module);
+/* ctensor.frombuffer(buffer, *, dtype, count=-1, offset=0) (asarray uses it too). */
 PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
+/* tensor_release_fn for a strong reference to a Python object (ctx). */
+void ct_object_release(void *ctx);
 
-/* ---- numpy.c ----------------------------------------------------------- */
-
-/* A tensor sharing the memory of a PEP 3118 exporter with its shape and
-   strides (NumPy arrays); the export, or for plain ndarrays read directly a
-   reference to the array, is held until the last view is gone. */
+/* numpy.c */
+/* A tensor sharing the memory of a NumPy array (NumPy's public accessors, or
+   the buffer protocol) or any other PEP 3118 exporter, with its shape and strides. */
 tensor_t *ct_tensor_from_strided_buffer(PyObject *obj);
-PyObject *ct_from_numpy(PyObject *module, PyObject *arr);
-PyObject *ct_tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_array_interface(PyObject *self, void *closure);
 int ct_is_numpy_array(PyObject *obj);
 int ct_is_numpy_scalar(PyObject *obj);
-/* Whether plain ndarrays are read directly (NumPy's layout checked first if it
-   has not been); enable 0 turns that off for good, 1 checks again, -1 asks only.
-   0 too while NumPy is not imported; -1 on error. */
+/* 1 if obj is a 0-dim ndarray (its dtype's kind set, and itemsize: that of
+   ctensor's dtype for it, 0 if none), else 0 (errors cleared). */
+int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
+/* Whether plain ndarrays are read through NumPy's public accessors (else the
+   buffer protocol); enable 0 turns that off, 1 on, -1 asks only. 0 too while NumPy
+   is not imported; -1 on error. */
 int ct_numpy_direct_read(int enable);
 
-/* ---- asarray.c / factories.c ------------------------------------------- */
+/* asarray.c / factories.c */
+/* src (taken over; NULL passes through) without its leading size-1 dims beyond
+   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
 
 /* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
 tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
-PyObject *ct_asarray(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_factory(PyObject *module, PyObject *args, PyObject *kwargs);
-PyObject *ct_as_tensor(PyObject *module, PyObject *args, PyObject *kwargs);
-extern PyMethodDef ct_factory_methods[];
 
-/* ---- dlpack.c ---------------------------------------------------------- */
-
-PyObject *ct_tensor_dlpack(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *ct_tensor_dlpack_device(PyObject *self, PyObject *noargs);
-PyObject *ct_from_dlpack(PyObject *module, PyObject *obj);
-/* ctensor.utils.dlpack (to_dlpack, from_dlpack, DLDeviceType), as torch.utils.dlpack. */
-int ct_dlpack_init(PyObject *module);
-/* torch 1.13's DLDeviceType IntEnum (set by ct_dlpack_init). */
-extern PyObject *ct_dlpack_device_type;
-/* obj.__dlpack__() consumed into a tensor, for asarray. */
+/* dlpack.c: ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
 tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
 
-/* ---- registered.c ------------------------------------------------------ */
-
-/* What ctensor/__init__.py registers on import: _set_size_type(Size),
-   _set_device_type(device), _set_repr(tensor_repr). Without them (while the
-   package imports) shapes are plain tuples and repr is object's. */
-PyObject *ct_set_size_type(PyObject *module, PyObject *type);
-PyObject *ct_set_device_type(PyObject *module, PyObject *type);
-PyObject *ct_set_repr(PyObject *module, PyObject *function);
+/* registered.c: what ctensor/__init__.py registers on import. */
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
 int ct_is_size(PyObject *obj);
 int ct_is_device(PyObject *obj);
-/* Tensor.device: where t's memory lives (one shared device('cpu') object for
-   memory the CPU reads). */
+/* Tensor.device: where t's memory lives. */
 PyObject *ct_device_of(const tensor_t *t);
-/* repr(t) and str(t), through the registered function. */
-PyObject *ct_tensor_repr(PyObject *self);
 
-/* ---- storage.c --------------------------------------------------------- */
-
-int ct_storage_init(PyObject *module);
-/* Take over one reference to s. */
+/* storage.c: ctensor/_storage.py's storage objects (UntypedStorage, and
+   TypedStorage reading the bytes as dtype), taking over one reference to s. */
 PyObject *ct_storage_wrap(tensor_storage_t *s);
 PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
 /* The storage a ctensor storage object holds (borrowed), or NULL. */
 tensor_storage_t *ct_storage_of(PyObject *obj);
 
-/* ---- pickle.c ---------------------------------------------------------- */
 
-PyObject *ct_tensor_reduce(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_storage_reduce_ex(PyObject *self, PyObject *protocol);
-PyObject *ct_rebuild_tensor(PyObject *module, PyObject *args);
-PyObject *ct_rebuild_storage(PyObject *module, PyObject *obj);
+/* files.c: from_file, share_memory_/is_shared and the multiprocessing reducer
+   (registered with multiprocessing's ForkingPickler). */
+int ct_files_register(PyObject *module);
 
-/* ---- testing.c --------------------------------------------------------- */
-
-PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args);
-PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args);
-
-/* ---- files.c ----------------------------------------------------------- */
-
-/* load/save (.npy), load_file/save_file (safetensors), from_file, and the
-   multiprocessing reducer's helpers. */
-/* ---- arrow.c ------------------------------------------------------------ */
-
-/* _from_arrow_capsules and _from_arrow_stream (used by ctensor/_arrow.py). */
-extern PyMethodDef ct_arrow_methods[];
-/* Adds __arrow_c_schema__, __arrow_c_array__ and __arrow_c_device_array__ to the tensor type. */
-int ct_arrow_init(PyObject *module);
-
-extern PyMethodDef ct_files_methods[];
-/* Adds safe_open and registers the reducer with multiprocessing's ForkingPickler
-   (after ct_files_methods are in the module). */
-int ct_files_init(PyObject *module);
-PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs);
-PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs);
 
 #endif /* CTENSOR_PY_H */

@@ -1,6 +1,8 @@
 /* ctensor.dtype: one immortal object per element type (ctensor.float32, ...),
    compared by identity as torch.dtype is. Which dtypes exist, their names, sizes,
    kinds and signedness come from the library (tensor_dtype_*). */
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ctensor_py.h"
@@ -21,66 +23,43 @@ int ct_dtype_is_floating(tensor_dtype_t code) { return tensor_dtype_kind(code) =
 
 int ct_dtype_is_complex(tensor_dtype_t code) { return tensor_dtype_kind(code) == TENSOR_KIND_COMPLEX; }
 
-const char *ct_dtype_legacy_name(tensor_dtype_t code) {
-  switch (code) {
-    case TENSOR_UINT8: return "ByteTensor";
-    case TENSOR_INT8: return "CharTensor";
-    case TENSOR_INT16: return "ShortTensor";
-    case TENSOR_INT32: return "IntTensor";
-    case TENSOR_INT64: return "LongTensor";
-    case TENSOR_UINT16: return "UInt16Tensor";
-    case TENSOR_UINT32: return "UInt32Tensor";
-    case TENSOR_UINT64: return "UInt64Tensor";
-    case TENSOR_FLOAT16: return "HalfTensor";
-    case TENSOR_BFLOAT16: return "BFloat16Tensor";
-    case TENSOR_FLOAT32: return "FloatTensor";
-    case TENSOR_FLOAT64: return "DoubleTensor";
-    case TENSOR_COMPLEX64: return "ComplexFloatTensor";
-    case TENSOR_COMPLEX128: return "ComplexDoubleTensor";
-    case TENSOR_BOOL: return "BoolTensor";
-    default: return NULL;
-  }
+/* NumPy's int64 is 'l' where long is 64-bit. */
+#if LONG_MAX == INT64_MAX
+#define INT64_FORMATS "l", "<i8"
+#define UINT64_FORMATS "L", "<u8"
+#else
+#define INT64_FORMATS "q", "<i8"
+#define UINT64_FORMATS "Q", "<u8"
+#endif
+
+/* What others call each dtype: its PEP 3118 format and NumPy typestr (NULL for
+   bfloat16, which has neither), and torch's legacy tensor type name. */
+static const struct {
+  tensor_dtype_t code;
+  const char *format, *typestr, *legacy;
+} names[] = {
+    {TENSOR_BOOL, "?", "|b1", "BoolTensor"},           {TENSOR_UINT8, "B", "|u1", "ByteTensor"},
+    {TENSOR_INT8, "b", "|i1", "CharTensor"},           {TENSOR_INT16, "h", "<i2", "ShortTensor"},
+    {TENSOR_INT32, "i", "<i4", "IntTensor"},           {TENSOR_INT64, INT64_FORMATS, "LongTensor"},
+    {TENSOR_UINT16, "H", "<u2", "UInt16Tensor"},       {TENSOR_UINT32, "I", "<u4", "UInt32Tensor"},
+    {TENSOR_UINT64, UINT64_FORMATS, "UInt64Tensor"},   {TENSOR_FLOAT16, "e", "<f2", "HalfTensor"},
+    {TENSOR_BFLOAT16, NULL, NULL, "BFloat16Tensor"},   {TENSOR_FLOAT32, "f", "<f4", "FloatTensor"},
+    {TENSOR_FLOAT64, "d", "<f8", "DoubleTensor"},      {TENSOR_COMPLEX64, "Zf", "<c8", "ComplexFloatTensor"},
+    {TENSOR_COMPLEX128, "Zd", "<c16", "ComplexDoubleTensor"},
+};
+#define NAMES (sizeof names / sizeof *names)
+
+static int find(tensor_dtype_t code) {
+  for (size_t i = 0; i < NAMES; i++)
+    if (names[i].code == code) return (int)i;
+  return -1;
 }
 
-const char *ct_dtype_typestr(tensor_dtype_t code) {
-  switch (code) {
-    case TENSOR_BOOL: return "|b1";
-    case TENSOR_UINT8: return "|u1";
-    case TENSOR_INT8: return "|i1";
-    case TENSOR_INT16: return "<i2";
-    case TENSOR_INT32: return "<i4";
-    case TENSOR_INT64: return "<i8";
-    case TENSOR_UINT16: return "<u2";
-    case TENSOR_UINT32: return "<u4";
-    case TENSOR_UINT64: return "<u8";
-    case TENSOR_FLOAT16: return "<f2";
-    case TENSOR_FLOAT32: return "<f4";
-    case TENSOR_FLOAT64: return "<f8";
-    case TENSOR_COMPLEX64: return "<c8";
-    case TENSOR_COMPLEX128: return "<c16";
-    default: return NULL; /* bfloat16: NumPy has none */
-  }
-}
+const char *ct_dtype_legacy_name(tensor_dtype_t code) { return find(code) < 0 ? NULL : names[find(code)].legacy; }
 
-const char *ct_dtype_format(tensor_dtype_t code) {
-  switch (code) {
-    case TENSOR_UINT8: return "B";
-    case TENSOR_INT8: return "b";
-    case TENSOR_INT16: return "h";
-    case TENSOR_INT32: return "i";
-    case TENSOR_INT64: return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is 'l' where long is 64-bit */
-    case TENSOR_FLOAT16: return "e";
-    case TENSOR_FLOAT32: return "f";
-    case TENSOR_FLOAT64: return "d";
-    case TENSOR_COMPLEX64: return "Zf";
-    case TENSOR_COMPLEX128: return "Zd";
-    case TENSOR_BOOL: return "?";
-    case TENSOR_UINT16: return "H";
-    case TENSOR_UINT32: return "I";
-    case TENSOR_UINT64: return sizeof(long) == 8 ? "L" : "Q";
-    default: return NULL; /* bfloat16: no struct/PEP 3118 code exists */
-  }
-}
+const char *ct_dtype_typestr(tensor_dtype_t code) { return find(code) < 0 ? NULL : names[find(code)].typestr; }
+
+const char *ct_dtype_format(tensor_dtype_t code) { return find(code) < 0 ? NULL : names[find(code)].format; }
 
 static tensor_dtype_t int_of_size(Py_ssize_t size, int is_unsigned) {
   switch (size) {
@@ -100,23 +79,13 @@ tensor_dtype_t ct_dtype_from_format(const char *format, Py_ssize_t itemsize) {
 #else
   if (*format == '@' || *format == '=' || *format == '>' || *format == '!') format++;
 #endif
-  if (format[0] == 'Z' && format[2] == '\0') {
-    if (format[1] == 'f' && itemsize == 8) return TENSOR_COMPLEX64;
-    if (format[1] == 'd' && itemsize == 16) return TENSOR_COMPLEX128;
-    return -1;
-  }
-  if (format[0] == '\0' || format[1] != '\0') return -1;
-  switch (format[0]) {
-    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-      return int_of_size(itemsize, 0);
-    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-      return int_of_size(itemsize, 1);
-    case '?': return itemsize == 1 ? TENSOR_BOOL : -1;
-    case 'e': return itemsize == 2 ? TENSOR_FLOAT16 : -1;
-    case 'f': return itemsize == 4 ? TENSOR_FLOAT32 : -1;
-    case 'd': return itemsize == 8 ? TENSOR_FLOAT64 : -1;
-    default: return -1;
-  }
+  if (format[0] && !format[1] && strchr("bhilqn", format[0])) return int_of_size(itemsize, 0);
+  if (format[0] && !format[1] && strchr("BHILQN", format[0])) return int_of_size(itemsize, 1);
+  for (size_t i = 0; i < NAMES; i++) /* bool, floating and complex: their own format and size */
+    if (names[i].format && strcmp(names[i].format, format) == 0 &&
+        (Py_ssize_t)tensor_dtype_size(names[i].code) == itemsize)
+      return names[i].code;
+  return -1;
 }
 
 PyObject *ct_dtype_object(tensor_dtype_t code) {

@@ -347,7 +347,7 @@ static PyObject *full_like(PyObject *module, PyObject *args, PyObject *kwargs) {
 
 #define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
 
-PyMethodDef ct_factory_methods[] = {
+static PyMethodDef factory_functions[] = {
     KW("zeros", zeros, "zeros(*size, dtype=None): a new tensor of zeros (float32 by default)."),
     KW("ones", ones, "ones(*size, dtype=None): a new tensor of ones."),
     KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
@@ -359,3 +359,7 @@ PyMethodDef ct_factory_methods[] = {
     KW("full_like", full_like, "full_like(input, fill_value, dtype=None, memory_format=preserve_format)." CT_EXPERIMENTAL_NOTE),
     {NULL, NULL, 0, NULL},
 };
+
+int ct_factories_register(PyObject *module) {
+  return ct_add_functions(module, factory_functions);
+}

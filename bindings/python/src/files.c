@@ -1,9 +1,9 @@
-/* Files and shared memory, spelled as NumPy, the safetensors package and torch
-   spell them: ctensor.load/save (.npy), load_file/save_file/safe_open
-   (safetensors), from_file (torch.from_file), Tensor.share_memory_/is_shared,
-   and a multiprocessing reducer that sends a shared tensor's descriptor, as
-   torch.multiprocessing does, so tensors put on a multiprocessing.Queue arrive
-   sharing memory with the sender. */
+/* Files and shared memory, spelled as torch spells them: from_file
+   (torch.from_file), Tensor.share_memory_/is_shared, and a multiprocessing
+   reducer that sends a shared tensor's descriptor, as torch.multiprocessing
+   does, so tensors put on a multiprocessing.Queue arrive sharing memory with the
+   sender. The .npy and safetensors functions are Python over the C API
+   (ctensor/_files.py). */
 #include "ctensor_py.h" /* Python.h first: it sets the POSIX feature macros */
 
 #include <errno.h>
@@ -13,324 +13,6 @@
 #include <unistd.h>
 
 #define SELF(o) (((TensorObject *)(o))->t)
-
-/* An IO failure as the exception Python raises for it (FileNotFoundError for a
-   missing file), else ct_raise. */
-static PyObject *raise_for_path(tensor_status_t status, const char *path) {
-  if (status == TENSOR_E_IO && access(path, F_OK) != 0 && errno == ENOENT) {
-    PyErr_SetString(PyExc_FileNotFoundError, tensor_last_error());
-    return NULL;
-  }
-  return ct_raise(status);
-}
-
-/* ---- .npy ------------------------------------------------------------------ */
-
-static PyObject *load_npy(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"file", "mmap_mode", NULL};
-  PyObject *path = NULL;
-  const char *mode = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z:load", kwlist, PyUnicode_FSConverter, &path, &mode))
-    return NULL;
-  uint32_t flags;
-  if (!mode) {
-    flags = TENSOR_LOAD_COPY;
-  } else if (strcmp(mode, "r") == 0) {
-    flags = 0;
-  } else if (strcmp(mode, "c") == 0) {
-    flags = TENSOR_LOAD_WRITABLE;
-  } else {
-    Py_DECREF(path);
-    PyErr_Format(PyExc_ValueError, "load(): mmap_mode must be None, 'r' or 'c', not '%s'", mode);
-    return NULL;
-  }
-  tensor_t *t = NULL;
-  tensor_status_t st;
-  Py_BEGIN_ALLOW_THREADS
-  st = tensor_load_npy(&t, PyBytes_AS_STRING(path), flags);
-  Py_END_ALLOW_THREADS
-  PyObject *result = st == TENSOR_OK ? ct_tensor_wrap(t) : raise_for_path(st, PyBytes_AS_STRING(path));
-  Py_DECREF(path);
-  return result;
-}
-
-static PyObject *save_npy(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"tensor", "file", NULL};
-  PyObject *tensor, *path = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O&:save", kwlist, &Ct_TensorType, &tensor,
-                                   PyUnicode_FSConverter, &path))
-    return NULL;
-  tensor_status_t st;
-  Py_BEGIN_ALLOW_THREADS
-  st = tensor_save_npy(SELF(tensor), PyBytes_AS_STRING(path));
-  Py_END_ALLOW_THREADS
-  PyObject *result = st == TENSOR_OK ? Py_NewRef(Py_None) : raise_for_path(st, PyBytes_AS_STRING(path));
-  Py_DECREF(path);
-  return result;
-}
-
-/* ---- safetensors ----------------------------------------------------------- */
-
-typedef struct {
-  PyObject_HEAD
-  tensor_safetensors_t *st;
-  int numpy;          /* framework "numpy": get_tensor returns NumPy arrays */
-  PyObject *metadata; /* dict, None without "__metadata__" pairs, or NULL until asked */
-} SafeOpenObject;
-
-static PyTypeObject SafeOpenType;
-
-/* framework: "pt"/"torch"/"ctensor" give tensors, "numpy"/"np" NumPy arrays. */
-static int parse_framework(PyObject *framework, int *numpy) {
-  static const char *tensors[] = {"pt", "torch", "pytorch", "ctensor"};
-  static const char *arrays[] = {"np", "numpy"};
-  if (PyUnicode_Check(framework)) {
-    for (size_t i = 0; i < sizeof tensors / sizeof *tensors; i++)
-      if (PyUnicode_CompareWithASCIIString(framework, tensors[i]) == 0) return *numpy = 0, 0;
-    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
-      if (PyUnicode_CompareWithASCIIString(framework, arrays[i]) == 0) return *numpy = 1, 0;
-  }
-  PyErr_Format(PyExc_ValueError, "framework %R is not supported: use \"pt\" (ctensor tensors) or \"numpy\"",
-               framework);
-  return -1;
-}
-
-/* Opens copy-on-write, as safetensors.torch does: zero-copy, writable, private. */
-static SafeOpenObject *open_file(PyTypeObject *type, PyObject *path, int numpy) {
-  tensor_safetensors_t *st = NULL;
-  tensor_status_t status;
-  Py_BEGIN_ALLOW_THREADS
-  status = tensor_safetensors_open(&st, PyBytes_AS_STRING(path), TENSOR_LOAD_WRITABLE);
-  Py_END_ALLOW_THREADS
-  if (status != TENSOR_OK) return (SafeOpenObject *)raise_for_path(status, PyBytes_AS_STRING(path));
-  SafeOpenObject *self = (SafeOpenObject *)type->tp_alloc(type, 0);
-  if (!self) {
-    tensor_safetensors_release(st);
-    return NULL;
-  }
-  self->st = st;
-  self->numpy = numpy;
-  return self;
-}
-
-static PyObject *safe_open_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"filename", "framework", "device", NULL};
-  PyObject *path = NULL, *framework, *device = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&O|O:safe_open", kwlist, PyUnicode_FSConverter, &path,
-                                   &framework, &device))
-    return NULL;
-  int numpy;
-  SafeOpenObject *self = NULL;
-  if (parse_framework(framework, &numpy) == 0 && ct_check_options(device, 0, "safe_open") == 0)
-    self = open_file(type, path, numpy);
-  Py_DECREF(path);
-  return (PyObject *)self;
-}
-
-static void safe_open_dealloc(PyObject *obj) {
-  SafeOpenObject *self = (SafeOpenObject *)obj;
-  tensor_safetensors_release(self->st);
-  Py_XDECREF(self->metadata);
-  Py_TYPE(obj)->tp_free(obj);
-}
-
-static int check_open(SafeOpenObject *self) {
-  if (self->st) return 0;
-  PyErr_SetString(PyExc_ValueError, "safe_open: the file is closed");
-  return -1;
-}
-
-/* The names in the order of the file's header, or sorted. */
-static PyObject *names_list(SafeOpenObject *self, int sorted) {
-  if (check_open(self) < 0) return NULL;
-  const int64_t n = tensor_safetensors_count(self->st);
-  PyObject *keys = PyList_New((Py_ssize_t)n);
-  for (int64_t i = 0; keys && i < n; i++) {
-    PyObject *name = PyUnicode_FromString(tensor_safetensors_name(self->st, i));
-    if (!name) {
-      Py_CLEAR(keys);
-      break;
-    }
-    PyList_SET_ITEM(keys, (Py_ssize_t)i, name);
-  }
-  if (keys && sorted && PyList_Sort(keys) < 0) Py_CLEAR(keys);
-  return keys;
-}
-
-/* Sorted, as the safetensors package's keys() gives them. */
-static PyObject *safe_open_keys(PyObject *obj, PyObject *noargs) {
-  (void)noargs;
-  return names_list((SafeOpenObject *)obj, 1);
-}
-
-static PyObject *safe_open_offset_keys(PyObject *obj, PyObject *noargs) {
-  (void)noargs;
-  return names_list((SafeOpenObject *)obj, 0);
-}
-
-static PyObject *safe_open_get_tensor(PyObject *obj, PyObject *name) {
-  SafeOpenObject *self = (SafeOpenObject *)obj;
-  if (check_open(self) < 0) return NULL;
-  const char *key = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-  if (!key) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "get_tensor(): name must be a str");
-    return NULL;
-  }
-  tensor_t *t = NULL;
-  const tensor_status_t st = tensor_safetensors_get(&t, self->st, key);
-  if (st != TENSOR_OK) return ct_raise(st);
-  PyObject *tensor = ct_tensor_wrap(t);
-  if (!tensor || !self->numpy) return tensor;
-  PyObject *array = PyObject_CallMethod(tensor, "numpy", NULL);
-  Py_DECREF(tensor);
-  return array;
-}
-
-/* The "__metadata__" pairs as a dict; None when there are none. */
-static PyObject *metadata_dict(const tensor_safetensors_t *st) {
-  const int64_t n = tensor_safetensors_metadata_count(st);
-  if (n == 0) return Py_NewRef(Py_None);
-  PyObject *dict = PyDict_New();
-  for (int64_t i = 0; dict && i < n; i++) {
-    const char *key = tensor_safetensors_metadata_key(st, i);
-    PyObject *value = PyUnicode_FromString(tensor_safetensors_metadata(st, key));
-    if (!value || PyDict_SetItemString(dict, key, value) < 0) Py_CLEAR(dict);
-    Py_XDECREF(value);
-  }
-  return dict;
-}
-
-static PyObject *safe_open_metadata(PyObject *obj, PyObject *noargs) {
-  (void)noargs;
-  SafeOpenObject *self = (SafeOpenObject *)obj;
-  if (check_open(self) < 0) return NULL;
-  /* From the header the handle read at open (never the file again, which may
-     have been replaced since); made on first use. */
-  if (!self->metadata && !(self->metadata = metadata_dict(self->st))) return NULL;
-  return PyDict_Check(self->metadata) ? PyDict_Copy(self->metadata) : Py_NewRef(self->metadata);
-}
-
-static PyObject *safe_open_enter(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return Py_NewRef(self);
-}
-
-static PyObject *safe_open_exit(PyObject *obj, PyObject *args) {
-  (void)args;
-  SafeOpenObject *self = (SafeOpenObject *)obj;
-  tensor_safetensors_release(self->st); /* tensors got from it stay valid */
-  self->st = NULL;
-  Py_RETURN_NONE;
-}
-
-static PyMethodDef safe_open_methods[] = {
-    {"keys", safe_open_keys, METH_NOARGS, "The tensors' names, sorted."},
-    {"offset_keys", safe_open_offset_keys, METH_NOARGS, "The tensors' names in the order of the file."},
-    {"get_tensor", safe_open_get_tensor, METH_O,
-     "get_tensor(name): a zero-copy, copy-on-write view of one tensor (a NumPy array for framework=\"numpy\")."},
-    {"metadata", safe_open_metadata, METH_NOARGS, "The \"__metadata__\" dict, or None."},
-    {"__enter__", safe_open_enter, METH_NOARGS, NULL},
-    {"__exit__", safe_open_exit, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject SafeOpenType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ctensor.safe_open",
-    .tp_basicsize = sizeof(SafeOpenObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "safe_open(filename, framework, device=\"cpu\"): an open safetensors file, as the safetensors "
-              "package's (a context manager with keys(), get_tensor(name) and metadata()).",
-    .tp_new = safe_open_new,
-    .tp_dealloc = safe_open_dealloc,
-    .tp_methods = safe_open_methods,
-};
-
-static PyObject *load_file(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"filename", "device", NULL};
-  PyObject *path = NULL, *device = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|O:load_file", kwlist, PyUnicode_FSConverter, &path, &device))
-    return NULL;
-  SafeOpenObject *f = ct_check_options(device, 0, "load_file") == 0 ? open_file(&SafeOpenType, path, 0) : NULL;
-  Py_DECREF(path);
-  if (!f) return NULL;
-  PyObject *result = PyDict_New();
-  PyObject *keys = result ? safe_open_keys((PyObject *)f, NULL) : NULL;
-  for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++) {
-    PyObject *t = safe_open_get_tensor((PyObject *)f, PyList_GET_ITEM(keys, i));
-    if (!t || PyDict_SetItem(result, PyList_GET_ITEM(keys, i), t) < 0) {
-      Py_XDECREF(t);
-      Py_CLEAR(result);
-      break;
-    }
-    Py_DECREF(t);
-  }
-  if (!keys) Py_CLEAR(result);
-  Py_XDECREF(keys);
-  Py_DECREF(f);
-  return result;
-}
-
-/* Borrowed UTF-8 of a str, or NULL with TypeError naming `what`. */
-static const char *utf8_of(PyObject *s, const char *what) {
-  if (!PyUnicode_Check(s)) {
-    PyErr_Format(PyExc_TypeError, "save_file(): %s must be str, not %.100s", what, Py_TYPE(s)->tp_name);
-    return NULL;
-  }
-  return PyUnicode_AsUTF8(s);
-}
-
-static PyObject *save_file(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"tensors", "filename", "metadata", NULL};
-  PyObject *tensors, *path = NULL, *metadata = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O&|O:save_file", kwlist, &PyDict_Type, &tensors,
-                                   PyUnicode_FSConverter, &path, &metadata))
-    return NULL;
-  if (metadata != Py_None && !PyDict_Check(metadata)) {
-    Py_DECREF(path);
-    PyErr_SetString(PyExc_TypeError, "save_file(): metadata must be a dict of str to str or None");
-    return NULL;
-  }
-  const Py_ssize_t n = PyDict_GET_SIZE(tensors), m = metadata == Py_None ? 0 : PyDict_GET_SIZE(metadata);
-  const char **names = PyMem_Calloc((size_t)n + 1, sizeof *names);
-  const tensor_t **handles = PyMem_Calloc((size_t)n + 1, sizeof *handles);
-  const char **keys = PyMem_Calloc((size_t)m + 1, sizeof *keys);
-  const char **values = PyMem_Calloc((size_t)m + 1, sizeof *values);
-  PyObject *result = NULL;
-  if (!names || !handles || !keys || !values) {
-    PyErr_NoMemory();
-    goto done;
-  }
-  Py_ssize_t pos = 0, i = 0;
-  PyObject *key, *value;
-  while (PyDict_Next(tensors, &pos, &key, &value)) {
-    if (!(names[i] = utf8_of(key, "tensor names"))) goto done;
-    if (!Ct_Tensor_Check(value)) {
-      PyErr_Format(PyExc_TypeError, "save_file(): '%s' is a %.100s, not a ctensor.Tensor", names[i],
-                   Py_TYPE(value)->tp_name);
-      goto done;
-    }
-    handles[i++] = SELF(value);
-  }
-  for (pos = 0, i = 0; m && PyDict_Next(metadata, &pos, &key, &value); i++)
-    if (!(keys[i] = utf8_of(key, "metadata keys")) || !(values[i] = utf8_of(value, "metadata values"))) goto done;
-  tensor_status_t st;
-  Py_BEGIN_ALLOW_THREADS
-  st = tensor_safetensors_save(PyBytes_AS_STRING(path), n, names, handles, m, keys, values);
-  Py_END_ALLOW_THREADS
-  result = st == TENSOR_OK ? Py_NewRef(Py_None) : raise_for_path(st, PyBytes_AS_STRING(path));
-done:
-  PyMem_Free(names);
-  PyMem_Free(handles);
-  PyMem_Free(keys);
-  PyMem_Free(values);
-  Py_DECREF(path);
-  return result;
-}
 
 /* ---- torch.from_file ------------------------------------------------------- */
 
@@ -405,7 +87,7 @@ done:
 
 /* ---- shared memory and multiprocessing ------------------------------------ */
 
-PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs) {
+static PyObject *is_shared(PyObject *self, PyObject *noargs) {
   (void)noargs;
   return PyBool_FromLong(tensor_storage_fd(tensor_storage(SELF(self))) >= 0);
 }
@@ -414,7 +96,7 @@ PyObject *ct_tensor_is_shared(PyObject *self, PyObject *noargs) {
    tensor_storage_move_to_shared), as torch's share_memory_: every tensor viewing
    that storage sees the shared memory. An exported storage (buffer, NumPy array,
    DLPack) is refused with BufferError, as resizing an exported bytearray is. */
-PyObject *ct_tensor_share_memory_(PyObject *self, PyObject *noargs) {
+static PyObject *share_memory_(PyObject *self, PyObject *noargs) {
   (void)noargs;
   const tensor_status_t st = tensor_storage_move_to_shared(tensor_storage(SELF(self)));
   return st == TENSOR_OK ? Py_NewRef(self) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_BufferError);
@@ -442,7 +124,7 @@ static PyObject *reduce_shared(PyObject *unused, PyObject *tensor) {
     PyErr_SetString(PyExc_TypeError, "_reduce_shared(): expected a ctensor.Tensor");
     return NULL;
   }
-  PyObject *moved = ct_tensor_share_memory_(tensor, NULL);
+  PyObject *moved = share_memory_(tensor, NULL);
   if (!moved) return NULL;
   Py_DECREF(moved);
   const tensor_t *t = SELF(tensor);
@@ -504,13 +186,13 @@ static PyObject *rebuild_shared(PyObject *module, PyObject *args) {
 
 #define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
 
-PyMethodDef ct_files_methods[] = {
-    {"load", KW(load_npy),
-     "load(file, mmap_mode=None): a .npy file as a tensor, as np.load: read into memory (None), mapped "
-     "read-only ('r') or copy-on-write ('c')."},
-    {"save", KW(save_npy), "save(tensor, file): a .npy file NumPy reads (written atomically; no suffix added)."},
-    {"load_file", KW(load_file), "load_file(filename, device=\"cpu\"): every tensor of a safetensors file, by name."},
-    {"save_file", KW(save_file), "save_file(tensors, filename, metadata=None): a dict of tensors as a safetensors file."},
+static PyMethodDef tensor_methods[] = {
+    {"is_shared", is_shared, METH_NOARGS, "True if the storage is in shared memory (fd-backed)."},
+    {"share_memory_", share_memory_, METH_NOARGS, "Moves the tensor to shared memory (no-op if there); returns self."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef module_functions[] = {
     {"from_file", KW(from_file),
      "from_file(filename, shared=None, size=0, *, dtype=None): torch.from_file: `size` elements of a file, "
      "mapped (shared: writes reach the file)."},
@@ -519,11 +201,9 @@ PyMethodDef ct_files_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Registers safe_open and the ForkingPickler reducer (module functions are
-   added from ct_files_methods). */
-int ct_files_init(PyObject *module) {
-  if (PyType_Ready(&SafeOpenType) < 0 || PyModule_AddObjectRef(module, "safe_open", (PyObject *)&SafeOpenType) < 0)
-    return -1;
+/* Registers the tensor methods, the module functions and the ForkingPickler reducer. */
+int ct_files_register(PyObject *module) {
+  if (ct_tensor_add_methods(tensor_methods) < 0 || ct_add_functions(module, module_functions) < 0) return -1;
   PyObject *reduction = PyImport_ImportModule("multiprocessing.reduction");
   PyObject *pickler = reduction ? PyObject_GetAttrString(reduction, "ForkingPickler") : NULL;
   PyObject *reducer = pickler ? PyObject_GetAttrString(module, "_reduce_shared") : NULL;

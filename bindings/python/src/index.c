@@ -7,59 +7,33 @@
 
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
-/* The dtype kind ('b', 'i', 'u', 'f', ...) of a 0-dim NumPy array, else 0. */
-static char zero_dim_array_kind(PyObject *item) {
-  if (ct_is_numpy_array(item) <= 0) {
-    PyErr_Clear();
-    return 0;
-  }
-  PyObject *ndim = PyObject_GetAttrString(item, "ndim"), *dtype = PyObject_GetAttrString(item, "dtype");
-  PyObject *kind = dtype ? PyObject_GetAttrString(dtype, "kind") : NULL;
-  const char *text = kind && PyUnicode_Check(kind) ? PyUnicode_AsUTF8(kind) : NULL;
-  const char result = ndim && PyLong_Check(ndim) && PyLong_AsLong(ndim) == 0 && text ? text[0] : 0;
-  Py_XDECREF(ndim);
-  Py_XDECREF(dtype);
-  Py_XDECREF(kind);
-  PyErr_Clear();
-  return result;
-}
-
 /* Python bools and 0-dim bool or uint8 tensors (and arrays, as torch: uint8 is
    its legacy mask dtype) add a dim of size 1 (true / non-zero) or 0. */
 static int is_bool_index(PyObject *item) {
   if (PyBool_Check(item)) return 1;
   if (Ct_Tensor_Check(item)) {
-    const tensor_dtype_t d = tensor_dtype(SELF(item));
-    return tensor_ndim(SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
+    const tensor_dtype_t d = tensor_dtype(CT_SELF(item));
+    return tensor_ndim(CT_SELF(item)) == 0 && (d == TENSOR_BOOL || d == TENSOR_UINT8);
   }
-  const char kind = zero_dim_array_kind(item);
-  if (kind != 'u') return kind == 'b';
-  PyObject *dtype = PyObject_GetAttrString(item, "dtype"); /* 'u' covers uint16..64, which are integers */
-  PyObject *size = dtype ? PyObject_GetAttrString(dtype, "itemsize") : NULL;
-  const long itemsize = size ? PyLong_AsLong(size) : -1;
-  Py_XDECREF(size);
-  Py_XDECREF(dtype);
-  PyErr_Clear();
-  return itemsize == 1;
+  char kind = 0;
+  int itemsize = 0;
+  return ct_numpy_zero_dim(item, &kind, &itemsize) && (kind == 'b' || (kind == 'u' && itemsize == 1));
 }
 
 /* Lists, arrays and tensors other than 0-dim integers index with their values
    (a 0-dim integer tensor or array selects, as torch). */
 static int is_advanced(PyObject *item) {
   if (Ct_Tensor_Check(item)) {
-    const tensor_dtype_t d = tensor_dtype(SELF(item));
-    return tensor_ndim(SELF(item)) > 0 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d);
+    const tensor_dtype_t d = tensor_dtype(CT_SELF(item));
+    return tensor_ndim(CT_SELF(item)) > 0 || ct_dtype_is_floating(d) || ct_dtype_is_complex(d);
   }
   if (PyList_Check(item) || PyTuple_Check(item)) return 1;
   if (PyLong_Check(item)) return 0;
   const int array = ct_is_numpy_array(item);
   if (array < 0) return -1;
-  if (array) {
-    const char kind = zero_dim_array_kind(item);
-    return kind != 'i' && kind != 'u';
-  }
+  char kind = 0;
+  int itemsize;
+  if (array) return !ct_numpy_zero_dim(item, &kind, &itemsize) || (kind != 'i' && kind != 'u');
   return PyObject_HasAttrString(item, "__dlpack__");
 }
 
@@ -69,7 +43,7 @@ static int is_mask(const tensor_t *t) { return tensor_dtype(t) == TENSOR_BOOL ||
 /* An advanced index as an integer tensor of any integer dtype, or a mask. */
 static tensor_t *index_tensor(PyObject *item) {
   tensor_t *t;
-  if (Ct_Tensor_Check(item)) t = tensor_retain(SELF(item));
+  if (Ct_Tensor_Check(item)) t = tensor_retain(CT_SELF(item));
   else if (ct_is_numpy_array(item) > 0) t = ct_tensor_from_strided_buffer(item);
   else if (PyErr_Occurred()) return NULL;
   else if (PyObject_HasAttrString(item, "__dlpack__")) t = ct_tensor_from_dlpack_object(item);
@@ -275,23 +249,52 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   return view;
 }
 
-PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
-  if (PyLong_CheckExact(index)) { /* t[i], the common case: one select, nothing else to look at */
+/* t[2, 1:5]: a tuple of exact ints and slices, at most ndim of them, in one
+   tensor_index call; 0 when the general path must look (nothing done). */
+static int fast_index(const tensor_t *t, PyObject *index, tensor_t **out) {
+  const Py_ssize_t n = PyTuple_GET_SIZE(index);
+  PyObject *const *items = PySequence_Fast_ITEMS(index);
+  if (n > tensor_ndim(t)) return 0;
+  int32_t kinds[TENSOR_MAX_DIMS];
+  int64_t values[3 * TENSOR_MAX_DIMS];
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = items[i];
+    if (PyLong_CheckExact(item)) {
+      kinds[i] = TENSOR_INDEX_INT;
+      values[3 * i] = PyLong_AsLongLong(item);
+      if (values[3 * i] == -1 && PyErr_Occurred()) return -1;
+    } else if (PySlice_Check(item)) {
+      Py_ssize_t v[3]; /* open ends: PY_SSIZE_T_MIN/MAX */
+      if (PySlice_Unpack(item, &v[0], &v[1], &v[2]) < 0) return -1;
+      kinds[i] = TENSOR_INDEX_SLICE;
+      values[3 * i] = v[0], values[3 * i + 1] = v[1], values[3 * i + 2] = v[2];
+    } else {
+      return 0;
+    }
+  }
+  const tensor_status_t st = tensor_index(out, t, n, kinds, values);
+  if (st != TENSOR_OK) ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+  return st == TENSOR_OK ? 1 : -1;
+}
+
+static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
+  tensor_t *view = NULL;
+  tensor_status_t st = TENSOR_OK;
+  if (PyLong_CheckExact(index)) { /* t[i], the common case: one select */
     const long long i = PyLong_AsLongLong(index);
     if (i == -1 && PyErr_Occurred()) return NULL;
-    tensor_t *out = NULL;
-    const tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
-    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
-  }
-  if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
+    st = tensor_select(&view, CT_SELF(self), 0, i);
+  } else if (PySlice_Check(index)) { /* t[a:b:c]: one slice of dim 0 */
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(index, &start, &stop, &step) < 0) return NULL;
-    tensor_t *out = NULL;
-    const tensor_status_t st = tensor_slice(&out, SELF(self), 0, start, stop, step);
-    return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
+    st = tensor_slice(&view, CT_SELF(self), 0, start, stop, step);
+  } else if (PyTuple_CheckExact(index)) {
+    const int fast = fast_index(CT_SELF(self), index, &view);
+    if (fast) return fast < 0 ? NULL : ct_tensor_wrap(view);
   }
+  if (view || st != TENSOR_OK) return st == TENSOR_OK ? ct_tensor_wrap(view) : ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   Advanced adv;
-  tensor_t *view = index_view(SELF(self), index, &adv);
+  view = index_view(CT_SELF(self), index, &adv);
   if (!view || adv.m == 0) return ct_tensor_wrap(view);
   PyObject *r = ct_advanced_get(view, adv.m, adv.dims, adv.idx);
   advanced_release(&adv);
@@ -299,9 +302,9 @@ PyObject *ct_tensor_getitem(PyObject *self, PyObject *index) {
   return r;
 }
 
-PyObject *ct_tensor_item_at(PyObject *self, Py_ssize_t i) {
+static PyObject *tensor_item_at(PyObject *self, Py_ssize_t i) {
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_select(&out, SELF(self), 0, i);
+  tensor_status_t st = tensor_select(&out, CT_SELF(self), 0, i);
   if (st != TENSOR_OK) return ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
   return ct_tensor_wrap(out);
 }
@@ -320,7 +323,7 @@ static int settable_number(PyObject *value) {
 /* An assigned value as a tensor: ctensor tensors and DLPack producers (e.g. a
    torch.Tensor); anything else is torch's TypeError. */
 static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
-  if (Ct_Tensor_Check(value)) return tensor_retain(SELF(value));
+  if (Ct_Tensor_Check(value)) return tensor_retain(CT_SELF(value));
   if (ct_is_numpy_array(value) == 0 && !PyErr_Occurred() && PyObject_HasAttrString(value, "__dlpack__"))
     return ct_tensor_from_dlpack_object(value);
   if (!PyErr_Occurred())
@@ -330,7 +333,7 @@ static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
 }
 
 int ct_fill(tensor_t *dst, PyObject *value) {
-  int ok = Ct_Tensor_Check(value) ? tensor_ndim(SELF(value)) == 0 : ct_scalar_kind(value) > 0;
+  int ok = Ct_Tensor_Check(value) ? tensor_ndim(CT_SELF(value)) == 0 : ct_scalar_kind(value) > 0;
   if (ok && !Ct_Tensor_Check(value) && ct_is_numpy_array(value) != 0) ok = 0; /* 0-dim arrays: TypeError */
   if (PyErr_Occurred()) return -1;
   if (!ok) {
@@ -357,24 +360,11 @@ int ct_fill(tensor_t *dst, PyObject *value) {
   return 0;
 }
 
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
-  if (!src) return NULL;
-  int64_t lead = 0;
-  const int64_t n = tensor_ndim(src);
-  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
-  if (lead == 0) return src;
-  tensor_t *stripped = NULL;
-  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
-                                               tensor_strides(src) + lead, tensor_storage_offset(src));
-  tensor_release(src);
-  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
-}
-
-int ct_assign(tensor_t *dst, PyObject *value) {
+static int assign(tensor_t *dst, PyObject *value) {
   const int number = settable_number(value);
   if (number < 0) return -1;
   /* numbers, and 0-dim tensors into a tensor with dims, fill (checked) */
-  if (number || (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) == 0 && tensor_ndim(dst) != 0))
+  if (number || (Ct_Tensor_Check(value) && tensor_ndim(CT_SELF(value)) == 0 && tensor_ndim(dst) != 0))
     return ct_fill(dst, value);
   tensor_t *src = ct_drop_leading_ones(value_tensor(value, tensor_dtype(dst)), tensor_ndim(dst));
   if (!src) return -1;
@@ -405,17 +395,17 @@ static tensor_t *advanced_value(PyObject *value, tensor_dtype_t dtype) {
   return src;
 }
 
-int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
+static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   if (!value) {
     PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
     return -1;
   }
   Advanced adv;
-  tensor_t *view = index_view(SELF(self), index, &adv);
+  tensor_t *view = index_view(CT_SELF(self), index, &adv);
   if (!view) return -1;
   int rc;
   if (adv.m == 0) {
-    rc = ct_assign(view, value);
+    rc = assign(view, value);
   } else {
     tensor_t *src = advanced_value(value, tensor_dtype(view));
     rc = src ? ct_advanced_set(view, adv.m, adv.dims, adv.idx, src) : -1;
@@ -424,4 +414,10 @@ int ct_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
   }
   tensor_release(view);
   return rc;
+}
+
+void ct_index_slots(PyTypeObject *type) {
+  type->tp_as_sequence->sq_item = tensor_item_at;
+  type->tp_as_mapping->mp_subscript = tensor_getitem;
+  type->tp_as_mapping->mp_ass_subscript = tensor_setitem;
 }

@@ -1,11 +1,12 @@
 /* Math on the C API: the arithmetic and comparison operators with PyTorch's
    Python-number promotion (numbers become wrapped-number scalars), in-place
-   operators, neg/abs, reductions, ctensor.cat/stack/equal/allclose/
-   result_type, and the one entry behind the unary family (ctensor/_unary.py). Large operations let other Python threads run. */
+   operators, -t and abs(t), ctensor.cat/stack/equal/allclose/result_type, and
+   the entries behind the binary and unary families' methods and functions
+   (_binary, _unary: ctensor/_tensor_methods.py, ctensor/_unary.py). Large
+   operations let other Python threads run. */
 #include "ctensor_py.h"
 
 typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_t *);
-typedef tensor_status_t (*ReduceFn)(tensor_t **, const tensor_t *, int64_t, const int64_t *, int32_t);
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
@@ -141,7 +142,9 @@ static PyObject *nb_pos(PyObject *self) {
   return Py_NewRef(self);
 }
 
-void ct_math_number_slots(PyNumberMethods *nb) {
+void ct_math_slots(PyTypeObject *type) {
+  PyNumberMethods *nb = type->tp_as_number;
+  type->tp_richcompare = ct_tensor_richcompare;
   nb->nb_add = nb_add;
   nb->nb_subtract = nb_sub;
   nb->nb_multiply = nb_mul;
@@ -164,288 +167,7 @@ PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* ---- methods -------------------------------------------------------------- */
 
-#define BINARY_METHOD(name, fn)                                                   \
-  static PyObject *method_##name(PyObject *self, PyObject *other) { return binary(self, other, fn); }
-BINARY_METHOD(add, tensor_add)
-BINARY_METHOD(sub, tensor_sub)
-BINARY_METHOD(mul, tensor_mul)
-BINARY_METHOD(div, tensor_div)
-BINARY_METHOD(pow, tensor_pow)
-BINARY_METHOD(maximum, tensor_maximum)
-BINARY_METHOD(minimum, tensor_minimum)
-BINARY_METHOD(eq, tensor_eq)
-BINARY_METHOD(ne, tensor_ne)
-BINARY_METHOD(lt, tensor_lt)
-BINARY_METHOD(le, tensor_le)
-BINARY_METHOD(gt, tensor_gt)
-BINARY_METHOD(ge, tensor_ge)
-
-/* torch's methods take tensors or numbers; a non-number is a TypeError there. */
-static PyObject *checked(PyObject *r, PyObject *other, const char *name) {
-  if (r == Py_NotImplemented) {
-    Py_DECREF(r);
-    return PyErr_Format(PyExc_TypeError, "%s(): argument 'other' must be Tensor or Number, not %.200s", name,
-                        Py_TYPE(other)->tp_name);
-  }
-  return r;
-}
-
-#define CHECKED_METHOD(name)                                                        \
-  static PyObject *checked_##name(PyObject *self, PyObject *other) {                \
-    return checked(method_##name(self, other), other, #name);                       \
-  }
-CHECKED_METHOD(add)
-CHECKED_METHOD(sub)
-CHECKED_METHOD(mul)
-CHECKED_METHOD(div)
-CHECKED_METHOD(pow)
-CHECKED_METHOD(maximum)
-CHECKED_METHOD(minimum)
-CHECKED_METHOD(eq)
-CHECKED_METHOD(ne)
-CHECKED_METHOD(lt)
-CHECKED_METHOD(le)
-CHECKED_METHOD(gt)
-CHECKED_METHOD(ge)
-
-#define IN_PLACE_METHOD(name, op)                                                        \
-  static PyObject *method_##name##_(PyObject *self, PyObject *other) {                   \
-    return checked(in_place(self, other, op), other, #name "_");                         \
-  }
-IN_PLACE_METHOD(add, TENSOR_OP_ADD)
-IN_PLACE_METHOD(sub, TENSOR_OP_SUB)
-IN_PLACE_METHOD(mul, TENSOR_OP_MUL)
-IN_PLACE_METHOD(div, TENSOR_OP_DIV)
-
-static PyObject *method_neg(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return nb_neg(self);
-}
-static PyObject *method_abs(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  return nb_abs(self);
-}
-
-/* dim=None (every dim), an int or a sequence of ints. Returns ndims or -1. */
-static int64_t parse_dims(PyObject *dim, int64_t *dims) {
-  if (!dim || dim == Py_None) return 0;
-  if (PyLong_Check(dim)) {
-    dims[0] = PyLong_AsLongLong(dim);
-    return dims[0] == -1 && PyErr_Occurred() ? -1 : 1;
-  }
-  PyObject *seq = PySequence_Fast(dim, "dim must be an int, a sequence of ints or None");
-  if (!seq) return -1;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  if (n > TENSOR_MAX_DIMS) {
-    Py_DECREF(seq);
-    PyErr_SetString(PyExc_RuntimeError, "too many dims");
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    dims[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
-    if (dims[i] == -1 && PyErr_Occurred()) {
-      Py_DECREF(seq);
-      return -1;
-    }
-  }
-  Py_DECREF(seq);
-  return n;
-}
-
-/* Also NumPy's spelling (axis=, keepdims=, out=None), which np.sum(t) & co. pass
-   to a tensor's own method. */
-static PyObject *reduce(PyObject *self, PyObject *args, PyObject *kwargs, ReduceFn fn, const char *name) {
-  static char *kwlist[] = {"dim", "keepdim", "dtype", "axis", "keepdims", "out", NULL};
-  PyObject *dim = NULL, *axis = NULL, *out_arg = Py_None;
-  int keepdim = 0, keepdims = 0;
-  tensor_dtype_t dtype = -1;
-  char format[32];
-  PyOS_snprintf(format, sizeof format, "|Op$O&OpO:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &dim, &keepdim, ct_dtype_converter, &dtype, &axis,
-                                   &keepdims, &out_arg))
-    return NULL;
-  if (out_arg != Py_None || (axis && dim)) {
-    /* as torch's methods (out= is the module functions', in ctensor/_functions.py) */
-    PyErr_Format(PyExc_TypeError, "%s(): %s", name, out_arg != Py_None ? "out= is not supported" : "dim and axis both given");
-    return NULL;
-  }
-  if (axis && axis != Py_None) dim = axis;
-  keepdim |= keepdims;
-  int64_t dims[TENSOR_MAX_DIMS];
-  const int64_t ndims = parse_dims(dim, dims);
-  if (ndims < 0) return NULL;
-  tensor_t *input = tensor_retain(SELF(self)), *out = NULL;
-  tensor_status_t st = TENSOR_OK;
-  if (dtype >= 0 && dtype != tensor_dtype(input)) { /* torch's dtype=: convert first */
-    tensor_t *converted = NULL;
-    st = ct_to(&converted, input, dtype);
-    tensor_release(input);
-    input = converted;
-  }
-  if (st == TENSOR_OK) {
-    if (large(input, NULL)) {
-      Py_BEGIN_ALLOW_THREADS
-      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
-      Py_END_ALLOW_THREADS
-    } else {
-      st = fn(&out, input, ndims, ndims ? dims : NULL, keepdim);
-    }
-  }
-  tensor_release(input);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-static PyObject *method_sum(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_sum, "sum"); }
-static PyObject *method_mean(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_mean, "mean"); }
-static PyObject *method_prod(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_prod, "prod"); }
-static PyObject *method_amax(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amax, "amax"); }
-static PyObject *method_amin(PyObject *s, PyObject *a, PyObject *k) { return reduce(s, a, k, tensor_amin, "amin"); }
-
-/* max()/min(): the largest/smallest element; max(other): maximum(self, other).
-   The dim forms (values and indices) are not provided. */
-static PyObject *extreme(PyObject *self, PyObject *args, PyObject *kwargs, int max) {
-  const char *name = max ? "max" : "min";
-  if (kwargs && PyDict_GET_SIZE(kwargs) && PyTuple_GET_SIZE(args) == 0) { /* np.max(t): axis=, out=, keepdims= */
-    PyObject *key;
-    Py_ssize_t pos = 0;
-    int numpy_style = 1;
-    while (numpy_style && PyDict_Next(kwargs, &pos, &key, NULL))
-      numpy_style = PyUnicode_CompareWithASCIIString(key, "axis") == 0 || PyUnicode_CompareWithASCIIString(key, "out") == 0 ||
-                    PyUnicode_CompareWithASCIIString(key, "keepdims") == 0;
-    if (numpy_style) return reduce(self, args, kwargs, max ? tensor_amax : tensor_amin, name);
-  }
-  if ((kwargs && PyDict_GET_SIZE(kwargs)) || PyTuple_GET_SIZE(args) > 1)
-    return PyErr_Format(PyExc_NotImplementedError, "%s(dim, keepdim): values and indices are not provided by ctensor; "
-                        "use amax/amin", name);
-  if (PyTuple_GET_SIZE(args) == 0) {
-    PyObject *none = PyTuple_New(0);
-    if (!none) return NULL;
-    PyObject *r = reduce(self, none, NULL, max ? tensor_amax : tensor_amin, name);
-    Py_DECREF(none);
-    return r;
-  }
-  PyObject *other = PyTuple_GET_ITEM(args, 0);
-  if (!Ct_Tensor_Check(other))
-    return PyErr_Format(PyExc_NotImplementedError, "%s(dim): values and indices are not provided by ctensor; "
-                        "use amax/amin", name);
-  return binary(self, other, max ? tensor_maximum : tensor_minimum);
-}
-
-static PyObject *method_max(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 1); }
-static PyObject *method_min(PyObject *s, PyObject *a, PyObject *k) { return extreme(s, a, k, 0); }
-
-#define M_O(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_O, doc}
-#define M_KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-#define M_NO(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_NOARGS, doc}
-
-PyMethodDef ct_math_methods[] = {
-    M_O("add", checked_add, "add(other): self + other."),
-    M_O("sub", checked_sub, "sub(other): self - other."),
-    M_O("mul", checked_mul, "mul(other): self * other."),
-    M_O("div", checked_div, "div(other): true division."),
-    M_O("true_divide", checked_div, "true_divide(other): div."),
-    M_O("pow", checked_pow, "pow(exponent): self ** exponent."),
-    M_O("maximum", checked_maximum, "maximum(other): element-wise maximum (NaN wins)."),
-    M_O("minimum", checked_minimum, "minimum(other): element-wise minimum (NaN wins)."),
-    M_O("eq", checked_eq, "eq(other): self == other."),
-    M_O("ne", checked_ne, "ne(other): self != other."),
-    M_O("lt", checked_lt, "lt(other): self < other."),
-    M_O("le", checked_le, "le(other): self <= other."),
-    M_O("gt", checked_gt, "gt(other): self > other."),
-    M_O("ge", checked_ge, "ge(other): self >= other."),
-    M_O("add_", method_add_, "add_(other): self += other, returns self."),
-    M_O("sub_", method_sub_, "sub_(other): self -= other, returns self."),
-    M_O("mul_", method_mul_, "mul_(other): self *= other, returns self."),
-    M_O("div_", method_div_, "div_(other): self /= other, returns self."),
-    M_NO("neg", method_neg, "neg(): -self."),
-    M_NO("abs", method_abs, "abs(): |self| (complex: the modulus)."),
-    M_KW("sum", method_sum, "sum(dim=None, keepdim=False, *, dtype=None): bool/integers give int64; pairwise."),
-    M_KW("mean", method_mean, "mean(dim=None, keepdim=False, *, dtype=None): float or complex only."),
-    M_KW("prod", method_prod, "prod(dim=None, keepdim=False, *, dtype=None)."),
-    M_KW("amax", method_amax, "amax(dim=(), keepdim=False): the largest element over dim (all when empty)."),
-    M_KW("amin", method_amin, "amin(dim=(), keepdim=False): the smallest element over dim (all when empty)."),
-    M_KW("max", method_max, "max(): the largest element; max(other): maximum(self, other)."),
-    M_KW("min", method_min, "min(): the smallest element; min(other): minimum(self, other)."),
-    {NULL, NULL, 0, NULL},
-};
-
 /* ---- module functions ---------------------------------------------------- */
-
-/* The tensors of a sequence as borrowed handles in `list` (n of them). */
-static Py_ssize_t tensor_list(PyObject *seq_obj, const char *name, PyObject **seq, const tensor_t ***list) {
-  *seq = PySequence_Fast(seq_obj, "expected a sequence of tensors");
-  if (!*seq) return -1;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(*seq);
-  *list = PyMem_Malloc(sizeof(tensor_t *) * (size_t)(n ? n : 1));
-  if (!*list) {
-    Py_DECREF(*seq);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *item = PySequence_Fast_GET_ITEM(*seq, i);
-    if (!Ct_Tensor_Check(item)) {
-      PyMem_Free(*list);
-      Py_DECREF(*seq);
-      PyErr_Format(PyExc_TypeError, "%s(): expected a sequence of Tensors, but item %zd is %.200s", name, i,
-                   Py_TYPE(item)->tp_name);
-      return -1;
-    }
-    (*list)[i] = SELF(item);
-  }
-  return n;
-}
-
-static PyObject *join(PyObject *args, PyObject *kwargs, const char *name,
-                      tensor_status_t (*fn)(tensor_t **, int64_t, const tensor_t *const *, int64_t)) {
-  static char *kwlist[] = {"tensors", "dim", NULL};
-  PyObject *tensors;
-  long long dim = 0;
-  char format[32];
-  PyOS_snprintf(format, sizeof format, "O|L:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &tensors, &dim)) return NULL;
-  PyObject *seq;
-  const tensor_t **list;
-  const Py_ssize_t n = tensor_list(tensors, name, &seq, &list);
-  if (n < 0) return NULL;
-  tensor_t *out = NULL;
-  const tensor_status_t st = fn(&out, n, list, dim);
-  PyMem_Free(list);
-  Py_DECREF(seq);
-  return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
-}
-
-static PyObject *fn_cat(PyObject *m, PyObject *a, PyObject *k) {
-  (void)m;
-  return join(a, k, "cat", tensor_cat);
-}
-static PyObject *fn_stack(PyObject *m, PyObject *a, PyObject *k) {
-  (void)m;
-  return join(a, k, "stack", tensor_stack);
-}
-
-static PyObject *fn_equal(PyObject *module, PyObject *args) {
-  (void)module;
-  PyObject *a, *b;
-  if (!PyArg_ParseTuple(args, "O!O!:equal", &Ct_TensorType, &a, &Ct_TensorType, &b)) return NULL;
-  int32_t r;
-  const tensor_status_t st = tensor_equal(&r, SELF(a), SELF(b));
-  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
-}
-
-static PyObject *fn_allclose(PyObject *module, PyObject *args, PyObject *kwargs) {
-  (void)module;
-  static char *kwlist[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-  PyObject *a, *b;
-  double rtol = 1e-5, atol = 1e-8;
-  int equal_nan = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!|ddp:allclose", kwlist, &Ct_TensorType, &a, &Ct_TensorType, &b,
-                                   &rtol, &atol, &equal_nan))
-    return NULL;
-  int32_t r;
-  const tensor_status_t st = tensor_allclose(&r, SELF(a), SELF(b), rtol, atol, equal_nan);
-  return st == TENSOR_OK ? PyBool_FromLong(r) : ct_raise(st);
-}
 
 static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   (void)module;
@@ -466,29 +188,27 @@ static PyObject *fn_result_type(PyObject *module, PyObject *args) {
   return st == TENSOR_OK ? Py_NewRef(ct_dtype_object(d)) : ct_raise(st);
 }
 
-/* torch.add(a, b, out=None) & co.: with out=, computed into out by PyTorch's out=
-   rules (tensor_binary_into: the result's shape, a dtype the result casts to). */
-static PyObject *forward_binary(PyObject *args, PyObject *kwargs, BinaryFn fn, tensor_op_t op, const char *name) {
-  static char *kwlist[] = {"input", "other", "out", NULL};
-  PyObject *a, *b, *out = Py_None;
-  char format[32];
-  PyOS_snprintf(format, sizeof format, "OO|$O:%s", name);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, &a, &b, &out)) return NULL;
-  if (out == Py_None) {
-    PyObject *r = binary(a, b, fn);
-    if (r == Py_NotImplemented) {
-      Py_DECREF(r);
-      return PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
-    }
-    return r;
-  }
-  if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "%s(): out must be a Tensor", name);
+/* _binary(op, a, b, out): a op b by TENSOR_OP_* code, for the package's methods
+   and functions (ctensor/_tensor_methods.py): a new tensor when out is None, else
+   computed into out by PyTorch's out= rules (tensor_binary_into; out may be a:
+   in place). NotImplemented when an operand is neither a tensor nor a number. */
+static PyObject *fn_binary(PyObject *module, PyObject *args) {
+  (void)module;
+  static const BinaryFn fns[] = {tensor_add, tensor_sub, tensor_mul, tensor_div, tensor_pow, tensor_maximum,
+                                 tensor_minimum, tensor_eq, tensor_ne, tensor_lt, tensor_le, tensor_gt, tensor_ge};
+  int op;
+  PyObject *a, *b, *out;
+  if (!PyArg_ParseTuple(args, "iOOO:_binary", &op, &a, &b, &out)) return NULL;
+  if (op < 0 || op >= (int)(sizeof fns / sizeof *fns)) return PyErr_Format(PyExc_ValueError, "_binary(): no op %d", op);
+  if (out == Py_None) return binary(a, b, fns[op]);
+  if (!Ct_Tensor_Check(out)) return PyErr_Format(PyExc_TypeError, "out must be a Tensor, not %.200s", Py_TYPE(out)->tp_name);
   tensor_t *ta, *tb = NULL;
   int r = ct_operand(a, &ta);
   if (r > 0) r = ct_operand(b, &tb);
   if (r <= 0) {
     tensor_release(ta);
-    return r < 0 ? NULL : PyErr_Format(PyExc_TypeError, "%s(): arguments must be Tensors or Numbers", name);
+    if (r < 0) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
   }
   tensor_status_t st;
   if (large(ta, tb)) {
@@ -502,25 +222,6 @@ static PyObject *forward_binary(PyObject *args, PyObject *kwargs, BinaryFn fn, t
   tensor_release(tb);
   return st == TENSOR_OK ? Py_NewRef(out) : ct_raise(st);
 }
-
-#define FN_BINARY(name, fn, op)                                                      \
-  static PyObject *fn_##name(PyObject *m, PyObject *args, PyObject *kwargs) {        \
-    (void)m;                                                                         \
-    return forward_binary(args, kwargs, fn, op, #name);                              \
-  }
-FN_BINARY(add, tensor_add, TENSOR_OP_ADD)
-FN_BINARY(sub, tensor_sub, TENSOR_OP_SUB)
-FN_BINARY(mul, tensor_mul, TENSOR_OP_MUL)
-FN_BINARY(div, tensor_div, TENSOR_OP_DIV)
-FN_BINARY(pow, tensor_pow, TENSOR_OP_POW)
-FN_BINARY(maximum, tensor_maximum, TENSOR_OP_MAXIMUM)
-FN_BINARY(minimum, tensor_minimum, TENSOR_OP_MINIMUM)
-FN_BINARY(eq, tensor_eq, TENSOR_OP_EQ)
-FN_BINARY(ne, tensor_ne, TENSOR_OP_NE)
-FN_BINARY(lt, tensor_lt, TENSOR_OP_LT)
-FN_BINARY(le, tensor_le, TENSOR_OP_LE)
-FN_BINARY(gt, tensor_gt, TENSOR_OP_GT)
-FN_BINARY(ge, tensor_ge, TENSOR_OP_GE)
 
 static tensor_status_t unary_by_code(int op, const tensor_t *input, tensor_t *out, tensor_t **result) {
   return out ? tensor_unary_into(out, op, input) : tensor_unary(result, op, input);
@@ -574,29 +275,15 @@ static PyObject *fn_set_tensor_methods(PyObject *module, PyObject *methods) {
   Py_RETURN_NONE;
 }
 
-PyMethodDef ct_math_functions[] = {
+static PyMethodDef math_functions[] = {
     {"_unary", fn_unary, METH_VARARGS, "_unary(op, input, out): the unary op of code op (TENSOR_UOP_*)."},
+    {"_binary", fn_binary, METH_VARARGS, "_binary(op, a, b, out): the binary op of code op (TENSOR_OP_*)."},
     {"_set_tensor_methods", fn_set_tensor_methods, METH_O,
      "_set_tensor_methods(dict): adds Python functions to Tensor's methods (the package does, on import)."},
-    M_KW("cat", fn_cat, "cat(tensors, dim=0): joined along dim, in the promoted dtype."),
-    M_KW("concat", fn_cat, "concat(tensors, dim=0): cat."),
-    M_KW("stack", fn_stack, "stack(tensors, dim=0): joined along a new dim."),
-    {"equal", fn_equal, METH_VARARGS, "equal(a, b): same sizes and equal elements."},
-    M_KW("allclose", fn_allclose, "allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)."),
     {"result_type", fn_result_type, METH_VARARGS, "result_type(a, b): torch's promotion of tensors and numbers."},
-    M_KW("add", fn_add, "add(input, other, *, out=None)."),
-    M_KW("sub", fn_sub, "sub(input, other, *, out=None)."),
-    M_KW("mul", fn_mul, "mul(input, other, *, out=None)."),
-    M_KW("div", fn_div, "div(input, other, *, out=None): true division."),
-    M_KW("true_divide", fn_div, "true_divide(input, other, *, out=None)."),
-    M_KW("pow", fn_pow, "pow(input, other, *, out=None)."),
-    M_KW("maximum", fn_maximum, "maximum(input, other, *, out=None)."),
-    M_KW("minimum", fn_minimum, "minimum(input, other, *, out=None)."),
-    M_KW("eq", fn_eq, "eq(input, other, *, out=None)."),
-    M_KW("ne", fn_ne, "ne(input, other, *, out=None)."),
-    M_KW("lt", fn_lt, "lt(input, other, *, out=None)."),
-    M_KW("le", fn_le, "le(input, other, *, out=None)."),
-    M_KW("gt", fn_gt, "gt(input, other, *, out=None)."),
-    M_KW("ge", fn_ge, "ge(input, other, *, out=None)."),
     {NULL, NULL, 0, NULL},
 };
+
+int ct_math_register(PyObject *module) {
+  return ct_add_functions(module, math_functions);
+}

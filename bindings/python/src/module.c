@@ -1,8 +1,8 @@
 /* The extension module ctensor._C: PyTorch's tensor-creation vocabulary on
    libctensor; the package `ctensor` (../ctensor/__init__.py) exports it. Each
-   concern lives in its own file (see ctensor_py.h); this one assembles them.
-   Functions name `ctensor` as their module: that is where users (and pickle)
-   find them. */
+   concern lives in its own file and registers what it defines (see
+   ctensor_py.h); this one assembles them. Functions name `ctensor` as their
+   module: that is where users (and pickle) find them. */
 #include "ctensor_py.h"
 
 static PyObject *get_default_dtype(PyObject *module, PyObject *noargs) {
@@ -28,40 +28,10 @@ static PyObject *is_tensor(PyObject *module, PyObject *obj) {
   return PyBool_FromLong(Ct_Tensor_Check(obj));
 }
 
-#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
-
 static PyMethodDef module_methods[] = {
-    {"frombuffer", KW(ct_frombuffer),
-     "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
-     "buffer-protocol object's memory; read-only exporters give read-only tensors."},
-    {"asarray", KW(ct_asarray),
-     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
-     "share-or-copy rules."},
-    {"tensor", KW(ct_tensor_factory), "tensor(data, *, dtype=None): always a copy."},
-    {"as_tensor", KW(ct_as_tensor), "as_tensor(data, dtype=None, device=None): shares tensors and NumPy arrays "
-     "when dtype allows, else tensor(data)."},
-    {"from_numpy", ct_from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
-    {"broadcast_tensors", ct_broadcast_tensors, METH_VARARGS, "broadcast_tensors(*tensors): views expanded to one shape." CT_EXPERIMENTAL_NOTE},
-    {"hsplit", ct_hsplit, METH_VARARGS, "hsplit(t, indices_or_sections): tensor_split along dim 1 (0 for 1-d)." CT_EXPERIMENTAL_NOTE},
-    {"vsplit", ct_vsplit, METH_VARARGS, "vsplit(t, indices_or_sections): tensor_split along dim 0." CT_EXPERIMENTAL_NOTE},
-    {"dsplit", ct_dsplit, METH_VARARGS, "dsplit(t, indices_or_sections): tensor_split along dim 2." CT_EXPERIMENTAL_NOTE},
-    {"atleast_1d", ct_atleast_1d, METH_VARARGS, "atleast_1d(*tensors): views with at least 1 dim." CT_EXPERIMENTAL_NOTE},
-    {"atleast_2d", ct_atleast_2d, METH_VARARGS, "atleast_2d(*tensors): views with at least 2 dims." CT_EXPERIMENTAL_NOTE},
-    {"atleast_3d", ct_atleast_3d, METH_VARARGS, "atleast_3d(*tensors): views with at least 3 dims." CT_EXPERIMENTAL_NOTE},
-    {"from_dlpack", ct_from_dlpack, METH_O, "from_dlpack(obj): a tensor sharing a DLPack producer's memory."},
     {"promote_types", promote_types, METH_VARARGS, "promote_types(a, b): torch's dtype promotion."},
     {"is_tensor", is_tensor, METH_O, "is_tensor(obj): isinstance(obj, ctensor.Tensor)."},
     {"get_default_dtype", get_default_dtype, METH_NOARGS, "ctensor.float32, as torch's default."},
-    {"_rebuild_tensor", ct_rebuild_tensor, METH_VARARGS, "Unpickles a tensor (see Tensor.__reduce_ex__)."},
-    {"_legacy_new", KW(ct_legacy_new), "FloatTensor(...) & co.: _legacy_new(dtype, name, *args)."},
-    {"_set_size_type", ct_set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
-    {"_set_device_type", ct_set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
-    {"_set_repr", ct_set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
-    {"_rebuild_storage", ct_rebuild_storage, METH_O, "Unpickles a storage (see UntypedStorage.__reduce_ex__)."},
-    {"_release_in_native_thread", ct_release_in_native_thread, METH_VARARGS,
-     "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
-    {"_numpy_direct_read", ct_numpy_direct_read_hook, METH_VARARGS,
-     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: check again."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -71,22 +41,7 @@ static struct PyModuleDef ctensor_module = {
     .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
              "from_numpy, from_dlpack, views.",
     .m_size = -1,
-    .m_methods = module_methods,
 };
-
-static int add_functions(PyObject *module, PyMethodDef *defs) {
-  PyObject *modname = PyUnicode_FromString("ctensor");
-  if (!modname) return -1;
-  for (PyMethodDef *def = defs; def->ml_name; def++) {
-    PyObject *fn = PyCFunction_NewEx(def, NULL, modname);
-    if (!fn || PyModule_AddObject(module, def->ml_name, fn) < 0) {
-      Py_XDECREF(fn);
-      break;
-    }
-  }
-  Py_DECREF(modname);
-  return PyErr_Occurred() ? -1 : 0;
-}
 
 PyMODINIT_FUNC PyInit__C(void) {
   if (tensor_version_number() < CTENSOR_VERSION_NUMBER) {
@@ -96,12 +51,19 @@ PyMODINIT_FUNC PyInit__C(void) {
   }
   PyObject *module = PyModule_Create(&ctensor_module);
   if (!module) return NULL;
-  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_storage_init(module) < 0 || ct_dlpack_init(module) < 0 ||
-      ct_buffer_init(module) < 0 ||
-      add_functions(module, ct_factory_methods) < 0 || add_functions(module, ct_math_functions) < 0 ||
-      add_functions(module, ct_select_functions) < 0 ||
-      add_functions(module, ct_files_methods) < 0 || ct_files_init(module) < 0 ||
-      add_functions(module, ct_arrow_methods) < 0 || ct_arrow_init(module) < 0 ||
+  ct_values_slots(&Ct_TensorType);
+  ct_math_slots(&Ct_TensorType);
+  ct_index_slots(&Ct_TensorType);
+  ct_buffer_slots(&Ct_TensorType);
+  ct_registered_slots(&Ct_TensorType);
+  if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
+      ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
+      ct_select_ops_register(module) < 0 || ct_numpy_register(module) < 0 || ct_asarray_register(module) < 0 ||
+      ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
+      ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
+      ct_testing_register(module) < 0 ||
+      ct_files_register(module) < 0 ||
+      ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;

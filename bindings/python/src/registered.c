@@ -9,7 +9,7 @@ static PyObject *device_type;
 static PyObject *cpu_device;  /* device('cpu'), made once: Tensor.device of almost every tensor */
 static PyObject *repr_function;
 
-PyObject *ct_set_size_type(PyObject *module, PyObject *type) {
+static PyObject *set_size_type(PyObject *module, PyObject *type) {
   (void)module;
   if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type)) {
     PyErr_SetString(PyExc_TypeError, "_set_size_type(): expected a tuple subclass");
@@ -40,7 +40,7 @@ PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
   return size;
 }
 
-PyObject *ct_set_device_type(PyObject *module, PyObject *type) {
+static PyObject *set_device_type(PyObject *module, PyObject *type) {
   (void)module;
   if (!PyType_Check(type)) {
     PyErr_SetString(PyExc_TypeError, "_set_device_type(): expected a class");
@@ -68,7 +68,7 @@ PyObject *ct_device_of(const tensor_t *t) {
   return PyObject_CallMethod(device_type, "_from_dlpack", "ii", (int)type, (int)id);
 }
 
-PyObject *ct_set_repr(PyObject *module, PyObject *function) {
+static PyObject *set_repr(PyObject *module, PyObject *function) {
   (void)module;
   if (!PyCallable_Check(function)) {
     PyErr_SetString(PyExc_TypeError, "_set_repr(): expected a callable");
@@ -78,7 +78,22 @@ PyObject *ct_set_repr(PyObject *module, PyObject *function) {
   Py_RETURN_NONE;
 }
 
-PyObject *ct_tensor_repr(PyObject *self) {
+static PyObject *tensor_repr(PyObject *self) {
   if (!repr_function) return PyBaseObject_Type.tp_repr(self); /* during the package's import */
   return PyObject_CallOneArg(repr_function, self);
+}
+
+void ct_registered_slots(PyTypeObject *type) {
+  type->tp_repr = tensor_repr;
+}
+
+static PyMethodDef registered_functions[] = {
+    {"_set_size_type", set_size_type, METH_O, "Registers ctensor.Size (the package does, on import)."},
+    {"_set_device_type", set_device_type, METH_O, "Registers ctensor.device (the package does, on import)."},
+    {"_set_repr", set_repr, METH_O, "Registers the function behind repr(t) (the package does, on import)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_registered_register(PyObject *module) {
+  return ct_add_functions(module, registered_functions);
 }

@@ -99,69 +99,6 @@ int ct_scalar_kind(PyObject *obj) {
   return n == 0 ? numpy_scalar_kind(obj) : (n == -1 && PyErr_Occurred() ? -1 : 0);
 }
 
-tensor_t *ct_scalar_tensor(PyObject *obj) {
-  union {
-    uint8_t b;
-    int64_t i;
-    double f;
-    double c[2];
-  } v;
-  tensor_dtype_t dtype;
-  PyObject *value = obj;
-  if (Ct_Tensor_Check(obj)) { /* a 0-dim tensor: read its element as a Python number */
-    const tensor_t *t = ((TensorObject *)obj)->t;
-    if (ct_check_cpu(t, "read") < 0) return NULL;
-    value = ct_scalar_read(tensor_dtype(t), tensor_data(t));
-    if (!value) return NULL;
-  } else {
-    Py_INCREF(value);
-  }
-  const int kind = ct_scalar_kind(value);
-  switch (kind) {
-    case CT_KIND_BOOL:
-      dtype = TENSOR_BOOL;
-      v.b = (uint8_t)PyObject_IsTrue(value);
-      break;
-    case CT_KIND_INT: {
-      dtype = TENSOR_INT64;
-      PyObject *index = PyNumber_Index(value);
-      v.i = index ? PyLong_AsLongLong(index) : -1;
-      Py_XDECREF(index);
-      if (v.i == -1 && PyErr_Occurred()) {
-        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-          PyErr_Clear();
-          PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        }
-        Py_DECREF(value);
-        return NULL;
-      }
-      break;
-    }
-    case CT_KIND_FLOAT:
-      dtype = TENSOR_FLOAT64;
-      v.f = PyFloat_AsDouble(value);
-      break;
-    case CT_KIND_COMPLEX: {
-      dtype = TENSOR_COMPLEX128;
-      Py_complex c = PyComplex_AsCComplex(value);
-      v.c[0] = c.real;
-      v.c[1] = c.imag;
-      break;
-    }
-    default:
-      if (!PyErr_Occurred())
-        PyErr_Format(PyExc_TypeError, "expected a number, got %.200s", Py_TYPE(value)->tp_name);
-      Py_DECREF(value);
-      return NULL;
-  }
-  Py_DECREF(value);
-  if (PyErr_Occurred()) return NULL;
-  tensor_t *t = NULL;
-  tensor_status_t st = tensor_from_data(&t, &v, 0, NULL, dtype);
-  if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
-  return t;
-}
-
 /* ---- torch's checked Scalar conversion ---------------------------------- */
 
 /* A number as torch's at::Scalar holds it: bool and int kinds in `i`, float in

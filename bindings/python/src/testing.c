@@ -24,7 +24,7 @@ static void *release_when_told(void *arg) {
 
 /* _release_in_native_thread(t, fd): a detached pthread holds one more reference
    to t's handle and releases it once it has read one byte from fd. */
-PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args) {
+static PyObject *release_in_native_thread(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *obj;
   int fd;
@@ -49,9 +49,9 @@ PyObject *ct_release_in_native_thread(PyObject *module, PyObject *args) {
 }
 
 /* _numpy_direct_read(enable=None): whether from_numpy reads plain ndarrays
-   directly (NumPy's layout is checked first if it has not been); False sends
-   every array through the buffer path, True checks the layout again. */
-PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args) {
+   through NumPy's public accessors; False sends every array through the buffer
+   path, True turns the direct read back on. */
+static PyObject *numpy_direct_read(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *enable = Py_None;
   if (!PyArg_ParseTuple(args, "|O:_numpy_direct_read", &enable)) return NULL;
@@ -59,4 +59,16 @@ PyObject *ct_numpy_direct_read_hook(PyObject *module, PyObject *args) {
   if (enable != Py_None && request < 0) return NULL;
   const int on = ct_numpy_direct_read(request);
   return on < 0 ? NULL : PyBool_FromLong(on);
+}
+
+static PyMethodDef testing_functions[] = {
+    {"_release_in_native_thread", release_in_native_thread, METH_VARARGS,
+     "Test hook: a non-Python thread drops a reference to the tensor once it reads a byte from fd."},
+    {"_numpy_direct_read", numpy_direct_read, METH_VARARGS,
+     "Test hook: whether from_numpy reads plain ndarrays directly; False: buffer path only, True: direct again."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ct_testing_register(PyObject *module) {
+  return ct_add_functions(module, testing_functions);
 }

@@ -5,6 +5,8 @@ import gc
 import multiprocessing
 import os
 import pickle
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -198,3 +200,73 @@ def test_safetensors_round_trip_and_errors(tmp_path):
     ctensor.save_file({}, tmp_path / "empty.safetensors")
     with ctensor.safe_open(tmp_path / "empty.safetensors", "pt") as f:
         assert f.keys() == [] and f.metadata() is None
+
+
+def big_files(tmp_path):
+    """A .npy file and a safetensors file of 24 MiB each (three 8 MiB chunks)."""
+    array = np.arange(6 << 20, dtype=np.uint32)
+    np.save(tmp_path / "big.npy", array)
+    ctensor.save_file({"x": ctensor.from_numpy(array)}, tmp_path / "big.safetensors")
+    return array
+
+
+def test_progress_callable_sees_every_byte(tmp_path):
+    array = big_files(tmp_path)
+    for load, path in ((ctensor.load, "big.npy"), (ctensor.load_file, "big.safetensors")):
+        calls = []
+        loaded = load(tmp_path / path, progress=lambda done, total: calls.append((done, total)))
+        t = loaded if load is ctensor.load else loaded["x"]
+        np.testing.assert_array_equal(t.numpy(), array)
+        assert calls[0] == (0, array.nbytes) and calls[-1] == (array.nbytes, array.nbytes)
+        assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+        calls.clear()
+        load(tmp_path / path, progress=lambda done, total: calls.append(done), progress_min_bytes=array.nbytes + 1)
+        assert calls == []
+    calls = []
+    ctensor.load(tmp_path / "big.npy", mmap_mode="r", progress=lambda done, total: calls.append(done))
+    assert calls == []  # a mapped load reads nothing up front
+
+
+def test_an_exception_in_progress_cancels_the_load(tmp_path):
+    big_files(tmp_path)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop(done)
+
+    before = open_fds()
+    with pytest.raises(Stop):
+        ctensor.load(tmp_path / "big.npy", progress=stop)
+    with pytest.raises(Stop):
+        ctensor.load_file(tmp_path / "big.safetensors", progress=stop)
+    assert open_fds() == before
+    with pytest.raises(TypeError, match="progress"):
+        ctensor.load(tmp_path / "big.npy", progress="yes")
+
+
+def test_progress_true_draws_a_tqdm_bar_or_a_stderr_line(tmp_path, monkeypatch, capsys):
+    array = big_files(tmp_path)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
+    ctensor.load(tmp_path / "big.npy", progress=True)
+    err = capsys.readouterr().err
+    assert err.startswith("\rbig.npy: 0 of 24 MiB (0%)") and err.endswith("\rbig.npy: 24 of 24 MiB (100%)\n")
+
+    bars = []
+
+    class FakeTqdm:  # tqdm's interface as the bar uses it
+        def __init__(self, total, unit, unit_scale, unit_divisor, desc):
+            self.total, self.desc, self.n, self.closed = total, desc, 0, False
+            bars.append(self)
+
+        def update(self, n):
+            self.n += n
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeTqdm))
+    ctensor.load_file(tmp_path / "big.safetensors", progress=True)
+    assert len(bars) == 1 and bars[0].closed
+    assert (bars[0].desc, bars[0].total, bars[0].n) == ("big.safetensors", array.nbytes, array.nbytes)

@@ -1,8 +1,10 @@
-"""from_numpy's two ways in: plain ndarrays read directly from NumPy's array
-struct (checked against the running NumPy at first use) and everything else
-through the buffer protocol. Both must give the same tensors and the same
-errors; the direct read must keep the array alive and refuse nothing the
-buffer path allowed. ctensor._C._numpy_direct_read(False) forces the buffer path."""
+"""from_numpy's two ways in: plain ndarrays read through the inline accessors of
+NumPy's public C API headers (PyArray_DATA, PyArray_DIMS, PyArray_STRIDES,
+PyArray_FLAGS, PyArray_DESCR; no API table, the fields NumPy 1.x and 2.x share)
+and everything else through the buffer protocol. Both must give the same
+tensors and the same errors; the direct read must keep the array alive and
+refuse nothing the buffer path allowed. ctensor._C._numpy_direct_read(False)
+forces the buffer path."""
 import gc
 import mmap
 import sys
@@ -71,7 +73,7 @@ def without_addresses(d):
     return dtype, shape, stride, offset, ptr - storage_ptr, readonly, nbytes, values
 
 
-def test_the_layout_check_passes_with_this_numpy():
+def test_the_direct_read_is_on_with_this_numpy():
     assert direct_read() is True
     assert direct_read(False) is False and direct_read() is False  # stays off until asked
     assert direct_read(True) is True

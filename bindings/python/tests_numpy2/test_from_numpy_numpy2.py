@@ -1,8 +1,8 @@
-"""from_numpy under NumPy 2: the direct read of NumPy's array struct passes its
-layout check here too, and gives what the buffer path gives (forced with
-ctensor._C._numpy_direct_read(False)) for every dtype, shape and flag, 64-dim
-arrays and NumPy 2's new dtypes included; the array stays held and unresizable
-while shared."""
+"""from_numpy under NumPy 2: the direct read through NumPy's public accessors
+(the package built against NumPy 2.x headers targeting the 1.x API) gives what
+the buffer path gives (forced with ctensor._C._numpy_direct_read(False)) for
+every dtype, shape and flag, 64-dim arrays and NumPy 2's new dtypes included;
+the array stays held and unresizable while shared."""
 import gc
 import sys
 
@@ -53,7 +53,7 @@ ARRAYS = [
 ] + [lambda code=code: (np.arange(6) % 2).astype(code).reshape(3, 2).T for code in "?bBhHiIlLqQefdFD"]
 
 
-def test_the_layout_check_passes_with_numpy_2():
+def test_the_direct_read_is_on_with_numpy_2():
     assert direct_read() is True
 
 

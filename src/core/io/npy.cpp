@@ -8,6 +8,7 @@
 
 #include "error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/chunked_read.hpp"
 #include "io/load_options.hpp"
 #include "memory/mapped.hpp"
 
@@ -15,7 +16,6 @@ namespace ctensor::core {
 
 namespace {
 
-constexpr const char* kLoad = "load_npy";
 constexpr const char* kSave = "save_npy";
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
@@ -49,7 +49,7 @@ struct Header {
 
 class HeaderParser {
  public:
-  explicit HeaderParser(std::string_view s) : s_(s) {}
+  HeaderParser(const char* op, std::string_view s) : op_(op), s_(s) {}
 
   Header parse() {
     Header h;
@@ -62,7 +62,7 @@ class HeaderParser {
       if (key == "descr") {
         which = 0;
         if (!peek('\'') && !peek('"'))
-          fail(Status::DType, kLoad, ": structured dtypes (descr ", rest(),
+          fail(Status::DType, op_, ": structured dtypes (descr ", rest(),
                ") are not supported; only plain numeric and bool arrays");
         h.descr = string_literal();
       } else if (key == "fortran_order") {
@@ -88,7 +88,7 @@ class HeaderParser {
 
  private:
   [[noreturn]] void error(const std::string& reason) const {
-    fail(Status::Format, kLoad, ": bad .npy header: ", reason, " at byte ", pos_);
+    fail(Status::Format, op_, ": bad .npy header: ", reason, " at byte ", pos_);
   }
 
   std::string rest() const { return std::string(s_.substr(pos_, 40)); }
@@ -154,7 +154,7 @@ class HeaderParser {
     while (!peek(')')) {
       dims.push_back(integer());
       if (dims.size() > kMaxDims)
-        fail(Status::Unsupported, kLoad, ": array has more than ", kMaxDims, " dimensions");
+        fail(Status::Unsupported, op_, ": array has more than ", kMaxDims, " dimensions");
       if (peek(',')) {
         ++pos_;
       } else if (dims.size() == 1) {
@@ -167,12 +167,13 @@ class HeaderParser {
     return dims;
   }
 
+  const char* op_;
   std::string_view s_;
   size_t pos_ = 0;
 };
 
 // The dtype of a descr and whether its data is big-endian.
-DType parse_descr(const std::string& descr, bool* big_endian) {
+DType parse_descr(const char* op, const std::string& descr, bool* big_endian) {
   if (descr.size() >= 2) {
     const char order = descr[0];
     const std::string code = descr.substr(1);
@@ -190,8 +191,8 @@ DType parse_descr(const std::string& descr, bool* big_endian) {
     }
   }
   if (descr == "|O")
-    fail(Status::DType, kLoad, ": object arrays (descr '|O') hold pickled Python objects and are not supported");
-  fail(Status::DType, kLoad, ": dtype descr '", descr,
+    fail(Status::DType, op, ": object arrays (descr '|O') hold pickled Python objects and are not supported");
+  fail(Status::DType, op, ": dtype descr '", descr,
        "' is not supported (bool, [u]int8-64, float16/32/64 and complex64/128 are)");
 }
 
@@ -206,17 +207,17 @@ void byte_swap(char* p, uint64_t count, DType dt) {
 
 }  // namespace
 
-Ref<Tensor> load_npy(const char* path, LoadOptions options) {
-  const File file = File::open(kLoad, path, false);
-  const uint64_t size = file.size(kLoad);
+Ref<Tensor> load_npy(const char* op, const char* path, const LoadOptions& options) {
+  const File file = File::open(op, path, false);
+  const uint64_t size = file.size(op);
   unsigned char prefix[12];
-  if (size < 10) fail(Status::Format, kLoad, ": '", path, "' is not a .npy file (", size, " bytes)");
-  file.read_at(kLoad, prefix, 10, 0, "the .npy prefix");
+  if (size < 10) fail(Status::Format, op, ": '", path, "' is not a .npy file (", size, " bytes)");
+  file.read_at(op, prefix, 10, 0, "the .npy prefix");
   if (std::memcmp(prefix, kMagic, kMagicLen) != 0)
-    fail(Status::Format, kLoad, ": '", path, "' is not a .npy file (no \\x93NUMPY magic)");
+    fail(Status::Format, op, ": '", path, "' is not a .npy file (no \\x93NUMPY magic)");
   const unsigned major = prefix[6], minor = prefix[7];
   if (major < 1 || major > 3 || minor != 0)
-    fail(Status::Format, kLoad, ": unsupported .npy format version ", major, ".", minor,
+    fail(Status::Format, op, ": unsupported .npy format version ", major, ".", minor,
          " (1.0, 2.0 and 3.0 are)");
   uint64_t header_len;
   uint64_t header_start;
@@ -224,46 +225,46 @@ Ref<Tensor> load_npy(const char* path, LoadOptions options) {
     header_len = prefix[8] | (uint64_t{prefix[9]} << 8);
     header_start = 10;
   } else {
-    if (size < 12) fail(Status::Format, kLoad, ": file ends inside the .npy prefix");
-    file.read_at(kLoad, prefix + 10, 2, 10, "the .npy prefix");
+    if (size < 12) fail(Status::Format, op, ": file ends inside the .npy prefix");
+    file.read_at(op, prefix + 10, 2, 10, "the .npy prefix");
     header_len = prefix[8] | (uint64_t{prefix[9]} << 8) | (uint64_t{prefix[10]} << 16) |
                  (uint64_t{prefix[11]} << 24);
     header_start = 12;
   }
   if (header_len > kMaxHeader)
-    fail(Status::Format, kLoad, ": header of ", header_len, " bytes exceeds NumPy's limit of ",
+    fail(Status::Format, op, ": header of ", header_len, " bytes exceeds NumPy's limit of ",
          kMaxHeader, " (max_header_size)");
   if (header_start + header_len > size)
-    fail(Status::Format, kLoad, ": file ends inside the .npy header (", size, " bytes, header needs ",
+    fail(Status::Format, op, ": file ends inside the .npy header (", size, " bytes, header needs ",
          header_start + header_len, ")");
   std::string text(static_cast<size_t>(header_len), '\0');
-  file.read_at(kLoad, text.data(), text.size(), header_start, "the .npy header");
-  const Header h = HeaderParser(text).parse();
+  file.read_at(op, text.data(), text.size(), header_start, "the .npy header");
+  const Header h = HeaderParser(op, text).parse();
 
   bool big_endian = false;
-  const DType dt = parse_descr(h.descr, &big_endian);
+  const DType dt = parse_descr(op, h.descr, &big_endian);
   const size_t itemsize = dtype_size(dt);
   const auto ndim = static_cast<int64_t>(h.shape.size());
   uint64_t numel = 1;
   for (const int64_t d : h.shape)
     if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d), &numel))
-      fail(Status::Format, kLoad, ": shape ", DimList{h.shape.data(), ndim}, " overflows");
+      fail(Status::Format, op, ": shape ", DimList{h.shape.data(), ndim}, " overflows");
   uint64_t nbytes;
   if (__builtin_mul_overflow(numel, uint64_t{itemsize}, &nbytes) || nbytes > static_cast<uint64_t>(INT64_MAX))
-    fail(Status::Format, kLoad, ": shape ", DimList{h.shape.data(), ndim}, " overflows");
+    fail(Status::Format, op, ": shape ", DimList{h.shape.data(), ndim}, " overflows");
   const uint64_t data_offset = header_start + header_len;
   if (nbytes > size - data_offset)
-    fail(Status::Format, kLoad, ": '", path, "' is truncated: shape ", DimList{h.shape.data(), ndim},
+    fail(Status::Format, op, ": '", path, "' is truncated: shape ", DimList{h.shape.data(), ndim},
          " needs ", nbytes, " bytes of data but the file has ", size - data_offset);
 
   Ref<Storage> storage;
   if (nbytes == 0) {
     storage = Storage::allocate(0, false);
   } else if (big_endian || options.copy || data_offset % itemsize != 0) {
-    storage = read_into_storage(kLoad, file, data_offset, static_cast<size_t>(nbytes), "the array data");
+    storage = read_chunked(op, file, data_offset, static_cast<size_t>(nbytes), "the array data", options);
     if (big_endian) byte_swap(static_cast<char*>(storage->data()), numel, dt);
   } else {
-    storage = map_descriptor(kLoad, file, data_offset, static_cast<size_t>(nbytes),
+    storage = map_descriptor(op, file, data_offset, static_cast<size_t>(nbytes),
                              options.map_mode(), nullptr);
   }
   std::vector<int64_t> strides;
@@ -277,7 +278,7 @@ Ref<Tensor> load_npy(const char* path, LoadOptions options) {
       step = static_cast<int64_t>(static_cast<uint64_t>(step) * static_cast<uint64_t>(h.shape[i] > 0 ? h.shape[i] : 1));
     }
   }
-  return Tensor::make_checked(kLoad, std::move(storage), dt, ndim, h.shape.data(),
+  return Tensor::make_checked(op, std::move(storage), dt, ndim, h.shape.data(),
                               h.fortran ? strides.data() : nullptr, 0);
 }
 

@@ -8,6 +8,7 @@
 
 #include "error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/chunked_read.hpp"
 #include "io/json.hpp"
 #include "io/load_options.hpp"
 #include "memory/mapped.hpp"
@@ -16,7 +17,6 @@ namespace ctensor::core {
 
 namespace {
 
-constexpr const char* kOpen = "safetensors_open";
 constexpr const char* kGet = "safetensors_get";
 constexpr const char* kSave = "safetensors_save";
 // The reference implementation's MAX_HEADER_SIZE.
@@ -47,67 +47,67 @@ int dtype_code(const std::string& name) {
   return -1;
 }
 
-[[noreturn]] void bad(const std::string& what) {
-  fail(Status::Format, kOpen, ": invalid safetensors header: ", what);
+[[noreturn]] void bad(const char* op, const std::string& what) {
+  fail(Status::Format, op, ": invalid safetensors header: ", what);
 }
 
-uint64_t offset_value(const Json& v, const std::string& name) {
+uint64_t offset_value(const char* op, const Json& v, const std::string& name) {
   uint64_t out;
-  if (!v.as_uint64(&out)) bad("tensor '" + name + "': data_offsets must be non-negative integers");
+  if (!v.as_uint64(&out)) bad(op, "tensor '" + name + "': data_offsets must be non-negative integers");
   return out;
 }
 
 }  // namespace
 
-std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, LoadOptions options) {
-  const File file = File::open(kOpen, path, false);
-  const uint64_t size = file.size(kOpen);
-  if (size < 8) fail(Status::Format, kOpen, ": '", path, "' is too small for a safetensors file (", size, " bytes)");
+std::unique_ptr<SafeTensors> SafeTensors::open(const char* op, const char* path, const LoadOptions& options) {
+  const File file = File::open(op, path, false);
+  const uint64_t size = file.size(op);
+  if (size < 8) fail(Status::Format, op, ": '", path, "' is too small for a safetensors file (", size, " bytes)");
   unsigned char len_bytes[8];
-  file.read_at(kOpen, len_bytes, 8, 0, "the header length");
+  file.read_at(op, len_bytes, 8, 0, "the header length");
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | len_bytes[i];
   if (n > kMaxHeader)
-    fail(Status::Format, kOpen, ": header length ", n, " exceeds the limit of ", kMaxHeader, " bytes");
+    fail(Status::Format, op, ": header length ", n, " exceeds the limit of ", kMaxHeader, " bytes");
   if (n > size - 8)
-    fail(Status::Format, kOpen, ": header length ", n, " passes the end of the file (", size, " bytes)");
+    fail(Status::Format, op, ": header length ", n, " passes the end of the file (", size, " bytes)");
   std::string text(static_cast<size_t>(n), '\0');
-  file.read_at(kOpen, text.data(), text.size(), 8, "the header");
-  if (text.empty() || text[0] != '{') bad("it does not start with '{'");
-  const Json header = parse_json(text, kOpen, "invalid safetensors header");
-  if (header.kind != Json::Kind::Object) bad("not a JSON object");
+  file.read_at(op, text.data(), text.size(), 8, "the header");
+  if (text.empty() || text[0] != '{') bad(op, "it does not start with '{'");
+  const Json header = parse_json(text, op, "invalid safetensors header");
+  if (header.kind != Json::Kind::Object) bad(op, "not a JSON object");
 
   std::unique_ptr<SafeTensors> st(new SafeTensors());
   for (const auto& [name, info] : header.members) {
     if (name == kMetadataKey) {
       if (info.kind == Json::Kind::Null) continue;
-      if (info.kind != Json::Kind::Object) bad("__metadata__ is not an object");
+      if (info.kind != Json::Kind::Object) bad(op, "__metadata__ is not an object");
       for (const auto& [key, value] : info.members) {
-        if (value.kind != Json::Kind::String) bad("__metadata__ value of '" + key + "' is not a string");
+        if (value.kind != Json::Kind::String) bad(op, "__metadata__ value of '" + key + "' is not a string");
         if (st->metadata_.emplace(key, value.text).second) st->metadata_keys_.push_back(key);
       }
       continue;
     }
-    if (info.kind != Json::Kind::Object) bad("tensor '" + name + "' is not an object");
+    if (info.kind != Json::Kind::Object) bad(op, "tensor '" + name + "' is not an object");
     const Json *dt = nullptr, *shape = nullptr, *offsets = nullptr;
     for (const auto& [field, value] : info.members) {
       if (field == "dtype") dt = &value;
       else if (field == "shape") shape = &value;
       else if (field == "data_offsets") offsets = &value;
     }
-    if (!dt || !shape || !offsets) bad("tensor '" + name + "' lacks dtype, shape or data_offsets");
-    if (dt->kind != Json::Kind::String) bad("tensor '" + name + "': dtype is not a string");
+    if (!dt || !shape || !offsets) bad(op, "tensor '" + name + "' lacks dtype, shape or data_offsets");
+    if (dt->kind != Json::Kind::String) bad(op, "tensor '" + name + "': dtype is not a string");
     const int code = dtype_code(dt->text);
-    if (code < 0) bad("tensor '" + name + "': unknown dtype '" + dt->text + "'");
-    if (shape->kind != Json::Kind::Array) bad("tensor '" + name + "': shape is not an array");
+    if (code < 0) bad(op, "tensor '" + name + "': unknown dtype '" + dt->text + "'");
+    if (shape->kind != Json::Kind::Array) bad(op, "tensor '" + name + "': shape is not an array");
     if (offsets->kind != Json::Kind::Array || offsets->items.size() != 2)
-      bad("tensor '" + name + "': data_offsets is not [begin, end]");
-    Entry e{name, code, {}, offset_value(offsets->items[0], name), offset_value(offsets->items[1], name)};
+      bad(op, "tensor '" + name + "': data_offsets is not [begin, end]");
+    Entry e{name, code, {}, offset_value(op, offsets->items[0], name), offset_value(op, offsets->items[1], name)};
     for (const Json& d : shape->items) {
       uint64_t v;
-      if (!d.as_uint64(&v)) bad("tensor '" + name + "': shape entries must be non-negative integers");
+      if (!d.as_uint64(&v)) bad(op, "tensor '" + name + "': shape entries must be non-negative integers");
       if (v > static_cast<uint64_t>(INT64_MAX))
-        fail(Status::Overflow, kOpen, ": tensor '", name, "': dimension ", v, " overflows");
+        fail(Status::Overflow, op, ": tensor '", name, "': dimension ", v, " overflows");
       e.shape.push_back(static_cast<int64_t>(v));
     }
     st->index_.emplace(name, st->entries_.size());
@@ -126,29 +126,29 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* path, LoadOptions opt
   for (const size_t i : order) {
     const Entry& e = st->entries_[i];
     if (e.begin != cursor || e.end < e.begin)
-      bad("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " +
+      bad(op, "tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " +
           std::to_string(e.end) + "] do not start where the previous tensor ends (" +
           std::to_string(cursor) + "): a gap or an overlap");
     uint64_t bytes = kDtypes[e.code].size;
     for (const int64_t d : e.shape)
       if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
-        fail(Status::Overflow, kOpen, ": tensor '", e.name, "': its byte size overflows");
+        fail(Status::Overflow, op, ": tensor '", e.name, "': its byte size overflows");
     if (e.end - e.begin != bytes)
-      bad("tensor '" + e.name + "': data_offsets span " + std::to_string(e.end - e.begin) +
+      bad(op, "tensor '" + e.name + "': data_offsets span " + std::to_string(e.end - e.begin) +
           " bytes but its shape and dtype need " + std::to_string(bytes));
     cursor = e.end;
   }
   const uint64_t data_start = 8 + n;
   if (cursor != size - data_start)
-    bad("the tensors cover " + std::to_string(cursor) + " bytes of data but the file has " +
+    bad(op, "the tensors cover " + std::to_string(cursor) + " bytes of data but the file has " +
         std::to_string(size - data_start) + " after the header");
 
   if (cursor == 0)
     st->data_ = Storage::allocate(0, false);
   else if (options.copy)
-    st->data_ = read_into_storage(kOpen, file, data_start, static_cast<size_t>(cursor), "the data");
+    st->data_ = read_chunked(op, file, data_start, static_cast<size_t>(cursor), "the data", options);
   else
-    st->data_ = map_descriptor(kOpen, file, data_start, static_cast<size_t>(cursor),
+    st->data_ = map_descriptor(op, file, data_start, static_cast<size_t>(cursor),
                                options.map_mode(), nullptr);
   return st;
 }

@@ -18,8 +18,8 @@ namespace ctensor::core {
 class SafeTensors {
  public:
   // Opens and validates a file as the reference implementation does; see
-  // tensor_safetensors_open in include/ctensor.h.
-  static std::unique_ptr<SafeTensors> open(const char* path, LoadOptions options);
+  // tensor_safetensors_open_with in include/ctensor.h; messages start with `op`.
+  static std::unique_ptr<SafeTensors> open(const char* op, const char* path, const LoadOptions& options);
 
   int64_t count() const noexcept { return static_cast<int64_t>(entries_.size()); }
   // Name of entry `index` in header order; nullptr out of range.

@@ -179,11 +179,4 @@ void move_to_shared(const char* op, Storage& s) {
   s.swap_memory(*fresh);
 }  // fresh now holds the old memory and releases it
 
-Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                               const char* what) {
-  auto s = Storage::allocate(nbytes, false);
-  file.read_at(op, s->data(), nbytes, offset, what);
-  return s;
-}
-
 }  // namespace ctensor::core

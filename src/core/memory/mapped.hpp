@@ -76,10 +76,6 @@ int storage_fd(const Storage& s) noexcept;
 // Error(Invalid) while pinned, Error(Unsupported) for a read-write file mapping.
 void move_to_shared(const char* op, Storage& s);
 
-// Reads nbytes at `offset` of `file` into a new owned storage.
-Ref<Storage> read_into_storage(const char* op, const File& file, uint64_t offset, size_t nbytes,
-                               const char* what);
-
 // "strerror(errno)" text for messages.
 std::string system_error_text(int err);
 

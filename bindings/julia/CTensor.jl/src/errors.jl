@@ -16,6 +16,7 @@ const TENSOR_E_IO = Int32(12)
 const TENSOR_E_FORMAT = Int32(13)
 const TENSOR_E_UNSUPPORTED = Int32(14)
 const TENSOR_E_INTERNAL = Int32(15)
+const TENSOR_E_CANCELLED = Int32(16)
 
 """
     CTensorError(status, message)

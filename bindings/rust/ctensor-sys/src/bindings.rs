@@ -24,6 +24,7 @@ pub const TENSOR_E_IO: i32 = 12;
 pub const TENSOR_E_FORMAT: i32 = 13;
 pub const TENSOR_E_UNSUPPORTED: i32 = 14;
 pub const TENSOR_E_INTERNAL: i32 = 15;
+pub const TENSOR_E_CANCELLED: i32 = 16;
 pub const TENSOR_UINT8: i32 = 0;
 pub const TENSOR_INT8: i32 = 1;
 pub const TENSOR_INT16: i32 = 2;
@@ -1205,6 +1206,101 @@ unsafe extern "C" {
         flags: u32,
     ) -> tensor_status_t;
 }
+/** A load's progress report: `done_bytes` of `total_bytes` have been read. Called
+ only by loads that read a file into memory (TENSOR_LOAD_COPY, or data that must
+ be copied whatever the flags), and only when total_bytes is at least the
+ options' progress_min_bytes; mapped loads read nothing up front and never call
+ it. The calls come from the thread that called the load, one at a time, with
+ done_bytes never decreasing: first (0, total), then as the reading goes on, at
+ most about every 20 ms, and last (total, total) when every byte is in memory.
+ The callback must not call the load it reports on, nor unwind (throw, longjmp)
+ through ctensor.
+ @param user the options' progress_user, as it was given.
+ @return 0 to go on; any other value cancels the load, which then returns
+         TENSOR_E_CANCELLED having freed everything it made (no further call).
+ @since 0.2*/
+pub type tensor_progress_fn = ::std::option::Option<
+    unsafe extern "C" fn(
+        user: *mut ::std::os::raw::c_void,
+        done_bytes: u64,
+        total_bytes: u64,
+    ) -> i32,
+>;
+/** Options of tensor_load_npy_with and tensor_safetensors_open_with. Versioned as
+ the kernel's extensible structs: set struct_size to sizeof(tensor_load_options_t)
+ and every field you do not use to 0 (e.g. `tensor_load_options_t o = {0};
+ o.struct_size = sizeof o;`): all zero means the defaults of tensor_load_npy.
+ A later version only adds fields at the end, so a program compiled against
+ this header keeps working with later libraries; a larger struct from a later
+ header is accepted by this library when its extra fields are all zero.*/
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct tensor_load_options {
+    ///< sizeof(tensor_load_options_t) of the caller's header
+    pub struct_size: usize,
+    ///< progress callback, or NULL for none
+    pub progress: tensor_progress_fn,
+    ///< passed to progress as it is
+    pub progress_user: *mut ::std::os::raw::c_void,
+    ///< report only reads of at least this many bytes (0: every read)
+    pub progress_min_bytes: u64,
+    ///< threads a copy-mode read may use, the caller's included (0: tensor_get_num_threads(); more is capped to it)
+    pub num_threads: i32,
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    [
+        "Size of tensor_load_options",
+    ][::std::mem::size_of::<tensor_load_options>() - 40usize];
+    [
+        "Alignment of tensor_load_options",
+    ][::std::mem::align_of::<tensor_load_options>() - 8usize];
+    [
+        "Offset of field: tensor_load_options::struct_size",
+    ][::std::mem::offset_of!(tensor_load_options, struct_size) - 0usize];
+    [
+        "Offset of field: tensor_load_options::progress",
+    ][::std::mem::offset_of!(tensor_load_options, progress) - 8usize];
+    [
+        "Offset of field: tensor_load_options::progress_user",
+    ][::std::mem::offset_of!(tensor_load_options, progress_user) - 16usize];
+    [
+        "Offset of field: tensor_load_options::progress_min_bytes",
+    ][::std::mem::offset_of!(tensor_load_options, progress_min_bytes) - 24usize];
+    [
+        "Offset of field: tensor_load_options::num_threads",
+    ][::std::mem::offset_of!(tensor_load_options, num_threads) - 32usize];
+};
+/** Options of tensor_load_npy_with and tensor_safetensors_open_with. Versioned as
+ the kernel's extensible structs: set struct_size to sizeof(tensor_load_options_t)
+ and every field you do not use to 0 (e.g. `tensor_load_options_t o = {0};
+ o.struct_size = sizeof o;`): all zero means the defaults of tensor_load_npy.
+ A later version only adds fields at the end, so a program compiled against
+ this header keeps working with later libraries; a larger struct from a later
+ header is accepted by this library when its extra fields are all zero.*/
+pub type tensor_load_options_t = tensor_load_options;
+unsafe extern "C" {
+    /** As tensor_load_npy, with options: a progress callback that may cancel, and the
+ threads a copy-mode read uses. A copy-mode read is cut into chunks of 8 MiB
+ that up to num_threads threads (one per 64 MiB of data) read with pread
+ straight into the tensor's memory; the bytes are the same for every thread
+ count and equal the mapped load's.
+ @param out receives a new reference, or NULL on failure.
+ @param options `options` NULL means the defaults; else read as documented at
+        tensor_load_options_t.
+ @return as tensor_load_npy; also TENSOR_E_INVALID (options->struct_size smaller
+         than the first version's tensor_load_options_t, num_threads < 0);
+         TENSOR_E_UNSUPPORTED (options from a later header with a field this
+         library does not know set); TENSOR_E_CANCELLED (the progress callback
+         returned non-zero; nothing is kept).
+ @since 0.2*/
+    pub fn tensor_load_npy_with(
+        out: *mut *mut tensor_t,
+        path: *const ::std::os::raw::c_char,
+        flags: u32,
+        options: *const tensor_load_options_t,
+    ) -> tensor_status_t;
+}
 unsafe extern "C" {
     /** Saves t (any strides) as a .npy file in C order, with the header NumPy 1.24's
  np.save writes (format 1.0, padded to 64 bytes), to
@@ -1249,6 +1345,28 @@ unsafe extern "C" {
         out: *mut *mut tensor_safetensors_t,
         path: *const ::std::os::raw::c_char,
         flags: u32,
+    ) -> tensor_status_t;
+}
+unsafe extern "C" {
+    /** As tensor_safetensors_open, with the options of tensor_load_npy_with: with
+ TENSOR_LOAD_COPY the data section is read in chunks on up to num_threads
+ threads, reporting to the progress callback (total_bytes: the data section's
+ size), which may cancel.
+ @param out receives the handle (release it with tensor_safetensors_release), or
+        NULL on failure.
+ @param options `options` NULL means the defaults; else read as documented at
+        tensor_load_options_t.
+ @return as tensor_safetensors_open; also TENSOR_E_INVALID (options->struct_size
+         smaller than the first version's tensor_load_options_t, num_threads < 0);
+         TENSOR_E_UNSUPPORTED (options from a later header with a field this
+         library does not know set); TENSOR_E_CANCELLED (the progress callback
+         returned non-zero; nothing is kept).
+ @since 0.2*/
+    pub fn tensor_safetensors_open_with(
+        out: *mut *mut tensor_safetensors_t,
+        path: *const ::std::os::raw::c_char,
+        flags: u32,
+        options: *const tensor_load_options_t,
     ) -> tensor_status_t;
 }
 unsafe extern "C" {

@@ -77,6 +77,7 @@ fn status_constants_match_the_library_names() {
         (TENSOR_E_FORMAT, "TENSOR_E_FORMAT"),
         (TENSOR_E_UNSUPPORTED, "TENSOR_E_UNSUPPORTED"),
         (TENSOR_E_INTERNAL, "TENSOR_E_INTERNAL"),
+        (TENSOR_E_CANCELLED, "TENSOR_E_CANCELLED"),
     ];
     for (code, name) in statuses {
         let got = unsafe { CStr::from_ptr(tensor_status_name(code)) };

@@ -43,11 +43,13 @@ pub enum Status {
     /// A bug inside the library; please report it. Also given for a status code
     /// this crate does not know.
     Internal = 15,
+    /// The caller's callback asked to stop (a load's progress callback).
+    Cancelled = 16,
 }
 
 impl Status {
     /// Every status, in code order.
-    pub const ALL: [Status; 15] = [
+    pub const ALL: [Status; 16] = [
         Status::Invalid,
         Status::NoMem,
         Status::Bounds,
@@ -63,6 +65,7 @@ impl Status {
         Status::Format,
         Status::Unsupported,
         Status::Internal,
+        Status::Cancelled,
     ];
 
     /// The C value (`TENSOR_E_*`).
@@ -93,6 +96,7 @@ impl Status {
             Status::Format => "TENSOR_E_FORMAT",
             Status::Unsupported => "TENSOR_E_UNSUPPORTED",
             Status::Internal => "TENSOR_E_INTERNAL",
+            Status::Cancelled => "TENSOR_E_CANCELLED",
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Files and shared memory: mapped and fd-backed storages, `.npy` and safetensors.
 
-use std::ffi::{CStr, CString};
+use std::any::Any;
+use std::ffi::{c_void, CStr, CString};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
@@ -119,7 +121,95 @@ impl Storage {
     }
 }
 
+/// Options of [`Tensor::load_npy_with`] and [`SafeTensors::open_with`]; the
+/// default gives the loads of [`Tensor::load_npy`] and [`SafeTensors::open`].
+///
+/// ```
+/// use ctensor::{LoadMode, LoadOptions, Status, Tensor};
+/// let path = std::env::temp_dir().join(format!("ctensor-doc-progress-{}.npy", std::process::id()));
+/// Tensor::zeros(ctensor::DType::Float32, &[1 << 20])?.save_npy(&path)?;
+/// let mut seen = Vec::new();
+/// let mut record = |done: u64, total: u64| { seen.push((done, total)); true };
+/// let t = Tensor::load_npy_with(&path, LoadMode::Copy,
+///                               LoadOptions { progress: Some(&mut record), ..Default::default() })?;
+/// assert_eq!(seen.first(), Some(&(0, 4 << 20)));
+/// assert_eq!(seen.last(), Some(&(4 << 20, 4 << 20)));
+/// let mut stop = |_: u64, _: u64| false;
+/// let err = Tensor::load_npy_with(&path, LoadMode::Copy,
+///                                 LoadOptions { progress: Some(&mut stop), ..Default::default() }).unwrap_err();
+/// assert_eq!(err.status, Status::Cancelled);
+/// # drop(t);
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Default)]
+pub struct LoadOptions<'a> {
+    /// Called while a [`LoadMode::Copy`] load reads a file of at least
+    /// `progress_min_bytes` bytes, on the loading thread, with `(done, total)`
+    /// bytes: `(0, total)` first, never decreasing, `(total, total)` last.
+    /// Returning `false` cancels the load (`Err` with [`Status::Cancelled`]); a
+    /// panic in it cancels the load and goes on unwinding once the load returns.
+    pub progress: Option<&'a mut dyn FnMut(u64, u64) -> bool>,
+    /// Reads shorter than this are not reported.
+    pub progress_min_bytes: u64,
+    /// Threads a copy-mode read may use, the caller's included (0: the
+    /// library's thread count, which also caps it).
+    pub threads: usize,
+}
+
+/// What the C callback reaches through its `user` pointer.
+struct Progress<'a, 'b> {
+    f: &'a mut (dyn FnMut(u64, u64) -> bool + 'b),
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+unsafe extern "C" fn call_progress(user: *mut c_void, done: u64, total: u64) -> i32 {
+    // SAFETY: `user` is the Progress that with_load_options keeps alive for the call.
+    let p = unsafe { &mut *(user as *mut Progress<'_, '_>) };
+    // A panic must not unwind through C: it cancels, and unwinds after the call.
+    match panic::catch_unwind(AssertUnwindSafe(|| (p.f)(done, total))) {
+        Ok(go_on) => i32::from(!go_on),
+        Err(payload) => {
+            p.panic = Some(payload);
+            1
+        }
+    }
+}
+
+/// Runs `call` with `options` as the C struct (whose callback reaches the closure).
+fn with_load_options<T>(
+    op: &str,
+    options: LoadOptions<'_>,
+    call: impl FnOnce(*const sys::tensor_load_options_t) -> Result<T>,
+) -> Result<T> {
+    let threads = i32::try_from(options.threads)
+        .map_err(|_| Error::new(Status::Invalid, format!("{op}: threads {} is out of range", options.threads)))?;
+    let mut progress = options.progress.map(|f| Progress { f, panic: None });
+    let raw = sys::tensor_load_options_t {
+        struct_size: std::mem::size_of::<sys::tensor_load_options_t>(),
+        progress: progress.as_ref().map(|_| call_progress as unsafe extern "C" fn(*mut c_void, u64, u64) -> i32),
+        progress_user: progress.as_mut().map_or(ptr::null_mut(), |p| p as *mut Progress<'_, '_> as *mut c_void),
+        progress_min_bytes: options.progress_min_bytes,
+        num_threads: threads,
+    };
+    let result = call(&raw);
+    if let Some(payload) = progress.and_then(|p| p.panic) {
+        panic::resume_unwind(payload);
+    }
+    result
+}
+
 impl Tensor {
+    /// [`Tensor::load_npy`] with options: a progress closure that may cancel,
+    /// and the threads a [`LoadMode::Copy`] read uses.
+    pub fn load_npy_with(path: impl AsRef<Path>, mode: LoadMode, options: LoadOptions<'_>) -> Result<Tensor> {
+        let path = c_path("load_npy_with", path.as_ref())?;
+        with_load_options("load_npy_with", options, |raw| {
+            // SAFETY: path is NUL-terminated and `raw` valid for the call.
+            Tensor::make(|out| unsafe { sys::tensor_load_npy_with(out, path.as_ptr(), mode.flags(), raw) })
+        })
+    }
+
     /// Loads a NumPy `.npy` file (C or Fortran order; Fortran arrays become
     /// strided views). `Err(Io)` for a missing file, `Err(Format)` for a corrupt
     /// one, `Err(DType)` for a dtype ctensor lacks.
@@ -192,6 +282,18 @@ impl SafeTensors {
         // SAFETY: path is NUL-terminated and outlives the call.
         check(unsafe { sys::tensor_safetensors_open(&mut out, path.as_ptr(), mode.flags()) })?;
         Ok(SafeTensors { raw: NonNull::new(out).expect("the library returned TENSOR_OK with a NULL handle") })
+    }
+
+    /// [`SafeTensors::open`] with the options of [`Tensor::load_npy_with`] (the
+    /// progress of a [`LoadMode::Copy`] open counts the data section's bytes).
+    pub fn open_with(path: impl AsRef<Path>, mode: LoadMode, options: LoadOptions<'_>) -> Result<SafeTensors> {
+        let path = c_path("safetensors_open_with", path.as_ref())?;
+        with_load_options("safetensors_open_with", options, |raw| {
+            let mut out = ptr::null_mut();
+            // SAFETY: path is NUL-terminated and `raw` valid for the call.
+            check(unsafe { sys::tensor_safetensors_open_with(&mut out, path.as_ptr(), mode.flags(), raw) })?;
+            Ok(SafeTensors { raw: NonNull::new(out).expect("the library returned TENSOR_OK with a NULL handle") })
+        })
     }
 
     /// Number of tensors in the file.

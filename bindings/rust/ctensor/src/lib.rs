@@ -89,7 +89,7 @@ pub use dtype::{DType, Element, Kind};
 pub use dtype::convert;
 pub use elements::{Iter, Slice, SliceMut};
 pub use error::{Error, Result, Status};
-pub use files::{LoadMode, MapMode, SafeTensors};
+pub use files::{LoadMode, LoadOptions, MapMode, SafeTensors};
 pub use math::BinaryOp;
 pub use half::{bf16, f16};
 pub use num_complex::Complex;

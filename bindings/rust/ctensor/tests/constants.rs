@@ -22,6 +22,7 @@ fn status_values_equal_the_header_constants() {
         (Status::Format, sys::TENSOR_E_FORMAT),
         (Status::Unsupported, sys::TENSOR_E_UNSUPPORTED),
         (Status::Internal, sys::TENSOR_E_INTERNAL),
+        (Status::Cancelled, sys::TENSOR_E_CANCELLED),
     ];
     for (status, value) in header {
         assert_eq!(status.code(), value, "{status:?}");
@@ -29,7 +30,7 @@ fn status_values_equal_the_header_constants() {
     }
     assert_eq!(Status::Internal.code(), 15);
     assert_eq!(Status::from_code(sys::TENSOR_OK), None);
-    assert_eq!(Status::from_code(16), None);
+    assert_eq!(Status::from_code(17), None);
     assert_eq!(Status::ALL.len(), header.len());
 }
 

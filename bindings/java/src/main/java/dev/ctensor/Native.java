@@ -92,11 +92,11 @@ final class Native {
      */
     static final int TENSOR_E_COPY = 11;
     /**
-     * operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
+     * operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_load_npy_with, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_open_with, tensor_safetensors_save)
      */
     static final int TENSOR_E_IO = 12;
     /**
-     * malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
+     * malformed file or foreign structure: from the readers (tensor_load_npy, tensor_load_npy_with, tensor_safetensors_open, tensor_safetensors_open_with) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
      */
     static final int TENSOR_E_FORMAT = 13;
     /**
@@ -107,6 +107,10 @@ final class Native {
      * a bug inside ctensor (an unexpected internal failure); the message says where
      */
     static final int TENSOR_E_INTERNAL = 15;
+    /**
+     * the caller's callback asked to stop: from the loads with a progress callback (tensor_load_npy_with, tensor_safetensors_open_with)
+     */
+    static final int TENSOR_E_CANCELLED = 16;
     static final int TENSOR_UINT8 = 0;
     static final int TENSOR_INT8 = 1;
     static final int TENSOR_INT16 = 2;
@@ -317,6 +321,14 @@ final class Native {
             ADDRESS.withName("deleter"),
             JAVA_LONG.withName("flags"),
             DLTensor.withName("dl_tensor")).withName("DLManagedTensorVersioned");
+    /** The C struct {@code tensor_load_options_t}. */
+    static final StructLayout tensor_load_options_t = MemoryLayout.structLayout(
+            JAVA_LONG.withName("struct_size"),
+            ADDRESS.withName("progress"),
+            ADDRESS.withName("progress_user"),
+            JAVA_LONG.withName("progress_min_bytes"),
+            JAVA_INT.withName("num_threads"),
+            MemoryLayout.paddingLayout(4)).withName("tensor_load_options_t");
     /** The C struct {@code ArrowSchema}. */
     static final StructLayout ArrowSchema = MemoryLayout.structLayout(
             ADDRESS.withName("format"),
@@ -352,6 +364,8 @@ final class Native {
     // ---- callback types ----
     /** The descriptor of the C callback type {@code tensor_release_fn}. */
     static final FunctionDescriptor tensor_release_fn = FunctionDescriptor.ofVoid(ADDRESS);
+    /** The descriptor of the C callback type {@code tensor_progress_fn}. */
+    static final FunctionDescriptor tensor_progress_fn = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG);
 
     // ---- functions ----
 
@@ -1788,6 +1802,27 @@ final class Native {
         }
     }
 
+    private static final MethodHandle tensor_load_npy_with$MH =
+            NativeLibrary.downcall("tensor_load_npy_with", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_load_npy_with(tensor_t ** out, const char * path, uint32_t flags, const tensor_load_options_t * options)}
+     * <p>
+     * As tensor_load_npy, with options: a progress callback that may cancel, and the threads a
+     * copy-mode read uses. A copy-mode read is cut into chunks of 8 MiB that up to num_threads
+     * threads (one per 64 MiB of data) read with pread straight into the tensor's memory; the
+     * bytes are the same for every thread count and equal the mapped load's.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_IO, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED, TENSOR_E_CANCELLED.
+     * <p>Since 0.2.
+     */
+    static int tensor_load_npy_with(MemorySegment out, MemorySegment path, int flags, MemorySegment options) {
+        try {
+            return (int) tensor_load_npy_with$MH.invokeExact(out, path, flags, options);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_load_npy_with", e);
+        }
+    }
+
     private static final MethodHandle tensor_save_npy$MH =
             NativeLibrary.downcall("tensor_save_npy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
@@ -1833,6 +1868,26 @@ final class Native {
             return (int) tensor_safetensors_open$MH.invokeExact(out, path, flags);
         } catch (Throwable e) {
             throw NativeLibrary.unexpected("tensor_safetensors_open", e);
+        }
+    }
+
+    private static final MethodHandle tensor_safetensors_open_with$MH =
+            NativeLibrary.downcall("tensor_safetensors_open_with", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
+    /**
+     * {@code tensor_status_t tensor_safetensors_open_with(tensor_safetensors_t ** out, const char * path, uint32_t flags, const tensor_load_options_t * options)}
+     * <p>
+     * As tensor_safetensors_open, with the options of tensor_load_npy_with: with TENSOR_LOAD_COPY
+     * the data section is read in chunks on up to num_threads threads, reporting to the progress
+     * callback (total_bytes: the data section's size), which may cancel.
+     * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_IO, TENSOR_E_FORMAT, TENSOR_E_UNSUPPORTED, TENSOR_E_CANCELLED.
+     * <p>Since 0.2.
+     */
+    static int tensor_safetensors_open_with(MemorySegment out, MemorySegment path, int flags, MemorySegment options) {
+        try {
+            return (int) tensor_safetensors_open_with$MH.invokeExact(out, path, flags, options);
+        } catch (Throwable e) {
+            throw NativeLibrary.unexpected("tensor_safetensors_open_with", e);
         }
     }
 

@@ -39,10 +39,10 @@ public enum Status {
     /** {@code TENSOR_E_COPY} (11): a copy is needed but the caller forbade it
  */
     COPY(11, "TENSOR_E_COPY"),
-    /** {@code TENSOR_E_IO} (12): operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_save)
+    /** {@code TENSOR_E_IO} (12): operating-system I/O error, with the system's reason: from the file and shared-memory functions (tensor_storage_map_file, tensor_storage_new_shared, tensor_storage_move_to_shared, tensor_storage_from_fd, tensor_load_npy, tensor_load_npy_with, tensor_save_npy, tensor_safetensors_open, tensor_safetensors_open_with, tensor_safetensors_save)
  */
     IO(12, "TENSOR_E_IO"),
-    /** {@code TENSOR_E_FORMAT} (13): malformed file or foreign structure: from the readers (tensor_load_npy, tensor_safetensors_open) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
+    /** {@code TENSOR_E_FORMAT} (13): malformed file or foreign structure: from the readers (tensor_load_npy, tensor_load_npy_with, tensor_safetensors_open, tensor_safetensors_open_with) and the Arrow importers of ctensor_arrow.h (tensor_from_arrow, tensor_from_arrow_device, tensor_from_arrow_variable_shape)
  */
     FORMAT(13, "TENSOR_E_FORMAT"),
     /** {@code TENSOR_E_UNSUPPORTED} (14): valid request this version cannot do
@@ -50,7 +50,10 @@ public enum Status {
     UNSUPPORTED(14, "TENSOR_E_UNSUPPORTED"),
     /** {@code TENSOR_E_INTERNAL} (15): a bug inside ctensor (an unexpected internal failure); the message says where
  */
-    INTERNAL(15, "TENSOR_E_INTERNAL");
+    INTERNAL(15, "TENSOR_E_INTERNAL"),
+    /** {@code TENSOR_E_CANCELLED} (16): the caller's callback asked to stop: from the loads with a progress callback (tensor_load_npy_with, tensor_safetensors_open_with)
+ */
+    CANCELLED(16, "TENSOR_E_CANCELLED");
 
     private final int code;
     private final String cName;
@@ -102,6 +105,7 @@ public enum Status {
             case FORMAT -> new FormatException(message);
             case UNSUPPORTED -> new UnsupportedException(message);
             case INTERNAL -> new InternalException(message);
+            case CANCELLED -> new CancelledException(message);
             case OK -> throw new IllegalArgumentException("TENSOR_OK is not a failure");
         };
     }

@@ -1,0 +1,2 @@
+"""ctensor.utils, as torch.utils: the dlpack module."""
+from ctensor.utils import dlpack  # noqa: F401
