@@ -4,7 +4,13 @@ medians, wall time and CPU time):
     copy of the same traffic (tensor_copy: read 64 MiB, write 64 MiB), at 1
     thread and at every thread (target: <= 1.15x);
   - exp, log, tanh, sigmoid, gelu into an existing tensor against PyTorch and
-    NumPy at 1 thread (target: faster than both).
+    NumPy at 1 thread (target: faster than both);
+  - binary ops on reversed operands (a[::-1] + b[::-1]) over the same ops on
+    forward ones, into an existing tensor (target: <= 1.1x);
+  - mixed-dtype adds (float32 + float16, int32 + float64) into an existing
+    tensor at 1 thread: against PyTorch, and against the whole-copy path the
+    library took before its iterator converted through buffers (the other
+    operand converted whole by tensor_to, then added), with the bytes each moves.
 Usage: python3 bench/bench_unary.py [--build DIR] [--reps N] [--markdown]"""
 import argparse
 import ctypes
@@ -48,6 +54,12 @@ def main():
     lib = ctypes.CDLL(str(build / "src" / "libctensor.so"))  # the binding's library: same handle
     P = ctypes.c_void_p
     lib.tensor_copy.argtypes, lib.tensor_copy.restype = [P, P], ctypes.c_int32
+    lib.tensor_binary_into.argtypes, lib.tensor_binary_into.restype = [P, ctypes.c_int32, P, P], ctypes.c_int32
+    lib.tensor_to.argtypes, lib.tensor_to.restype = [ctypes.POINTER(P), P, ctypes.c_int32, ctypes.c_int32], ctypes.c_int32
+    lib.tensor_as_strided.argtypes = [ctypes.POINTER(P), P, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+                                      ctypes.POINTER(ctypes.c_int64), ctypes.c_int64]
+    lib.tensor_as_strided.restype = ctypes.c_int32
+    lib.tensor_release.argtypes, lib.tensor_release.restype = [P], None
     lib.tensor_set_num_threads.argtypes = [ctypes.c_int32]
 
     def handle(t):
@@ -70,9 +82,11 @@ def main():
     lines = []
     for threads in (1, os.cpu_count()):
         lib.tensor_set_num_threads(threads)
-        for name in ("neg", "abs", "relu", "floor", "square"):
-            fn = getattr(ctensor, name)
-            (cw, cc), (ow, oc) = timed([copy, lambda: fn(cx, out=cz)], args.reps)
+        cheap = [(name, lambda fn=getattr(ctensor, name): fn(cx, out=cz))
+                 for name in ("neg", "abs", "relu", "floor", "square")]
+        cheap.append(("clamp", lambda: ctensor.clamp(cx, -1.0, 1.0, out=cz)))  # number bounds
+        for name, fn in cheap:
+            (cw, cc), (ow, oc) = timed([copy, fn], args.reps)
             lines.append([f"{name} / copy", str(threads), f"{1e3 * ow:.2f}", f"{1e3 * cw:.2f}", f"{ow / cw:.2f}",
                           f"{oc / cc:.2f}" if cc > 0 else "-"])
     print_table(["cheap op", "threads", "op ms", "copy ms", "wall x", "CPU x"], lines, args.markdown)
@@ -100,6 +114,69 @@ def main():
     print()
     print_table(["1 thread", "NumPy ms", "PyTorch ms", "ctensor ms", "NumPy / ctensor", "PyTorch / ctensor",
                  "PyTorch / ctensor CPU"], lines, args.markdown)
+
+    def reversed_view(t):
+        """t[::-1] (1-D) through the C API."""
+        out = P()
+        if lib.tensor_as_strided(ctypes.byref(out), t, 1, (ctypes.c_int64 * 1)(N), (ctypes.c_int64 * 1)(-1), N - 1):
+            raise SystemExit("tensor_as_strided failed")
+        return out
+
+    def into(op, dst, a, b):
+        return lambda: lib.tensor_binary_into(dst, op, a, b)
+
+    y = (rng.standard_normal(N) * 3).astype(np.float32)
+    cy = ctensor.from_numpy(y)
+    hy = handle(cy)
+    rx, ry = reversed_view(hx), reversed_view(hy)
+    lines = []
+    for threads in (1, os.cpu_count()):
+        lib.tensor_set_num_threads(threads)
+        for name, op in (("add", 0), ("mul", 2), ("maximum", 5)):
+            (fw, fc), (rw, rc) = timed([into(op, hz, hx, hy), into(op, hz, rx, ry)], args.reps)
+            lines.append([f"{name}: a[::-1], b[::-1] / a, b", str(threads), f"{1e3 * rw:.2f}", f"{1e3 * fw:.2f}",
+                          f"{rw / fw:.2f}", f"{rc / fc:.2f}" if fc > 0 else "-"])
+    for t in (rx, ry):
+        lib.tensor_release(t)
+    print()
+    print_table(["reversed operands", "threads", "reversed ms", "forward ms", "wall x", "CPU x"], lines, args.markdown)
+
+    # Mixed dtypes at 1 thread. Bytes per element moved through memory: the
+    # buffered add reads both operands and writes the result; the whole-copy
+    # path also wrote the converted operand and read it back.
+    lib.tensor_set_num_threads(1)
+    h16 = rng.standard_normal(N).astype(np.float16)
+    i32 = rng.integers(-1000, 1000, N).astype(np.int32)
+    f64 = rng.standard_normal(N)
+    z64 = np.empty(N)
+    c16, ci32, cf64, cz64 = (ctensor.from_numpy(v) for v in (h16, i32, f64, z64))
+    t16, ti32, tf64, tz64 = (torch.from_numpy(v) for v in (h16, i32, f64, z64))
+
+    def whole_copy(dst, a, b, dtype):
+        def run():
+            tmp = P()
+            lib.tensor_to(ctypes.byref(tmp), b, dtype, 1)  # TENSOR_COPY_ALWAYS
+            lib.tensor_binary_into(dst, 0, a, tmp)
+            lib.tensor_release(tmp)
+        return run
+
+    cases = [("float32 + float16", (4, 2, 4, 4), tx, t16, tz, hz, hx, handle(c16), 6),
+             ("int32 + float64", (4, 8, 8, 8), ti32, tf64, tz64, handle(cz64), handle(ci32), handle(cf64), 7)]
+    lines = []
+    for name, (sa, sb, so, sc), ta_, tb_, to_, dst, a, b, common in cases:
+        # The whole copy converts the operand of the other dtype to the common one.
+        conv_a, conv_b = (a, b) if sb != sc else (b, a)
+        buffered_bytes = N * (sa + sb + so)
+        copy_bytes = buffered_bytes + N * 2 * sc
+        (tw, tc), (bw, bc), (ww, wc) = timed(
+            [lambda: torch.add(ta_, tb_, out=to_), into(0, dst, a, b), whole_copy(dst, conv_a, conv_b, common)],
+            args.reps)
+        lines.append([name, f"{buffered_bytes >> 20}", f"{copy_bytes >> 20}", f"{1e3 * tw:.2f}", f"{1e3 * bw:.2f}",
+                      f"{1e3 * ww:.2f}", f"{tw / bw:.2f}", f"{tc / bc:.2f}" if bc > 0 else "-", f"{ww / bw:.2f}",
+                      f"{wc / bc:.2f}" if bc > 0 else "-"])
+    print()
+    print_table(["mixed add, 1 thread", "buffered MiB", "whole-copy MiB", "PyTorch ms", "buffered ms",
+                 "whole-copy ms", "PyTorch / buffered", "CPU", "whole-copy / buffered", "CPU"], lines, args.markdown)
 
 
 if __name__ == "__main__":

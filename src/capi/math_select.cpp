@@ -46,7 +46,12 @@ tensor_status_t tensor_clamp(tensor_t** out, const tensor_t* a, const tensor_t* 
 }
 
 tensor_status_t tensor_clamp_into(tensor_t* dst, const tensor_t* a, const tensor_t* min, const tensor_t* max) {
-  return into("clamp_into", dst, false, [&](const char* op) { return clamp(op, a, min, max); });
+  return capi::guarded("clamp_into", [&](const char* op) {
+    const core::Tensor& target = capi::arg(dst, op, "dst");
+    const core::Tensor& input = capi::arg(a, op, "a");
+    const core::Tensor* lo = optional_arg(min, op, "min");
+    core::clamp_into(op, target, input, lo, optional_arg(max, op, "max"));
+  });
 }
 
 tensor_status_t tensor_where(tensor_t** out, const tensor_t* cond, const tensor_t* a, const tensor_t* b) {

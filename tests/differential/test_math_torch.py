@@ -25,7 +25,7 @@ import pytest
 import torch
 
 from ctensor_ctypes import STATUS, CtensorError, Tensor, check, i32, i64, int64_array, lib
-from math_helpers import (ALL, COMPLEX, FLOATS, INTS, NAMES, OPS, REDUCTIONS, STORE, TORCH,
+from math_helpers import (ALL, COMPLEX, FLOATS, FROM_TORCH, INTS, NAMES, OPS, REDUCTIONS, STORE, TORCH,
                           UNSIGNED_WIDE, from_array, kind, new_ref, random_view, result_type, scalar,
                           status_of, storage_array, to_array, to_torch, torch_to_numpy, values_for,
                           zero_dim)
@@ -841,3 +841,123 @@ def test_transposed_inputs_across_tiles(d):
     if d != 11:
         neg = new_ref(lib.tensor_neg, tyt.handle)
         np.testing.assert_array_equal(to_array(neg), torch_to_numpy(-to_torch(to_array(ty), d).t()))
+
+
+# ---- inputs of another dtype, converted through the iterator's buffers ---------
+
+MIXED = [(6, 5), (3, 7), (5, 15), (11, 6), (1, 4), (0, 7), (6, 10)]
+
+
+@pytest.mark.parametrize("a,b", MIXED)
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "reversed", "broadcast", "overlapping", "offset"])
+def test_mixed_dtypes_over_many_buffers(a, b, layout):
+    """An input whose dtype is not the op's is converted a few KiB at a time as
+    the loops go: shapes of several buffers' worth per row, every layout, both
+    operand orders, against PyTorch."""
+    rng = np.random.default_rng(hash((a, b, layout)) % 2 ** 32)
+    shape = [3, 2100]
+    ta, va = random_view(shape, a, rng, layout)
+    tb, vb = random_view(shape[1:], b, rng, "reversed" if layout == "broadcast" else layout)
+    for op in ("add", "mul", "lt", "maximum"):
+        for (x, vx, dx), (y, vy, dy) in [((ta, va, a), (tb, vb, b)), ((tb, vb, b), (ta, va, a))]:
+            want, err = torch_or_error(lambda: torch_binary(op, to_torch(vx, dx), to_torch(vy, dy)))
+            st = status_of(getattr(lib, "tensor_" + op), x.handle, y.handle)
+            if err is not None:
+                assert st == DTYPE, (op, NAMES[dx], NAMES[dy])
+                continue
+            res = new_ref(getattr(lib, "tensor_" + op), x.handle, y.handle)
+            assert res.dtype == FROM_TORCH[want.dtype] and res.shape == tuple(want.shape)
+            assert_values(op, to_array(res), torch_to_numpy(want), res.dtype)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mixed_dtypes_split_across_threads(threads):
+    """Large enough for the pool to split it: each thread converts its own part."""
+    rng = np.random.default_rng(threads)
+    n = 1 << 20
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float16)
+    i = rng.integers(-1000, 1000, n).astype(np.int32)
+    d = rng.standard_normal(n)
+    old = lib.tensor_get_num_threads()
+    check(lib.tensor_set_num_threads(threads))
+    try:
+        tx, ty, ti, td = from_array(x, 6), from_array(y, 5), from_array(i, 3), from_array(d, 7)
+        np.testing.assert_array_equal(to_array(new_ref(lib.tensor_add, tx.handle, ty.handle)),
+                                      (torch.from_numpy(x) + torch.from_numpy(y)).numpy())
+        np.testing.assert_array_equal(to_array(new_ref(lib.tensor_sub, ti.handle, td.handle)),
+                                      (torch.from_numpy(i) - torch.from_numpy(d)).numpy())
+    finally:
+        check(lib.tensor_set_num_threads(old))
+
+
+def test_mixed_dtypes_into_overlapping_outputs():
+    """binary_into whose float32 destination shares memory with an int32 input
+    (a view of the same bytes), converted through buffers: exactly the same
+    elements (in place) read each element before writing it; a partial overlap
+    reads a snapshot."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    vals = rng.integers(-50, 50, n).astype(np.int32)
+    fv = rng.standard_normal(n).astype(np.float32)
+    other = from_array(fv, 6)
+    ti, tf = torch.from_numpy(vals), torch.from_numpy(fv)
+
+    def dst_and_int_view():
+        ints = from_array(vals.copy(), 3)
+        return ints, new_ref(lib.tensor_view_dtype, ints.handle, 6)
+
+    ints, dst = dst_and_int_view()  # the same elements
+    check(lib.tensor_binary_into(dst.handle, OP_CODE["add"], ints.handle, other.handle))
+    np.testing.assert_array_equal(to_array(dst), (ti + tf).numpy())
+    ints, dst = dst_and_int_view()  # the input reversed over the destination
+    rev = new_ref(lib.tensor_as_strided, ints.handle, 1, int64_array([n]), int64_array([-1]), n - 1)
+    check(lib.tensor_binary_into(dst.handle, OP_CODE["mul"], rev.handle, other.handle))
+    np.testing.assert_array_equal(to_array(dst), (ti.flip(0) * tf).numpy())
+    ints, dst = dst_and_int_view()  # the input shifted by 100 elements under the destination
+    part = new_ref(lib.tensor_as_strided, dst.handle, 1, int64_array([n - 100]), int64_array([1]), 100)
+    src = new_ref(lib.tensor_as_strided, ints.handle, 1, int64_array([n - 100]), int64_array([1]), 0)
+    head = new_ref(lib.tensor_as_strided, other.handle, 1, int64_array([n - 100]), int64_array([1]), 0)
+    check(lib.tensor_binary_into(part.handle, OP_CODE["sub"], src.handle, head.handle))
+    np.testing.assert_array_equal(to_array(part), (ti[:n - 100] - tf[:n - 100]).numpy())
+
+
+def test_mixed_dtypes_clamp_and_where():
+    """clamp and where convert their inputs of other dtypes through the same buffers."""
+    rng = np.random.default_rng(12)
+    shape = [5, 1700]
+    ta, va = random_view(shape, 3, rng, "reversed")
+    tlo, vlo = random_view(shape[1:], 5, rng, "broadcast")
+    thi, vhi = random_view(shape, 7, rng, "transposed")
+    got = new_ref(lib.tensor_clamp, ta.handle, tlo.handle, thi.handle)
+    want = torch.clamp(to_torch(va, 3).float(), to_torch(vlo, 5).float(), to_torch(vhi, 7)).numpy()
+    np.testing.assert_array_equal(to_array(got), want)
+    lo = scalar(-0.5)  # (held: a temporary's handle would be released before the call)
+    got = new_ref(lib.tensor_clamp, ta.handle, lo.handle, None)
+    np.testing.assert_array_equal(to_array(got), torch.clamp(to_torch(va, 3), -0.5).numpy())
+    cond_vals = rng.integers(0, 2, shape[1:]).astype(np.bool_)
+    cond = from_array(cond_vals, 11)
+    got = new_ref(lib.tensor_where, cond.handle, ta.handle, thi.handle)
+    want = torch.where(torch.from_numpy(cond_vals), to_torch(va, 3), to_torch(vhi, 7)).numpy()
+    np.testing.assert_array_equal(to_array(got), want)
+
+
+def test_clamp_into_directly_and_through_a_result():
+    """clamp_into writes straight into a destination of the result's dtype that
+    overlaps no input (or is the input, in place); a partial overlap or another
+    dtype goes through a computed result."""
+    rng = np.random.default_rng(13)
+    n = 5000
+    vals = (rng.standard_normal(n) * 3).astype(np.float32)
+    want = torch.clamp(torch.from_numpy(vals), -1.0, 1.0).numpy()
+    lo, hi = scalar(-1.0), scalar(1.0)
+    a = from_array(vals.copy(), 6)
+    for d in (6, 7):
+        dst = from_array(np.zeros(n, STORE[d]), d)
+        check(lib.tensor_clamp_into(dst.handle, a.handle, lo.handle, hi.handle))
+        np.testing.assert_array_equal(to_array(dst), want.astype(STORE[d]))
+    rev = new_ref(lib.tensor_as_strided, a.handle, 1, int64_array([n]), int64_array([-1]), n - 1)
+    check(lib.tensor_clamp_into(a.handle, rev.handle, lo.handle, hi.handle))  # dst is the input reversed
+    np.testing.assert_array_equal(to_array(a), want[::-1])
+    check(lib.tensor_clamp_into(a.handle, a.handle, lo.handle, None))  # in place
+    np.testing.assert_array_equal(to_array(a), np.maximum(want[::-1], -1.0))

@@ -8,6 +8,14 @@
 
 namespace ctensor::core {
 
+namespace {
+
+// Bytes of each buffered input converted at a time: the buffers and the
+// block of the other operands they meet stay in L1.
+constexpr int64_t kBufferBytes = 4096;
+
+}  // namespace
+
 bool TensorIterator::is_reduced(int d) const noexcept {
   for (int k = 0; k < noutputs_; ++k)
     if (stride(k, d) == 0 && size_[d] > 1) return true;
@@ -42,7 +50,8 @@ void TensorIterator::serial_for_each(Loop2d loop) const {
   // The dims outside them: an odometer that moves every pointer incrementally.
   int64_t index[kMaxDims] = {};
   for (;;) {
-    loop(ptr, inner, size_[0], size1);
+    if (nbuffered_ > 0) run_buffered(loop, ptr, inner, size_[0], size1);
+    else loop(ptr, inner, size_[0], size1);
     int d = 2;
     for (; d < ndim_; ++d) {
       const int64_t* s = strides(d);
@@ -54,6 +63,35 @@ void TensorIterator::serial_for_each(Loop2d loop) const {
       index[d] = 0;
     }
     if (d >= ndim_) break;
+  }
+}
+
+void TensorIterator::run_buffered(Loop2d loop, char* const* ptr, const int64_t* strides, int64_t n0,
+                                  int64_t n1) const {
+  const int n = ntensors_;
+  alignas(64) char buffers[kMaxBuffered][kBufferBytes];
+  int64_t widest = 1;
+  for (int b = 0; b < nbuffered_; ++b) widest = std::max(widest, compute_size_[b]);
+  const int64_t step = kBufferBytes / widest;
+  // What the loop sees: buffered inputs dense (or still broadcast), one row.
+  int64_t inner[2 * kMaxOperands] = {};
+  std::copy(strides, strides + n, inner);
+  for (int b = 0; b < nbuffered_; ++b) {
+    const int k = buffered_operand_[b];
+    if (strides[k] != 0) inner[k] = compute_size_[b];
+  }
+  char* p[kMaxOperands];
+  for (int64_t r = 0; r < n1; ++r) {
+    for (int64_t j = 0; j < n0; j += step) {
+      const int64_t m = std::min(step, n0 - j);
+      for (int k = 0; k < n; ++k) p[k] = ptr[k] + r * strides[n + k] + j * strides[k];
+      for (int b = 0; b < nbuffered_; ++b) {
+        const int k = buffered_operand_[b];
+        cast_[b](p[k], strides[k], buffers[b], compute_size_[b], inner[k] == 0 ? 1 : m);
+        p[k] = buffers[b];
+      }
+      loop(p, inner, m, 1);
+    }
   }
 }
 
@@ -144,6 +182,13 @@ TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t) {
   return add({t.data(), t.ndim(), t.sizes(), t.strides(), t.itemsize()}, false);
 }
 
+TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t, DType compute) {
+  Operand operand{t.data(), t.ndim(), t.sizes(), t.strides(), t.itemsize()};
+  operand.dtype = t.dtype();
+  operand.compute = compute;
+  return add(operand, false);
+}
+
 TensorIteratorConfig& TensorIteratorConfig::add_output(char* data, int64_t ndim, const int64_t* sizes,
                                                        const int64_t* strides, size_t itemsize) {
   return add({data, ndim, sizes, strides, itemsize}, true);
@@ -213,6 +258,13 @@ TensorIterator TensorIteratorConfig::build(const char* op) const {
   for (int k = 0; k < n; ++k) {
     it.data_[k] = operands[k].data;
     it.itemsize_[k] = operands[k].itemsize;
+    if (operands[k].dtype == operands[k].compute) continue;
+    if (it.nbuffered_ == kMaxBuffered)
+      fail(Status::Invalid, op, ": an iterator converts at most ", kMaxBuffered, " inputs through buffers");
+    const int b = it.nbuffered_++;
+    it.buffered_operand_[b] = k;
+    it.cast_[b] = cast_kernel(operands[k].dtype, operands[k].compute);
+    it.compute_size_[b] = static_cast<int64_t>(dtype_size(operands[k].compute));
   }
   if (it.numel_ == 0) return it;
 

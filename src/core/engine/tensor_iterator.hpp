@@ -49,6 +49,16 @@
 // steps, and the same result, for every thread count. serial_for_each never
 // uses threads.
 //
+// Buffered inputs (NumPy's buffered iterator): an input added with a compute
+// dtype other than its own is converted as the iterator goes. Loops then get
+// a few KiB of it at a time (kBufferBytes in the .cpp), as a dense run of the compute dtype in
+// a buffer on the running thread's stack (converted with dtype/convert.hpp's
+// cast kernels), and 1-D blocks (size1 == 1): what the loop sees is what it
+// would see for an input of the compute dtype, without a whole converted copy
+// being written and read back. Such a loop reads every buffered input before
+// it writes an element, so an output may share exactly the elements of a
+// buffered input (in place); any other overlap is the caller's to snapshot.
+//
 // Operand data is char* for outputs and inputs alike (as PyTorch's loops);
 // kernels must never write through an input's pointer. Writability, devices,
 // dtypes and overlap between outputs and inputs are the caller's to check
@@ -59,6 +69,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dtype/convert.hpp"
+#include "dtype/dtype.hpp"
 #include "engine/function_ref.hpp"
 #include "layout/shape.hpp"
 #include "layout/tensor.hpp"
@@ -67,6 +79,9 @@ namespace ctensor::core {
 
 // Outputs + inputs of one iterator.
 constexpr int kMaxOperands = 8;
+
+// How many inputs of one iterator may be converted through buffers.
+constexpr int kMaxBuffered = 3;
 
 // Chunking for threads. A chunk of the split dim is a multiple of `grain`
 // elements (0: 64 when the split dim is dim 0, so that threads do not write
@@ -100,7 +115,10 @@ class TensorIterator {
   const int64_t* strides(int d) const noexcept { return stride_ + d * ntensors_; }
   // Operand k's first visited element (element [0, ..., 0] after flips).
   char* data(int k) const noexcept { return data_[k]; }
+  // Operand k's element size in memory (a buffered input's own dtype's).
   size_t itemsize(int k) const noexcept { return itemsize_[k]; }
+  // Whether some input is converted through a buffer.
+  bool buffered() const noexcept { return nbuffered_ > 0; }
   int64_t numel() const noexcept { return numel_; }
   // Some output has stride 0 along dim d (only with allow_reduction()).
   bool is_reduced(int d) const noexcept;
@@ -143,6 +161,9 @@ class TensorIterator {
   Chunks chunks(Split split) const noexcept;
   // body(chunk, part) for each chunk, part in [0, threads).
   void run_chunks(const Chunks& c, FunctionRef<void(const TensorIterator& chunk, int32_t part)> body) const;
+  // loop over an n0 x n1 block (ptr, strides as Loop2d's) with the buffered
+  // inputs converted into buffers first.
+  void run_buffered(Loop2d loop, char* const* ptr, const int64_t* strides, int64_t n0, int64_t n1) const;
 
   int ntensors_ = 0;
   int noutputs_ = 0;
@@ -152,6 +173,11 @@ class TensorIterator {
   size_t itemsize_[kMaxOperands] = {};
   int64_t size_[kMaxDims];
   int64_t stride_[kMaxDims * kMaxOperands];  // [dim][operand]
+  // Buffered inputs: operand index, cast kernel into the compute dtype and its element size.
+  int nbuffered_ = 0;
+  int buffered_operand_[kMaxBuffered] = {};
+  CastKernel cast_[kMaxBuffered] = {};
+  int64_t compute_size_[kMaxBuffered] = {};
 };
 
 // Collects operands, then build() checks shapes and lays out the dims.
@@ -161,6 +187,10 @@ class TensorIteratorConfig {
   // [0, ..., 0] are read; the tensor must outlive the iterator's use).
   TensorIteratorConfig& add_output(const Tensor& t);
   TensorIteratorConfig& add_input(const Tensor& t);
+  // An input that loops see in dtype `compute`: when it is not t's, t is
+  // converted through buffers as the iterator goes (see the header's comment;
+  // build() throws Invalid for more than kMaxBuffered such inputs).
+  TensorIteratorConfig& add_input(const Tensor& t, DType compute);
   // A raw operand: strides in elements of `itemsize` bytes (e.g. a scalar
   // input: ndim 0). The arrays are read by build() only.
   TensorIteratorConfig& add_output(char* data, int64_t ndim, const int64_t* sizes, const int64_t* strides,
@@ -184,6 +214,8 @@ class TensorIteratorConfig {
     const int64_t* sizes;
     const int64_t* strides;
     size_t itemsize;
+    DType dtype = 0;    // with compute: the input's own dtype
+    DType compute = 0;  // the dtype loops see (equal to dtype: not buffered)
   };
   TensorIteratorConfig& add(const Operand& operand, bool output);
 

@@ -13,6 +13,7 @@
 #include "layout/memory_format.hpp"
 #include "layout/overlap.hpp"
 #include "layout/shape.hpp"
+#include "ops/binary_kernels.hpp"
 #include "ops/elements.hpp"
 #include "ops/operand.hpp"
 #include "ops/promotion.hpp"
@@ -21,150 +22,32 @@ namespace ctensor::core {
 
 namespace {
 
-constexpr const char* kOpNames[kNumBinaryOps] = {"add", "sub", "mul", "div", "pow", "maximum", "minimum",
-                                                 "eq",  "ne",  "lt",  "le",  "gt",  "ge"};
-
-constexpr bool is_comparison(BinaryOp op) noexcept { return op >= BinaryOp::Eq; }
-
-// ---- element functions -----------------------------------------------------
-
-template <class C>
-constexpr bool is_std_complex = false;
-template <class T>
-constexpr bool is_std_complex<std::complex<T>> = true;
-
-// PyTorch's powi: integer powers by squaring (wrapping); a negative exponent
-// gives 1 for base 1, +-1 for base -1 and 0 otherwise.
-template <class T>
-T integer_pow(T base, T exp) noexcept {
-  if constexpr (std::is_signed_v<T>) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp % 2) != 0 ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T result = 1;
-  while (exp != 0) {
-    if (exp & 1) result = wrapping_mul(result, base);
-    exp /= 2;
-    base = wrapping_mul(base, base);
-  }
-  return result;
-}
-
-template <class C>
-bool is_nan(C x) noexcept {
-  if constexpr (std::is_floating_point_v<C>) return x != x;
-  return false;
-}
-
-// op on compute-type values; R is the result's compute type.
-template <BinaryOp Op, class C>
-inline auto apply(C a, C b) noexcept {
-  if constexpr (Op == BinaryOp::Add) {
-    if constexpr (std::is_same_v<C, bool>) return a || b;
-    else if constexpr (std::is_integral_v<C>) return wrapping_add(a, b);
-    else return a + b;
-  } else if constexpr (Op == BinaryOp::Sub) {
-    if constexpr (std::is_integral_v<C>) return wrapping_sub(a, b);
-    else return a - b;
-  } else if constexpr (Op == BinaryOp::Mul) {
-    if constexpr (std::is_same_v<C, bool>) return a && b;
-    else if constexpr (std::is_integral_v<C>) return wrapping_mul(a, b);
-    else return a * b;
-  } else if constexpr (Op == BinaryOp::Div) {
-    return a / b;
-  } else if constexpr (Op == BinaryOp::Pow) {
-    if constexpr (std::is_integral_v<C>) {
-      return integer_pow(a, b);
-    } else if constexpr (is_std_complex<C>) {
-      // x ** 0 is 1, as for real numbers and Python's complex (exp(0 * log 0) is NaN).
-      return b == C{} ? C{1} : std::pow(a, b);
-    } else {
-      return static_cast<C>(std::pow(a, b));
-    }
-  } else if constexpr (Op == BinaryOp::Maximum) {
-    if constexpr (std::is_same_v<C, bool>) return a || b;
-    else return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b);
-  } else if constexpr (Op == BinaryOp::Minimum) {
-    if constexpr (std::is_same_v<C, bool>) return a && b;
-    else return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b);
-  } else if constexpr (Op == BinaryOp::Eq) {
-    return a == b;
-  } else if constexpr (Op == BinaryOp::Ne) {
-    return a != b;
-  } else if constexpr (Op == BinaryOp::Lt) {
-    return a < b;
-  } else if constexpr (Op == BinaryOp::Le) {
-    return a <= b;
-  } else if constexpr (Op == BinaryOp::Gt) {
-    return a > b;
-  } else {
-    return a >= b;
-  }
-}
+#define CTENSOR_BINARY_NAME(Enum, name) #name,
+constexpr const char* kOpNames[kNumBinaryOps] = {CTENSOR_BINARY_OPS(CTENSOR_BINARY_NAME)};
+#undef CTENSOR_BINARY_NAME
 
 // ---- loops -----------------------------------------------------------------
 
-// out[i] = f(a[i], b[i]) over n elements (byte strides s[0..2]). The common
-// layouts get loops of their own, which the compiler vectorises. (Always
-// inlined: binary_loop_avx2 must get AVX2 code.)
-template <class T, class R, class F>
-[[gnu::always_inline]] inline void binary_loop(char** data, const int64_t* s, int64_t n, F f) {
-  char* out = data[0];
-  const char* a = data[1];
-  const char* b = data[2];
-  constexpr int64_t t = sizeof(T), r = sizeof(R);
-  if (s[0] == r && s[1] == t && s[2] == t) {
-    const auto at = [&](int64_t i) {
-      write_element<R>(out + i * r, f(read_element<T>(a + i * t), read_element<T>(b + i * t)));
-    };
-    // The two halves side by side: memory serves six streams faster than
-    // three (~5% for a large add on the development VM). Each element depends
-    // on its own index only, so the order is free.
-    const int64_t half = n / 2;
-    for (int64_t i = 0; i < half; ++i) {
-      at(i);
-      at(half + i);
-    }
-    if (n % 2) at(n - 1);
-  } else if (s[0] == r && s[1] == -t && s[2] == -t) {
-    // Both inputs reversed (a[::-1] + b[::-1]): the output is laid out forward
-    // (engine/output_layout.hpp), the inputs are read backwards.
-    for (int64_t i = 0; i < n; ++i)
-      write_element<R>(out + i * r, f(read_element<T>(a - i * t), read_element<T>(b - i * t)));
-  } else if (s[0] == r && s[1] == t && s[2] == 0) {
-    const auto y = read_element<T>(b);
-    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(read_element<T>(a + i * t), y));
-  } else if (s[0] == r && s[1] == 0 && s[2] == t) {
-    const auto x = read_element<T>(a);
-    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * r, f(x, read_element<T>(b + i * t)));
-  } else {
-    for (int64_t i = 0; i < n; ++i) write_element<R>(out + i * s[0], f(read_element<T>(a + i * s[1]), read_element<T>(b + i * s[2])));
+// Element access through ops/elements.hpp: every dtype, in its compute type.
+template <class T>
+struct ElementAccess {
+  using Storage = T;
+  static compute_t<T> load(const char* p) noexcept { return read_element<T>(p); }
+  static void store(char* p, compute_t<T> x) noexcept { write_element<T>(p, x); }
+};
+
+// The loop of op for storage type T that the instruction-set files have for
+// this CPU (ops/binary_kernels.hpp), or null.
+template <BinaryOp Op, class T>
+BinaryLoop vector_loop() noexcept {
+#if defined(CTENSOR_BINARY_SIMD)
+  if constexpr (kVectorLoop<Op, T>) {
+    constexpr int column = binary_vector_column<T>();
+    if (cpu_has_avx512()) return kBinaryAvx512[static_cast<int>(Op)][column];
+    if (cpu_has_avx2()) return kBinaryAvx2[static_cast<int>(Op)][column];
   }
-}
-
-#if defined(__x86_64__)
-// binary_loop compiled for AVX2 as well, chosen at run time: twice the
-// elements per instruction, which an add streaming from memory needs to keep
-// up with NumPy's and PyTorch's AVX2 loops (~5% on the development VM).
-template <class T, class R, class F>
-__attribute__((target("avx2"))) void binary_loop_avx2(char** data, const int64_t* s, int64_t n, F f) {
-  binary_loop<T, R>(data, s, n, f);
-}
 #endif
-
-// binary_loop, in its AVX2 build where that has wider vectors: plain numbers
-// (not float16, bfloat16, complex or bool) and ops that vectorise (pow calls
-// std::pow per element).
-template <BinaryOp Op, class T, class R, class F>
-void best_binary_loop(char** data, const int64_t* s, int64_t n, F f) {
-#if defined(__x86_64__)
-  if constexpr (std::is_arithmetic_v<T> && Op != BinaryOp::Pow)
-    if (cpu_has_avx2()) return binary_loop_avx2<T, R>(data, s, n, f);
-#endif
-  binary_loop<T, R>(data, s, n, f);
+  return nullptr;
 }
 
 template <class T, class R, class F>
@@ -191,10 +74,11 @@ inline bool runs_across(const int64_t* s, const int64_t* s1, int k, int64_t n1, 
 }
 
 // The tile buffers loop_2d needs for `it` (operand 0 the output, then N - 1
-// inputs of `item`-byte elements): none when no input runs across.
+// inputs of `item`-byte elements): none when no input runs across, or when
+// the iterator converts an input through its buffers.
 template <int N>
 size_t tile_scratch(const TensorIterator& it, size_t item) noexcept {
-  if (it.ndim() < 2) return 0;
+  if (it.ndim() < 2 || it.buffered()) return 0;  // buffered: loops get 1-D blocks
   const auto t = static_cast<int64_t>(item);
   for (int k = 1; k < N; ++k)
     if (runs_across(it.strides(0), it.strides(1), k, it.size(1), t))
@@ -263,29 +147,39 @@ void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, co
 // `item` bytes, the output of `out_item`) on the pool. Outputs of
 // kStreamBytes or more are streamed where their runs are dense and long
 // enough, unless an input is read in tiles: the tiles' short rows, streamed,
-// took 1.1x as long on one thread (Zen 1).
+// took 1.1x as long on one thread (Zen 1). Each thread fences once, after its
+// whole share: the iterator hands a loop a few KiB at a time where it converts
+// an input through its buffers, and a fence per call then cost more than the
+// streaming saved.
 template <int N, class Loop>
 void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop) {
   const size_t scratch = tile_scratch<N>(it, item);
   const auto r = static_cast<int64_t>(out_item);
-  const bool stream = scratch == 0 && simd::can_stream() && it.numel() * r >= kStreamBytes;
-  it.for_each(
-      [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* scratch) {
-        if (!stream || strides[0] != r || n0 * r < kStreamRunBytes)
-          return loop_2d<N>(data, strides, n0, n1, item, scratch, loop);
-        loop_2d<N>(data, strides, n0, n1, item, scratch,
-                   [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
-        simd::fence();
-      },
-      scratch);
+  if (scratch > 0 || !simd::can_stream() || it.numel() * r < kStreamBytes) {
+    return it.for_each(
+        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1, char* buffers) {
+          loop_2d<N>(data, strides, n0, n1, item, buffers, loop);
+        },
+        scratch);
+  }
+  it.parallel_chunks([&](const TensorIterator& chunk) {
+    chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+      if (strides[0] != r || n0 * r < kStreamRunBytes) return loop_2d<N>(data, strides, n0, n1, item, nullptr, loop);
+      loop_2d<N>(data, strides, n0, n1, item, nullptr,
+                 [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
+    });
+    simd::fence();
+  });
 }
 
 template <BinaryOp Op, class T>
 void run_binary(const TensorIterator& it) {
   using C = compute_t<T>;
   using R = std::conditional_t<is_comparison(Op), Bool8, T>;
-  for_each_tiled<3>(it, sizeof(T), sizeof(R), [](char** p, const int64_t* s, int64_t n) {
-    best_binary_loop<Op, T, R>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
+  const BinaryLoop vec = vector_loop<Op, T>();
+  for_each_tiled<3>(it, sizeof(T), sizeof(R), [vec](char** p, const int64_t* s, int64_t n) {
+    if (vec) return vec(p, s, n);
+    binary_loop<ElementAccess<T>, ElementAccess<R>>(p, s, n, [](C a, C b) { return apply<Op, C>(a, b); });
   });
 }
 
@@ -387,7 +281,7 @@ Ref<Tensor> binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const DType computed[2] = {common, common};
   Ref<Tensor> out =
       empty_like_inputs(name, is_comparison(op) ? dtype::Bool : common, ndim, shape, 2, inputs, computed);
-  const Operand ca(name, a, common), cb(name, b, common);
+  const Operand ca(a, common), cb(b, common);
   compute(op, common, *out, ca, cb);
   return out;
 }
@@ -411,11 +305,11 @@ void binary_into(BinaryOp op, const Tensor& dst, const Tensor& a, const Tensor& 
     const Tensor* inputs[2] = {&a, &b};
     const DType computed[2] = {common, common};
     const Ref<Tensor> tmp = empty_like_inputs(name, result, ndim, shape, 2, inputs, computed);
-    const Operand ca(name, a, common), cb(name, b, common);
+    const Operand ca(a, common), cb(b, common);
     compute(op, common, *tmp, ca, cb);
     return copy_into(name, dst, *tmp);
   }
-  Operand ca(name, a, common), cb(name, b, common);
+  Operand ca(a, common), cb(b, common);
   ca.snapshot_if_overlapping(name, dst);
   cb.snapshot_if_overlapping(name, dst);
   compute(op, common, dst, ca, cb);

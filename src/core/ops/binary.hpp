@@ -10,9 +10,17 @@
 
 namespace ctensor::core {
 
-// Values equal the public TENSOR_OP_* constants.
-enum class BinaryOp : int32_t { Add, Sub, Mul, Div, Pow, Maximum, Minimum, Eq, Ne, Lt, Le, Gt, Ge };
-constexpr int32_t kNumBinaryOps = 13;
+// The binary ops, X(Enum, name), in the order of the public TENSOR_OP_* values.
+#define CTENSOR_BINARY_OPS(X)                                                                                     \
+  X(Add, add) X(Sub, sub) X(Mul, mul) X(Div, div) X(Pow, pow) X(Maximum, maximum) X(Minimum, minimum) X(Eq, eq) \
+  X(Ne, ne) X(Lt, lt) X(Le, le) X(Gt, gt) X(Ge, ge)
+
+#define CTENSOR_BINARY_ENUM(Enum, name) Enum,
+enum class BinaryOp : int32_t { CTENSOR_BINARY_OPS(CTENSOR_BINARY_ENUM) };
+#undef CTENSOR_BINARY_ENUM
+#define CTENSOR_BINARY_COUNT(Enum, name) +1
+constexpr int32_t kNumBinaryOps = 0 CTENSOR_BINARY_OPS(CTENSOR_BINARY_COUNT);
+#undef CTENSOR_BINARY_COUNT
 
 const char* binary_op_name(BinaryOp op) noexcept;
 

@@ -9,6 +9,7 @@
 #include "engine/copy.hpp"
 #include "engine/output_layout.hpp"
 #include "engine/tensor_iterator.hpp"
+#include "layout/overlap.hpp"
 #include "layout/shape.hpp"
 #include "ops/elements.hpp"
 #include "ops/operand.hpp"
@@ -33,22 +34,55 @@ bool is_nan_number(const Tensor& t) noexcept {
   return std::isnan(value);
 }
 
+// Whether a present bound is NaN (the result is then NaN, as in PyTorch).
+template <class C, bool kLo, bool kHi>
+bool nan_bound(C lo, C hi) noexcept {
+  if constexpr (std::is_floating_point_v<C>) return (kLo && lo != lo) || (kHi && hi != hi);
+  return false;
+}
+
+// clamp(x, lo, hi) with the bounds that are present and not NaN.
+template <class C, bool kLo, bool kHi>
+C clamp_one(C x, C lo, C hi) noexcept {
+  if constexpr (kLo) x = x < lo ? lo : x;  // std::max(x, lo): a NaN x stays
+  if constexpr (kHi) x = hi < x ? hi : x;  // std::min(x, hi)
+  return x;
+}
+
 // out[i] = clamp(a[i], lo[i], hi[i]) with the bounds that are present
 // (operands: out, a, then lo and/or hi).
 template <class T, bool kLo, bool kHi>
 void clamp_loop(char** data, const int64_t* s, int64_t n) {
   using C = compute_t<T>;
-  for (int64_t i = 0; i < n; ++i) {
-    C x = read_element<T>(data[1] + i * s[1]);
-    C lo{}, hi{};
-    if constexpr (kLo) lo = read_element<T>(data[2] + i * s[2]);
-    if constexpr (kHi) hi = read_element<T>(data[kLo ? 3 : 2] + i * s[kLo ? 3 : 2]);
-    if constexpr (std::is_floating_point_v<C>) {
-      if ((kLo && lo != lo) || (kHi && hi != hi)) x = std::numeric_limits<C>::quiet_NaN();
+  constexpr int k_hi = kLo ? 3 : 2;
+  constexpr int64_t t = sizeof(T);
+  constexpr C nan = std::numeric_limits<C>::quiet_NaN();
+  if (s[0] == t && s[1] == t && (!kLo || s[2] == 0) && (!kHi || s[k_hi] == 0)) {
+    // Number bounds over a dense run: read once, so that the loop vectorises.
+    const C lo = kLo ? read_element<T>(data[2]) : C{}, hi = kHi ? read_element<T>(data[k_hi]) : C{};
+    if (nan_bound<C, kLo, kHi>(lo, hi)) {
+      for (int64_t i = 0; i < n; ++i) write_element<T>(data[0] + i * t, nan);
+      return;
     }
-    if constexpr (kLo) x = x < lo ? lo : x;  // std::max(x, lo): a NaN x stays
-    if constexpr (kHi) x = hi < x ? hi : x;  // std::min(x, hi)
-    write_element<T>(data[0] + i * s[0], x);
+    const bool aligned = (reinterpret_cast<uintptr_t>(data[0]) | reinterpret_cast<uintptr_t>(data[1])) % alignof(T) == 0;
+    if constexpr (std::is_same_v<T, C>) {
+      if (aligned) {  // plain numbers in place: the loop the compiler vectorises (copies through memcpy it did not)
+        T* out = reinterpret_cast<T*>(data[0]);
+        const T* in = reinterpret_cast<const T*>(data[1]);
+        for (int64_t i = 0; i < n; ++i) out[i] = clamp_one<C, kLo, kHi>(in[i], lo, hi);
+        return;
+      }
+    }
+    {
+      for (int64_t i = 0; i < n; ++i) write_element<T>(data[0] + i * t, clamp_one<C, kLo, kHi>(read_element<T>(data[1] + i * t), lo, hi));
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const C lo = kLo ? read_element<T>(data[2] + i * s[2]) : C{};
+    const C hi = kHi ? read_element<T>(data[k_hi] + i * s[k_hi]) : C{};
+    const C x = read_element<T>(data[1] + i * s[1]);
+    write_element<T>(data[0] + i * s[0], nan_bound<C, kLo, kHi>(lo, hi) ? nan : clamp_one<C, kLo, kHi>(x, lo, hi));
   }
 }
 
@@ -63,43 +97,88 @@ void where_loop(char** data, const int64_t* s, int64_t n) {
 
 }  // namespace
 
-Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi) {
+namespace {
+
+// clamp's checked arguments: its inputs (a, then the bounds present), the
+// dtype it computes in and the shape they broadcast to.
+struct ClampArgs {
+  const Tensor* inputs[3] = {};
+  int n = 1;
+  bool lo = false, hi = false;
+  DType common = 0;
+  int64_t shape[kMaxDims];
+  int64_t ndim = 0;
+};
+
+ClampArgs clamp_args(const Tensor& a, const Tensor* lo, const Tensor* hi) {
   const char* name = "clamp";
   if (!lo && !hi) fail(Status::Invalid, name, ": at least one of min and max must be given (both are NULL)");
-  const Tensor* inputs[3] = {&a};
-  int n = 1;
-  if (lo) inputs[n++] = lo;
-  if (hi) inputs[n++] = hi;
-  for (int k = 0; k < n; ++k) inputs[k]->require_readable(name);
+  ClampArgs c;
+  c.inputs[0] = &a;
+  c.lo = lo != nullptr;
+  c.hi = hi != nullptr;
+  if (lo) c.inputs[c.n++] = lo;
+  if (hi) c.inputs[c.n++] = hi;
+  for (int k = 0; k < c.n; ++k) c.inputs[k]->require_readable(name);
   if (category(a.dtype()) == DTypeKind::Complex) fail(Status::DType, name, ": not supported for complex tensors");
-  const DType common = result_type(name, n, inputs);
-  if (category(common) == DTypeKind::Complex) fail(Status::DType, name, ": not supported for complex bounds");
-  if (category(common) == DTypeKind::Bool && lo && hi)
+  c.common = result_type(name, c.n, c.inputs);
+  if (category(c.common) == DTypeKind::Complex) fail(Status::DType, name, ": not supported for complex bounds");
+  if (category(c.common) == DTypeKind::Bool && lo && hi)
     fail(Status::DType, name, ": not implemented for bool with both bounds (as in PyTorch; one bound, or a number "
                               "bound computing in int64, is)");
-  int64_t shape[kMaxDims];
-  const int64_t ndim = broadcast_inputs(name, n, inputs, shape);
-  const DType computed[3] = {common, common, common};
-  Ref<Tensor> out = empty_like_inputs(name, common, ndim, shape, n, inputs, computed);
-  if (out->numel() == 0) return out;
-  if (n == 2 && is_nan_number(*inputs[1])) {  // PyTorch's clamp_min/clamp_max(number) pass a NaN bound over
-    copy_into(name, *out, a);
-    return out;
+  c.ndim = broadcast_inputs(name, c.n, c.inputs, c.shape);
+  return c;
+}
+
+// out = clamp(...) for out of c's shape and dtype, with elements.
+void clamp_compute(const Tensor& out, const ClampArgs& c) {
+  const char* name = "clamp";
+  if (c.n == 2 && is_nan_number(*c.inputs[1])) {  // PyTorch's clamp_min/clamp_max(number) pass a NaN bound over
+    copy_into(name, out, *c.inputs[0]);
+    return;
   }
   std::optional<Operand> converted[3];
   TensorIteratorConfig config;
-  config.add_output(*out);
-  for (int k = 0; k < n; ++k) converted[k].emplace(name, *inputs[k], common).add_to(config);
+  config.add_output(out);
+  for (int k = 0; k < c.n; ++k) converted[k].emplace(*c.inputs[k], c.common).add_to(config);
   const TensorIterator it = config.build(name);
-  dispatch(common, [&](auto tag) {
+  dispatch(c.common, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!is_complex<T>::value) {
-      if (lo && hi) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
-      else if (lo) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
+      if (c.lo && c.hi) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
+      else if (c.lo) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
       else it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, false, true>(p, s, m); });
     }
   });
+}
+
+// Whether clamp can write into dst directly: it has the result's dtype and
+// shape, is writable without internal overlap, and shares memory with no input
+// other than exactly (in place).
+bool writes_directly(const Tensor& dst, const ClampArgs& c) {
+  if (dst.dtype() != c.common || dst.ndim() != c.ndim || !std::equal(c.shape, c.shape + c.ndim, dst.sizes()))
+    return false;
+  if (dst.numel() == 0 || dst.readonly() || !dst.storage()->cpu_accessible() || has_internal_overlap(dst))
+    return false;
+  for (int k = 0; k < c.n; ++k)
+    if (needs_snapshot(dst, *c.inputs[k])) return false;
+  return true;
+}
+
+}  // namespace
+
+Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi) {
+  const ClampArgs c = clamp_args(a, lo, hi);
+  const DType computed[3] = {c.common, c.common, c.common};
+  Ref<Tensor> out = empty_like_inputs("clamp", c.common, c.ndim, c.shape, c.n, c.inputs, computed);
+  if (out->numel() > 0) clamp_compute(*out, c);
   return out;
+}
+
+void clamp_into(const char* op, const Tensor& dst, const Tensor& a, const Tensor* lo, const Tensor* hi) {
+  const ClampArgs c = clamp_args(a, lo, hi);
+  if (writes_directly(dst, c)) return clamp_compute(dst, c);
+  assign_result(op, dst, *clamp(a, lo, hi), false);
 }
 
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
@@ -115,7 +194,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const DType computed[3] = {dtype::Bool, common, common};  // PyTorch converts a uint8 condition too
   Ref<Tensor> out = empty_like_inputs(name, common, ndim, shape, 3, inputs, computed);
   if (out->numel() == 0) return out;
-  const Operand ca(name, a, common), cb(name, b, common);
+  const Operand ca(a, common), cb(b, common);
   TensorIteratorConfig config;
   config.add_output(*out).add_input(cond);
   ca.add_to(config);

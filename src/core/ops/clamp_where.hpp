@@ -14,6 +14,10 @@ namespace ctensor::core {
 // lo > hi gives hi. Complex result types, and bool with both bounds: DType
 // (with one bound, bool is logical or/and, as PyTorch's clamp_min/clamp_max).
 Ref<Tensor> clamp(const Tensor& a, const Tensor* lo, const Tensor* hi);
+// dst = clamp(a, lo, hi) with assign_result's rules (op names the call); written
+// straight into dst where it has the result's dtype and shape, is writable
+// without internal overlap and overlaps no input other than exactly.
+void clamp_into(const char* op, const Tensor& dst, const Tensor& a, const Tensor* lo, const Tensor* hi);
 
 // cond ? a : b in the result type of a and b; cond is bool (or uint8, which
 // PyTorch 1.13 still takes: non-zero is true), else DType.

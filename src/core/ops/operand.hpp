@@ -1,6 +1,7 @@
 // An input of an element-wise op in the op's compute dtype (PyTorch's
-// promote_inputs_to_common_dtype): the tensor itself, a converted copy, or,
-// for a 0-dim tensor (numbers), its converted element held inline.
+// promote_inputs_to_common_dtype): the tensor itself, converted through the
+// iterator's buffers as the loops go when its dtype is another, or, for a
+// 0-dim tensor (numbers), its converted element held inline.
 #pragma once
 
 #include "engine/copy.hpp"
@@ -20,24 +21,21 @@ inline bool needs_snapshot(const Tensor& dst, const Tensor& input) {
   return !same_elements(dst, input, strides);
 }
 
-// An input in the compute dtype: the tensor itself, a converted copy, or, for
-// a 0-dim tensor (numbers), its converted element held here (no allocation).
+// An input in the compute dtype: the tensor itself (buffered by the iterator
+// when its dtype is another), or, for a 0-dim tensor (numbers), its converted
+// element held here (no allocation).
 class Operand {
  public:
-  Operand(const char* op, const Tensor& t, DType d) : dtype_(d) {
-    if (t.dtype() == d) {
-      tensor_ = &t;
-    } else if (t.ndim() == 0) {
-      cast_kernel(t.dtype(), d)(t.data(), 0, element_, 0, 1);
-    } else {
-      copy_ = contiguous_copy(op, t, d);
-      tensor_ = copy_.get();
-    }
+  Operand(const Tensor& t, DType d) : dtype_(d) {
+    if (t.dtype() == d || t.ndim() != 0) tensor_ = &t;
+    else cast_kernel(t.dtype(), d)(t.data(), 0, element_, 0, 1);
   }
   Operand(const Operand&) = delete;
   Operand& operator=(const Operand&) = delete;
 
-  // Reads from a snapshot if dst overlaps the elements other than exactly.
+  // Reads from a snapshot (converted whole) if dst overlaps the elements other
+  // than exactly; exactly is safe, as the iterator reads a buffered input's
+  // elements before it writes theirs.
   void snapshot_if_overlapping(const char* op, const Tensor& dst) {
     if (!tensor_ || !needs_snapshot(dst, *tensor_)) return;
     copy_ = contiguous_copy(op, *tensor_, dtype_);
@@ -45,7 +43,7 @@ class Operand {
   }
 
   void add_to(TensorIteratorConfig& config) const {
-    if (tensor_) config.add_input(*tensor_);
+    if (tensor_) config.add_input(*tensor_, dtype_);
     else config.add_input(element_, 0, nullptr, nullptr, dtype_size(dtype_));
   }
 
