@@ -118,12 +118,9 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
   PyObject *fast = PySequence_Fast(obj, "not a sequence");
   if (!fast) return -1;
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  int rc = 0;
-  if (n != layout->sizes[depth]) {
-    PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %lld (got %zd)",
-                 (long long)layout->sizes[depth], (long long)depth, n);
-    rc = -1;
-  }
+  int rc = n == layout->sizes[depth] ? 0 : -1;
+  if (rc) PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %lld (got %zd)",
+                       (long long)layout->sizes[depth], (long long)depth, n);
   for (Py_ssize_t i = 0; rc == 0 && i < n; i++) rc = check(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout);
   Py_DECREF(fast);
   return rc;
@@ -229,10 +226,7 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   tensor_status_t st = tensor_empty(&buffer, layout.ndim, layout.sizes, wide_dtype);
   if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
   char *dst = tensor_data(buffer);
-  if (fill(data, 0, &layout, dtype, &dst) < 0) {
-    tensor_release(buffer);
-    return NULL;
-  }
+  if (fill(data, 0, &layout, dtype, &dst) < 0) return tensor_release(buffer), NULL;
   st = ct_to(&out, buffer, dtype);
   tensor_release(buffer);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
@@ -317,10 +311,7 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     tensor_release(out);
     return ct_raise(st);
   }
-  if (Ct_Tensor_Check(obj)) { /* torch.asarray(t) is t */
-    tensor_release(shared);
-    return Py_NewRef(obj);
-  }
+  if (Ct_Tensor_Check(obj)) return tensor_release(shared), Py_NewRef(obj); /* torch.asarray(t) is t */
   return ct_tensor_wrap(shared);
 }
 

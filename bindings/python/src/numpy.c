@@ -55,11 +55,8 @@ static int numpy_own_strides(PyObject *obj, int ndim, Py_ssize_t itemsize, int64
   if (is_array <= 0) return is_array;
   PyObject *own = PyObject_GetAttrString(obj, "strides");
   if (!own) return -1;
-  int rc = 0;
-  if (!PyTuple_Check(own) || PyTuple_GET_SIZE(own) != ndim) {
-    PyErr_SetString(PyExc_TypeError, "ndarray.strides does not match its buffer export");
-    rc = -1;
-  }
+  int rc = PyTuple_Check(own) && PyTuple_GET_SIZE(own) == ndim
+               ? 0 : (PyErr_SetString(PyExc_TypeError, "ndarray.strides does not match its buffer export"), -1);
   for (int i = 0; rc == 0 && i < ndim; i++) {
     const long long byte_stride = PyLong_AsLongLong(PyTuple_GET_ITEM(own, i));
     if (byte_stride == -1 && PyErr_Occurred()) rc = -1;

@@ -280,10 +280,7 @@ static PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *
   tensor_t *out = NULL;
   tensor_status_t st = tensor_contiguous(&out, CT_SELF(self));
   if (st != TENSOR_OK) return ct_raise(st);
-  if (out == CT_SELF(self)) { /* torch returns self itself when already contiguous */
-    tensor_release(out);
-    return Py_NewRef(self);
-  }
+  if (out == CT_SELF(self)) return tensor_release(out), Py_NewRef(self); /* torch returns self itself then */
   return ct_tensor_wrap(out);
 }
 
