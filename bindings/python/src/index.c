@@ -59,7 +59,8 @@ static tensor_t *index_tensor(PyObject *item) {
   const tensor_dtype_t d = tensor_dtype(t);
   /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type index) */
   if (Ct_Tensor_Check(item) && d != TENSOR_INT64 && d != TENSOR_UINT8 && d != TENSOR_BOOL)
-    return tensor_release(t), PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors"), NULL;
+    return tensor_release(t),
+           PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors"), NULL;
   if (d == TENSOR_UINT8 &&
       PyErr_WarnEx(PyExc_UserWarning,
                    "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.", 1) < 0)
@@ -71,7 +72,8 @@ static tensor_t *index_tensor(PyObject *item) {
     return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
   }
   if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d))
-    return tensor_release(t), PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors"), NULL;
+    return tensor_release(t),
+           PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors"), NULL;
   return t;
 }
 

@@ -268,7 +268,8 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
   if (tensor_dtype(CT_SELF(self)) == TENSOR_BFLOAT16) /* NumPy has no bfloat16 */
     return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
   if (ct_check_cpu(CT_SELF(self), "numpy") < 0) /* torch: "can't convert cuda:0 device type tensor" */
-    return PyErr_Clear(), PyErr_Format(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
+    return PyErr_Clear(),
+           PyErr_Format(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
   if (tensor_is_conj(CT_SELF(self))) /* torch refuses its conjugate views; conj() stands for one */
     return PyErr_Format(PyExc_RuntimeError,
                         "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
