@@ -10,7 +10,7 @@ import pathlib
 import re
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "bindings" / "python" / "src"
-LIMIT = 4100  # goal: 3500 (lower it as files shrink; never raise it)
+LIMIT = 3946  # goal: 3500 (lower it as files shrink; never raise it)
 BASE = {"tensor_type.c", "errors.c", "dtype.c"}
 
 

@@ -75,30 +75,23 @@ static int measure(PyObject *data, Layout *layout) {
   while ((nested = is_nested(cur)) > 0) {
     if (layout->ndim == TENSOR_MAX_DIMS) {
       PyErr_Format(PyExc_ValueError, "too many dimensions (more than %d)", TENSOR_MAX_DIMS);
-      Py_DECREF(cur);
-      return -1;
+      break;
     }
     const Py_ssize_t n = PySequence_Size(cur);
-    if (n < 0) {
-      Py_DECREF(cur);
-      return -1;
-    }
+    if (n < 0) break;
     layout->sizes[layout->ndim++] = n;
     if (n == 0) break;
-    PyObject *first = PySequence_GetItem(cur, 0);
-    Py_DECREF(cur);
-    if (!first) return -1;
-    cur = first;
+    Py_SETREF(cur, PySequence_GetItem(cur, 0));
+    if (!cur) return -1;
     char kind;
     int itemsize;
     if (ct_numpy_zero_dim(cur, &kind, &itemsize)) { /* torch measures it as a sequence: len() fails */
       PyErr_SetString(PyExc_TypeError, "len() of unsized object");
-      Py_DECREF(cur);
-      return -1;
+      break;
     }
   }
   Py_DECREF(cur);
-  return nested < 0 ? -1 : 0;
+  return nested < 0 || PyErr_Occurred() ? -1 : 0;
 }
 
 /* Checks the nesting against layout->sizes and promotes the leaves' dtypes. */
@@ -106,11 +99,9 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
   const int nested = is_nested(obj);
   if (nested < 0) return -1;
   if (depth == layout->ndim) {
-    if (nested) {
-      PyErr_Format(PyExc_TypeError, "expected a number at dim %lld, got a sequence of type %.200s",
-                   (long long)depth, Py_TYPE(obj)->tp_name);
-      return -1;
-    }
+    if (nested)
+      return PyErr_Format(PyExc_TypeError, "expected a number at dim %lld, got a sequence of type %.200s",
+                   (long long)depth, Py_TYPE(obj)->tp_name), -1;
     const tensor_dtype_t d = leaf_dtype(obj, depth, layout->dtype_given);
     if (d < 0) return -1;
     /* a named dtype makes the leaves' promotion moot (and uint64 with int64 fine) */
@@ -121,20 +112,15 @@ static int check(PyObject *obj, int64_t depth, Layout *layout) {
     const tensor_status_t st = tensor_promote_types(&layout->dtype, layout->dtype, d);
     return st == TENSOR_OK ? 0 : (ct_raise(st), -1);
   }
-  if (!nested) {
-    PyErr_Format(PyExc_TypeError, "expected a sequence at dim %lld, got %.200s", (long long)depth,
-                 Py_TYPE(obj)->tp_name);
-    return -1;
-  }
+  if (!nested)
+    return PyErr_Format(PyExc_TypeError, "expected a sequence at dim %lld, got %.200s", (long long)depth,
+                 Py_TYPE(obj)->tp_name), -1;
   PyObject *fast = PySequence_Fast(obj, "not a sequence");
   if (!fast) return -1;
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  int rc = 0;
-  if (n != layout->sizes[depth]) {
-    PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %lld (got %zd)",
-                 (long long)layout->sizes[depth], (long long)depth, n);
-    rc = -1;
-  }
+  int rc = n == layout->sizes[depth] ? 0 : -1;
+  if (rc) PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %lld (got %zd)",
+                       (long long)layout->sizes[depth], (long long)depth, n);
   for (Py_ssize_t i = 0; rc == 0 && i < n; i++) rc = check(PySequence_Fast_GET_ITEM(fast, i), depth + 1, layout);
   Py_DECREF(fast);
   return rc;
@@ -188,10 +174,7 @@ static int store(PyObject *obj, tensor_dtype_t dtype, char *dst) {
         const long long x = index ? PyLong_AsLongLongAndOverflow(index, &overflow) : -1;
         Py_XDECREF(index);
         if (x == -1 && PyErr_Occurred()) return -1;
-        if (overflow) {
-          PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-          return -1;
-        }
+        if (overflow) return PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long"), -1;
         double checked[2];
         const tensor_status_t st = tensor_scalar_convert_int64(checked, dtype, x);
         if (st != TENSOR_OK) return ct_raise(st), -1;
@@ -243,10 +226,7 @@ tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype) {
   tensor_status_t st = tensor_empty(&buffer, layout.ndim, layout.sizes, wide_dtype);
   if (st != TENSOR_OK) return (tensor_t *)ct_raise(st);
   char *dst = tensor_data(buffer);
-  if (fill(data, 0, &layout, dtype, &dst) < 0) {
-    tensor_release(buffer);
-    return NULL;
-  }
+  if (fill(data, 0, &layout, dtype, &dst) < 0) return tensor_release(buffer), NULL;
   st = ct_to(&out, buffer, dtype);
   tensor_release(buffer);
   return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
@@ -298,10 +278,8 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     if (!shared) return NULL;
   } else if (!PyErr_Occurred() && ct_is_numpy_scalar(obj) > 0) {
     /* NumPy scalars are immutable values: always a 0-dim copy in their own dtype. */
-    if (copy == 0) {
-      PyErr_SetString(PyExc_ValueError, "can't alias NumPy scalars: they own no shareable memory");
-      return NULL;
-    }
+    if (copy == 0)
+      return PyErr_Format(PyExc_ValueError, "can't alias NumPy scalars: they own no shareable memory");
     return ct_tensor_wrap(copy_of(ct_tensor_from_strided_buffer(obj), dtype));
   } else if (!PyErr_Occurred() && (PyCapsule_CheckExact(obj) || PyObject_HasAttrString(obj, "__dlpack__"))) {
     shared = ct_tensor_from_dlpack_object(obj);
@@ -321,10 +299,7 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
   if (PyErr_Occurred()) return NULL;
 
   if (!shared) { /* scalars and nested sequences: always a new tensor */
-    if (copy == 0) {
-      PyErr_SetString(PyExc_ValueError, "can't alias arbitrary sequence into a tensor.");
-      return NULL;
-    }
+    if (copy == 0) return PyErr_Format(PyExc_ValueError, "can't alias arbitrary sequence into a tensor.");
     return ct_tensor_wrap(ct_tensor_from_data(obj, dtype));
   }
   const int wrong_dtype = dtype >= 0 && dtype != tensor_dtype(shared);
@@ -336,10 +311,7 @@ static PyObject *asarray(PyObject *module, PyObject *args, PyObject *kwargs) {
     tensor_release(out);
     return ct_raise(st);
   }
-  if (Ct_Tensor_Check(obj)) { /* torch.asarray(t) is t */
-    tensor_release(shared);
-    return Py_NewRef(obj);
-  }
+  if (Ct_Tensor_Check(obj)) return tensor_release(shared), Py_NewRef(obj); /* torch.asarray(t) is t */
   return ct_tensor_wrap(shared);
 }
 
@@ -362,13 +334,10 @@ static PyObject *tensor_factory(PyObject *module, PyObject *args, PyObject *kwar
   return ct_tensor_wrap(ct_tensor_from_data(data, dtype));
 }
 
-#define KW(fn) (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS
-
 static PyMethodDef asarray_functions[] = {
-    {"asarray", KW(asarray),
-     "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): torch.asarray's "
-     "share-or-copy rules."},
-    {"tensor", KW(tensor_factory), "tensor(data, *, dtype=None): always a copy."},
+    CT_KWARGS("asarray", asarray, "asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False): "
+                                  "torch.asarray's share-or-copy rules."),
+    CT_KWARGS("tensor", tensor_factory, "tensor(data, *, dtype=None): always a copy."),
     {NULL, NULL, 0, NULL},
 };
 

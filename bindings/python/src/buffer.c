@@ -10,8 +10,6 @@
 
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
 /* ---- import ------------------------------------------------------------- */
 
 Py_buffer *ct_buffer_hold(Py_buffer *view) {
@@ -74,13 +72,10 @@ static int gil_held_here(void) {
 static void release_with_gil(void (*release)(void *), void *ctx) {
   /* After finalization began there is no interpreter to hand anything back to. */
   if (interpreter_is_ending()) return;
-  if (gil_held_here()) {
-    release(ctx);
-    return;
-  }
-  PyGILState_STATE gil = PyGILState_Ensure();
+  const int held = gil_held_here();
+  const PyGILState_STATE gil = held ? PyGILState_LOCKED : PyGILState_Ensure();
   release(ctx);
-  PyGILState_Release(gil);
+  if (!held) PyGILState_Release(gil);
 }
 
 static void release_export(void *view) {
@@ -115,16 +110,11 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O&LLp:frombuffer", kwlist, &obj,
                                    ct_dtype_converter, &dtype, &count, &offset, &requires_grad))
     return NULL;
-  if (dtype < 0) {
-    PyErr_SetString(PyExc_TypeError, "frombuffer() missing required keyword argument 'dtype'");
-    return NULL;
-  }
+  if (dtype < 0) return PyErr_Format(PyExc_TypeError, "frombuffer() missing required keyword argument 'dtype'");
   if (ct_check_options(Py_None, requires_grad, "frombuffer") < 0) return NULL;
-  if (!PyObject_CheckBuffer(obj)) {
-    PyErr_Format(PyExc_ValueError, "object does not implement Python buffer protocol (got %.200s).",
+  if (!PyObject_CheckBuffer(obj))
+    return PyErr_Format(PyExc_ValueError, "object does not implement Python buffer protocol (got %.200s).",
                  Py_TYPE(obj)->tp_name);
-    return NULL;
-  }
   Py_buffer view;
   int readonly;
   if (get_bytes(obj, &view, &readonly) < 0) {
@@ -157,24 +147,20 @@ PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
 /* ---- export ------------------------------------------------------------- */
 
 static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
-  const tensor_t *t = SELF(self);
+  const tensor_t *t = CT_SELF(self);
   const tensor_dtype_t dtype = tensor_dtype(t);
   if (ct_check_cpu(t, "buffer export") < 0) {
     PyErr_Clear();
     PyErr_SetString(PyExc_BufferError, "tensor memory is not on the CPU");
     return -1;
   }
-  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && tensor_is_readonly(t)) {
-    PyErr_SetString(PyExc_BufferError, "tensor is read-only");
-    return -1;
-  }
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && tensor_is_readonly(t))
+    return PyErr_SetString(PyExc_BufferError, "tensor is read-only"), -1;
   const char *format = ct_dtype_format(dtype);
-  if ((flags & PyBUF_FORMAT) == PyBUF_FORMAT && !format) {
-    PyErr_Format(PyExc_BufferError,
+  if ((flags & PyBUF_FORMAT) == PyBUF_FORMAT && !format)
+    return PyErr_Format(PyExc_BufferError,
                  "%s has no buffer-protocol format; view it as ctensor.int16 first (t.view(ctensor.int16))",
-                 tensor_dtype_name(dtype));
-    return -1;
-  }
+                 tensor_dtype_name(dtype)), -1;
   const int ndim = (int)tensor_ndim(t);
   /* shape then strides, owned by this export (freed in tensor_releasebuffer) */
   Py_ssize_t *arrays = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(2 * ndim + 1));
@@ -222,7 +208,7 @@ static int tensor_getbuffer(PyObject *self, Py_buffer *view, int flags) {
 }
 
 static void tensor_releasebuffer(PyObject *self, Py_buffer *view) {
-  tensor_storage_unpin(tensor_storage(SELF(self)));
+  tensor_storage_unpin(tensor_storage(CT_SELF(self)));
   PyMem_Free(view->internal);
 }
 
@@ -231,14 +217,11 @@ static PyBufferProcs tensor_as_buffer = {
     .bf_releasebuffer = tensor_releasebuffer,
 };
 
-void ct_buffer_slots(PyTypeObject *type) {
-  type->tp_as_buffer = &tensor_as_buffer;
-}
+void ct_buffer_slots(PyTypeObject *type) { type->tp_as_buffer = &tensor_as_buffer; }
 
 static PyMethodDef buffer_functions[] = {
-    {"frombuffer", (PyCFunction)(void (*)(void))ct_frombuffer, METH_VARARGS | METH_KEYWORDS,
-     "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D tensor sharing a "
-     "buffer-protocol object's memory; read-only exporters give read-only tensors."},
+    CT_KWARGS("frombuffer", ct_frombuffer, "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D "
+              "tensor sharing a buffer-protocol object's memory; read-only exporters give read-only tensors."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -130,12 +130,9 @@ int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange
 void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
 int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
 int ct_testing_register(PyObject *module);  /* test hooks */
-/* index.c: t[...], t[...] = v and the sequence protocol's item. */
-void ct_index_slots(PyTypeObject *type);
-/* numpy.c: from_numpy, Tensor.numpy, __array_interface__. */
-int ct_numpy_register(PyObject *module);
-/* asarray.c: asarray and tensor. */
-int ct_asarray_register(PyObject *module);
+void ct_index_slots(PyTypeObject *type);    /* t[...], t[...] = v and the sequence protocol's item */
+int ct_numpy_register(PyObject *module);    /* from_numpy, Tensor.numpy, __array_interface__ */
+int ct_asarray_register(PyObject *module);  /* asarray and tensor */
 
 /* ---- helpers other files share ------------------------------------------- */
 /* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
@@ -159,10 +156,6 @@ tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
 int ct_operand(PyObject *obj, tensor_t **out);
 /* math.c: ==, !=, <, ... element-wise (NotImplemented for non-operands). */
 PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
-
-/* views.c: a memory_format= argument: 0 contiguous_format, 1 preserve_format,
-   `fallback` when absent or None; -1 (NotImplementedError) for channels-last. */
-int ct_memory_format(PyObject *format, const char *what, int fallback);
 
 /* index.c */
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,

@@ -57,30 +57,23 @@ static tensor_t *index_tensor(PyObject *item) {
   }
   if (!t) return NULL;
   const tensor_dtype_t d = tensor_dtype(t);
-  if (Ct_Tensor_Check(item) && d != TENSOR_INT64 && d != TENSOR_UINT8 && d != TENSOR_BOOL) {
-    /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type index) */
-    tensor_release(t);
-    PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors");
-    return NULL;
-  }
+  /* torch takes long, byte and bool index tensors only (NumPy arrays of any int type index) */
+  if (Ct_Tensor_Check(item) && d != TENSOR_INT64 && d != TENSOR_UINT8 && d != TENSOR_BOOL)
+    return tensor_release(t),
+           PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, byte or bool tensors"), NULL;
   if (d == TENSOR_UINT8 &&
       PyErr_WarnEx(PyExc_UserWarning,
-                   "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
-                   1) < 0) {
-    tensor_release(t);
-    return NULL;
-  }
+                   "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.", 1) < 0)
+    return tensor_release(t), NULL;
   if (d == TENSOR_FLOAT32 && tensor_numel(t) == 0) { /* t[[]]: no values to type */
     tensor_t *out = NULL;
     const tensor_status_t st = tensor_to(&out, t, TENSOR_INT64, TENSOR_COPY_IF_NEEDED);
     tensor_release(t);
     return st == TENSOR_OK ? out : (tensor_t *)ct_raise(st);
   }
-  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d)) {
-    tensor_release(t);
-    PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
-    return NULL;
-  }
+  if (ct_dtype_is_floating(d) || ct_dtype_is_complex(d))
+    return tensor_release(t),
+           PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors"), NULL;
   return t;
 }
 
@@ -123,24 +116,30 @@ static int sequence_as_tuple(PyObject *index) {
   return 0;
 }
 
+/* An exact int or a slice, the common items, as a tensor_index kind and values:
+   1, 0 for any other item, -1 with an exception. */
+static inline int int_or_slice(PyObject *item, int32_t *kind, int64_t *v) {
+  if (PyLong_CheckExact(item)) {
+    *kind = TENSOR_INDEX_INT;
+    v[0] = PyLong_AsLongLong(item);
+    return v[0] == -1 && PyErr_Occurred() ? -1 : 1;
+  }
+  if (!PySlice_Check(item)) return 0;
+  Py_ssize_t start, stop, step;
+  if (PySlice_Unpack(item, &start, &stop, &step) < 0) return -1; /* open ends: PY_SSIZE_T_MIN/MAX */
+  *kind = TENSOR_INDEX_SLICE;
+  v[0] = start, v[1] = stop, v[2] = step;
+  return 1;
+}
+
 /* One basic index item as a tensor_index kind and values: exact types first (the
    common case costs a few compares), then bools and integers in other clothes
    (NumPy scalars and 0-dim arrays, 0-dim tensors). 1 if it was basic, 0 if it is
    an advanced index, -1 with an exception. */
 static int basic_item(PyObject *item, int32_t *kind, int64_t *v) {
   v[0] = v[1] = v[2] = 0;
-  if (PyLong_CheckExact(item)) {
-    *kind = TENSOR_INDEX_INT;
-    v[0] = PyLong_AsLongLong(item);
-    return v[0] == -1 && PyErr_Occurred() ? -1 : 1;
-  }
-  if (PySlice_Check(item)) {
-    Py_ssize_t start, stop, step;
-    if (PySlice_Unpack(item, &start, &stop, &step) < 0) return -1; /* open ends: PY_SSIZE_T_MIN/MAX */
-    *kind = TENSOR_INDEX_SLICE;
-    v[0] = start, v[1] = stop, v[2] = step;
-    return 1;
-  }
+  const int plain = int_or_slice(item, kind, v);
+  if (plain) return plain;
   if (item == Py_None || item == Py_Ellipsis) {
     *kind = item == Py_None ? TENSOR_INDEX_NEWAXIS : TENSOR_INDEX_ELLIPSIS;
     return 1;
@@ -185,11 +184,7 @@ static tensor_t *index_view(tensor_t *t, PyObject *index, Advanced *adv) {
   }
   PyObject *const *items = seq ? PySequence_Fast_ITEMS(seq) : &index;
   const Py_ssize_t n = seq ? PyTuple_GET_SIZE(seq) : 1;
-  if (n > TENSOR_MAX_DIMS) {
-    PyErr_SetString(PyExc_IndexError, "too many indices");
-    Py_XDECREF(seq);
-    return NULL;
-  }
+  if (n > TENSOR_MAX_DIMS) return Py_XDECREF(seq), PyErr_SetString(PyExc_IndexError, "too many indices"), NULL;
   /* at most 64 items, and masks expand to at most 64 named dims in all */
   int32_t kinds[2 * TENSOR_MAX_DIMS];
   int64_t values[6 * TENSOR_MAX_DIMS];
@@ -258,19 +253,8 @@ static int fast_index(const tensor_t *t, PyObject *index, tensor_t **out) {
   int32_t kinds[TENSOR_MAX_DIMS];
   int64_t values[3 * TENSOR_MAX_DIMS];
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *item = items[i];
-    if (PyLong_CheckExact(item)) {
-      kinds[i] = TENSOR_INDEX_INT;
-      values[3 * i] = PyLong_AsLongLong(item);
-      if (values[3 * i] == -1 && PyErr_Occurred()) return -1;
-    } else if (PySlice_Check(item)) {
-      Py_ssize_t v[3]; /* open ends: PY_SSIZE_T_MIN/MAX */
-      if (PySlice_Unpack(item, &v[0], &v[1], &v[2]) < 0) return -1;
-      kinds[i] = TENSOR_INDEX_SLICE;
-      values[3 * i] = v[0], values[3 * i + 1] = v[1], values[3 * i + 2] = v[2];
-    } else {
-      return 0;
-    }
+    const int plain = int_or_slice(items[i], &kinds[i], &values[3 * i]);
+    if (plain <= 0) return plain;
   }
   const tensor_status_t st = tensor_index(out, t, n, kinds, values);
   if (st != TENSOR_OK) ct_raise_as(st, TENSOR_E_INVALID, PyExc_IndexError);
@@ -336,28 +320,18 @@ int ct_fill(tensor_t *dst, PyObject *value) {
   int ok = Ct_Tensor_Check(value) ? tensor_ndim(CT_SELF(value)) == 0 : ct_scalar_kind(value) > 0;
   if (ok && !Ct_Tensor_Check(value) && ct_is_numpy_array(value) != 0) ok = 0; /* 0-dim arrays: TypeError */
   if (PyErr_Occurred()) return -1;
-  if (!ok) {
-    PyErr_Format(PyExc_TypeError, "fill_() received an invalid combination of arguments - got (%.200s)",
-                 Py_TYPE(value)->tp_name);
-    return -1;
-  }
+  if (!ok)
+    return PyErr_Format(PyExc_TypeError, "fill_() received an invalid combination of arguments - got (%.200s)",
+                 Py_TYPE(value)->tp_name), -1;
   tensor_t *one = ct_scalar_checked(value, tensor_dtype(dst));
   if (!one) return -1;
   /* torch's fill_ allows what copy_ refuses: dst with internal overlap */
-  tensor_status_t st;
-  if (tensor_numel(dst) < CT_NOGIL_ELEMENTS) {
-    st = tensor_fill_element(dst, tensor_data(one));
-  } else {
-    Py_BEGIN_ALLOW_THREADS /* the fill touches no Python object */
-    st = tensor_fill_element(dst, tensor_data(one));
-    Py_END_ALLOW_THREADS
-  }
+  /* a large fill lets other threads run: it touches no Python object */
+  PyThreadState *saved = tensor_numel(dst) < CT_NOGIL_ELEMENTS ? NULL : PyEval_SaveThread();
+  const tensor_status_t st = tensor_fill_element(dst, tensor_data(one));
+  if (saved) PyEval_RestoreThread(saved);
   tensor_release(one);
-  if (st != TENSOR_OK) {
-    ct_raise(st);
-    return -1;
-  }
-  return 0;
+  return st == TENSOR_OK ? 0 : (ct_raise(st), -1);
 }
 
 static int assign(tensor_t *dst, PyObject *value) {
@@ -370,11 +344,7 @@ static int assign(tensor_t *dst, PyObject *value) {
   if (!src) return -1;
   const tensor_status_t st = ct_copy(dst, src);
   tensor_release(src);
-  if (st != TENSOR_OK) {
-    ct_raise(st);
-    return -1;
-  }
-  return 0;
+  return st == TENSOR_OK ? 0 : (ct_raise(st), -1);
 }
 
 /* The value of an advanced assignment: a number in dst's dtype (checked), or a
@@ -396,10 +366,7 @@ static tensor_t *advanced_value(PyObject *value, tensor_dtype_t dtype) {
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
-  if (!value) {
-    PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
-    return -1;
-  }
+  if (!value) return PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion"), -1;
   Advanced adv;
   tensor_t *view = index_view(CT_SELF(self), index, &adv);
   if (!view) return -1;

@@ -35,23 +35,16 @@ static int numpy_isinstance(PyObject *obj, int kind) {
     PyObject *type = PyObject_GetAttrString(numpy, names[kind]);
     Py_DECREF(numpy);
     if (!type) return -1;
-    if (!PyType_Check(type)) {
-      Py_DECREF(type);
-      PyErr_Format(PyExc_TypeError, "numpy.%s is not a type", names[kind]);
-      return -1;
-    }
+    if (!PyType_Check(type))
+      return Py_DECREF(type), PyErr_Format(PyExc_TypeError, "numpy.%s is not a type", names[kind]), -1;
     numpy_types[kind] = (PyTypeObject *)type; /* kept for the life of the process */
   }
   return PyObject_TypeCheck(obj, numpy_types[kind]);
 }
 
-int ct_is_numpy_array(PyObject *obj) {
-  return numpy_isinstance(obj, NUMPY_NDARRAY);
-}
+int ct_is_numpy_array(PyObject *obj) { return numpy_isinstance(obj, NUMPY_NDARRAY); }
 
-int ct_is_numpy_scalar(PyObject *obj) {
-  return numpy_isinstance(obj, NUMPY_GENERIC);
-}
+int ct_is_numpy_scalar(PyObject *obj) { return numpy_isinstance(obj, NUMPY_GENERIC); }
 
 /* NumPy's buffer export recomputes the strides of size-1 and empty dims of a
    contiguous array; torch.from_numpy keeps the array's own (np.zeros((2, 0, 3))
@@ -62,11 +55,8 @@ static int numpy_own_strides(PyObject *obj, int ndim, Py_ssize_t itemsize, int64
   if (is_array <= 0) return is_array;
   PyObject *own = PyObject_GetAttrString(obj, "strides");
   if (!own) return -1;
-  int rc = 0;
-  if (!PyTuple_Check(own) || PyTuple_GET_SIZE(own) != ndim) {
-    PyErr_SetString(PyExc_TypeError, "ndarray.strides does not match its buffer export");
-    rc = -1;
-  }
+  int rc = PyTuple_Check(own) && PyTuple_GET_SIZE(own) == ndim
+               ? 0 : (PyErr_SetString(PyExc_TypeError, "ndarray.strides does not match its buffer export"), -1);
   for (int i = 0; rc == 0 && i < ndim; i++) {
     const long long byte_stride = PyLong_AsLongLong(PyTuple_GET_ITEM(own, i));
     if (byte_stride == -1 && PyErr_Occurred()) rc = -1;
@@ -223,8 +213,7 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
                  "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
                  "uint64, uint32, uint16, uint8, and bool.",
                  format, view.itemsize);
-    PyBuffer_Release(&view);
-    return NULL;
+    return PyBuffer_Release(&view), NULL;
   }
   if (!problem && view.ndim > TENSOR_MAX_DIMS) { /* an exporter may claim any ndim */
     problem = "the buffer has more than 64 dimensions";
@@ -245,17 +234,11 @@ tensor_t *ct_tensor_from_strided_buffer(PyObject *obj) {
     sizes[i] = view.shape[i];
     strides[i] = byte_stride / view.itemsize;
   }
-  if (problem) {
-    PyErr_SetString(exc, problem);
-    PyBuffer_Release(&view);
-    return NULL;
-  }
+  if (problem) return PyErr_SetString(exc, problem), PyBuffer_Release(&view), NULL;
   int degenerate = 0; /* only size-1 and empty dims can have other strides in the export */
   for (int i = 0; i < view.ndim; i++) degenerate |= view.shape[i] <= 1;
-  if (degenerate && numpy_own_strides(obj, view.ndim, view.itemsize, strides) < 0) {
-    PyBuffer_Release(&view);
-    return NULL;
-  }
+  if (degenerate && numpy_own_strides(obj, view.ndim, view.itemsize, strides) < 0)
+    return PyBuffer_Release(&view), NULL;
   Py_buffer *held = ct_buffer_hold(&view);
   if (!held) return NULL;
   tensor_t *t = NULL;
@@ -273,10 +256,8 @@ static PyObject *from_numpy(PyObject *module, PyObject *arr) {
   (void)module;
   const int is_array = ct_is_numpy_array(arr);
   if (is_array < 0) return NULL;
-  if (!is_array) {
-    PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %.200s)", Py_TYPE(arr)->tp_name);
-    return NULL;
-  }
+  if (!is_array)
+    return PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %.200s)", Py_TYPE(arr)->tp_name);
   return ct_tensor_wrap(ct_tensor_from_strided_buffer(arr));
 }
 
@@ -284,20 +265,14 @@ static PyObject *tensor_numpy(PyObject *self, PyObject *args, PyObject *kwargs) 
   static char *kwlist[] = {"force", NULL};
   int force = 0; /* torch's force=True copies off devices; ctensor's memory never moves */
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", kwlist, &force)) return NULL;
-  if (tensor_dtype(CT_SELF(self)) == TENSOR_BFLOAT16) { /* NumPy has no bfloat16 */
-    PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
-    return NULL;
-  }
-  if (ct_check_cpu(CT_SELF(self), "numpy") < 0) { /* torch: "can't convert cuda:0 device type tensor" */
-    PyErr_Clear();
-    PyErr_SetString(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
-    return NULL;
-  }
-  if (tensor_is_conj(CT_SELF(self))) { /* torch refuses its conjugate views; conj() stands for one */
-    PyErr_SetString(PyExc_RuntimeError,
-                    "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
-    return NULL;
-  }
+  if (tensor_dtype(CT_SELF(self)) == TENSOR_BFLOAT16) /* NumPy has no bfloat16 */
+    return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+  if (ct_check_cpu(CT_SELF(self), "numpy") < 0) /* torch: "can't convert cuda:0 device type tensor" */
+    return PyErr_Clear(),
+           PyErr_Format(PyExc_TypeError, "can't convert a tensor whose memory is not on the CPU to numpy");
+  if (tensor_is_conj(CT_SELF(self))) /* torch refuses its conjugate views; conj() stands for one */
+    return PyErr_Format(PyExc_RuntimeError,
+                        "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
   PyObject *numpy = PyImport_ImportModule("numpy");
   if (!numpy) return NULL;
   /* Through our buffer export: the array's base chain ends at this tensor. */
@@ -310,10 +285,7 @@ static PyObject *array_interface(PyObject *self, void *closure) {
   (void)closure;
   const tensor_t *t = CT_SELF(self);
   const char *ts = ct_dtype_typestr(tensor_dtype(t));
-  if (!ts) {
-    PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
-    return NULL;
-  }
+  if (!ts) return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
   if (ct_check_cpu(t, "__array_interface__") < 0) return NULL;
   const int64_t ndim = tensor_ndim(t);
   const int64_t itemsize = (int64_t)tensor_dtype_size(tensor_dtype(t));
@@ -322,24 +294,19 @@ static PyObject *array_interface(PyObject *self, void *closure) {
     PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(tensor_sizes(t)[i]));
     PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(tensor_strides(t)[i] * itemsize));
   }
-  if (!shape || !strides || PyErr_Occurred()) {
-    Py_XDECREF(shape);
-    Py_XDECREF(strides);
-    return NULL;
-  }
+  if (!shape || !strides || PyErr_Occurred()) return Py_XDECREF(shape), Py_XDECREF(strides), NULL;
   return Py_BuildValue("{s:N,s:s,s:(N,O),s:N,s:i}", "shape", shape, "typestr", ts, "data",
                        PyLong_FromVoidPtr(tensor_data(t)), tensor_is_readonly(t) ? Py_True : Py_False,
                        "strides", strides, "version", 3);
 }
 
 static PyMethodDef numpy_functions[] = {
-    {"from_numpy", from_numpy, METH_O, "from_numpy(ndarray): a tensor sharing the array's memory."},
+    CT_ONEARG("from_numpy", from_numpy, "from_numpy(ndarray): a tensor sharing the array's memory."),
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef numpy_methods[] = {
-    {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
-     "numpy(force=False): a NumPy array sharing this tensor's memory."},
+    CT_KWARGS("numpy", tensor_numpy, "numpy(force=False): a NumPy array sharing this tensor's memory."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,11 +2,9 @@
    storage (so they keep a held buffer export alive); copies are new storages. */
 #include "ctensor_py.h"
 
-#define SELF(o) (((TensorObject *)(o))->t)
-
 /* A new tensor with self's exact metadata (torch's alias, e.g. t() of 1-D). */
 static PyObject *alias(PyObject *self) {
-  const tensor_t *t = SELF(self);
+  const tensor_t *t = CT_SELF(self);
   tensor_t *out = NULL;
   tensor_status_t st = tensor_as_strided(&out, t, tensor_ndim(t), tensor_sizes(t), tensor_strides(t),
                                          tensor_storage_offset(t));
@@ -32,7 +30,7 @@ static PyObject *dim_entry(PyObject *self, PyObject *args, PyObject *kwargs, int
   static char *kwlist[] = {"dim", NULL};
   PyObject *dim_obj = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, strides ? "|O:stride" : "|O:size", kwlist, &dim_obj)) return NULL;
-  const int64_t ndim = tensor_ndim(SELF(self)), *v = strides ? tensor_strides(SELF(self)) : tensor_sizes(SELF(self));
+  const int64_t ndim = tensor_ndim(CT_SELF(self)), *v = strides ? tensor_strides(CT_SELF(self)) : tensor_sizes(CT_SELF(self));
   if (dim_obj == Py_None) { /* the sizes as a Size, the strides as a plain tuple */
     PyObject *size = ct_size_new(ndim, v);
     if (!strides || !size) return size;
@@ -48,13 +46,9 @@ static PyObject *dim_entry(PyObject *self, PyObject *args, PyObject *kwargs, int
   return ct_wrap_dim(&dim, ndim) < 0 ? NULL : PyLong_FromLongLong(v[dim]);
 }
 
-static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return dim_entry(self, args, kwargs, 0);
-}
+static PyObject *tensor_size(PyObject *self, PyObject *args, PyObject *kwargs) { return dim_entry(self, args, kwargs, 0); }
 
-static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs) {
-  return dim_entry(self, args, kwargs, 1);
-}
+static PyObject *tensor_stride(PyObject *self, PyObject *args, PyObject *kwargs) { return dim_entry(self, args, kwargs, 1); }
 
 static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"size", "stride", "storage_offset", NULL};
@@ -67,14 +61,11 @@ static PyObject *ct_tensor_as_strided(PyObject *self, PyObject *args, PyObject *
   if (ndim < 0) return NULL;
   const int64_t nstrides = one_sizes(stride_obj, strides, "as_strided");
   if (nstrides < 0) return NULL;
-  if (nstrides != ndim) {
-    PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
-    return NULL;
-  }
-  int64_t offset = tensor_storage_offset(SELF(self));
+  if (nstrides != ndim) return PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+  int64_t offset = tensor_storage_offset(CT_SELF(self));
   if (offset_obj != Py_None && parse_int64(offset_obj, &offset) < 0) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_as_strided(&out, SELF(self), ndim, sizes, strides, offset);
+  tensor_status_t st = tensor_as_strided(&out, CT_SELF(self), ndim, sizes, strides, offset);
   return ct_result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "out of bounds for storage" */
 }
 
@@ -84,10 +75,8 @@ static PyObject *keyword_args(PyObject *args, PyObject *kwargs, const char *cons
   if (!kwargs || PyDict_GET_SIZE(kwargs) == 0) return Py_NewRef(args);
   PyObject *value = NULL;
   for (const char *const *n = names; *n && !value; n++) value = PyDict_GetItemString(kwargs, *n);
-  if (!value || PyDict_GET_SIZE(kwargs) != 1 || PyTuple_GET_SIZE(args) != 0) {
-    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments", what);
-    return NULL;
-  }
+  if (!value || PyDict_GET_SIZE(kwargs) != 1 || PyTuple_GET_SIZE(args) != 0)
+    return PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments", what);
   return PyTuple_Pack(1, value);
 }
 
@@ -108,59 +97,61 @@ static PyObject *ct_tensor_view(PyObject *self, PyObject *args_in, PyObject *kwa
   tensor_t *out = NULL;
   tensor_status_t st = TENSOR_OK;
   if (PyTuple_GET_SIZE(args) == 1 && PyObject_TypeCheck(PyTuple_GET_ITEM(args, 0), &Ct_DtypeType))
-    st = tensor_view_dtype(&out, SELF(self), ((DtypeObject *)PyTuple_GET_ITEM(args, 0))->code);
+    st = tensor_view_dtype(&out, CT_SELF(self), ((DtypeObject *)PyTuple_GET_ITEM(args, 0))->code);
   else if ((ndim = ct_parse_sizes(args, sizes, "view")) >= 0)
-    st = tensor_view(&out, SELF(self), ndim, sizes);
+    st = tensor_view(&out, CT_SELF(self), ndim, sizes);
   Py_DECREF(args);
   return ndim < 0 ? NULL : ct_result(st, out, 0, NULL);
 }
 
-static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static const char *const names[] = {"shape", NULL};
+/* reshape(*shape) and expand(*sizes), the sizes also given by keyword. */
+static PyObject *sized(PyObject *self, PyObject *args, PyObject *kwargs, const char *const *names, const char *what,
+                       tensor_status_t (*fn)(tensor_t **, const tensor_t *, int64_t, const int64_t *)) {
   int64_t sizes[TENSOR_MAX_DIMS];
-  const int64_t ndim = sizes_of(args, kwargs, names, "reshape", sizes);
+  const int64_t ndim = sizes_of(args, kwargs, names, what, sizes);
   if (ndim < 0) return NULL;
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_reshape(&out, SELF(self), ndim, sizes);
+  const tensor_status_t st = fn(&out, CT_SELF(self), ndim, sizes);
   return ct_result(st, out, 0, NULL);
+}
+
+static PyObject *ct_tensor_reshape(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static const char *const names[] = {"shape", NULL};
+  return sized(self, args, kwargs, names, "reshape", tensor_reshape);
 }
 
 static PyObject *ct_tensor_t(PyObject *self, PyObject *noargs) {
   (void)noargs;
-  const int64_t ndim = tensor_ndim(SELF(self));
-  if (ndim > 2) {
-    PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %lldD",
+  const int64_t ndim = tensor_ndim(CT_SELF(self));
+  if (ndim > 2)
+    return PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %lldD",
                  (long long)ndim);
-    return NULL;
-  }
   if (ndim < 2) return alias(self);
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_transpose(&out, SELF(self), 0, 1);
+  const tensor_status_t st = tensor_transpose(&out, CT_SELF(self), 0, 1);
   return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_get_T(PyObject *self, void *closure) {
   (void)closure;
-  const int64_t ndim = tensor_ndim(SELF(self));
+  const int64_t ndim = tensor_ndim(CT_SELF(self));
   int64_t dims[TENSOR_MAX_DIMS];
   for (int64_t i = 0; i < ndim; i++) dims[i] = ndim - 1 - i;
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_permute(&out, SELF(self), ndim, dims);
+  const tensor_status_t st = tensor_permute(&out, CT_SELF(self), ndim, dims);
   return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_get_mT(PyObject *self, void *closure) {
   (void)closure;
-  const int64_t ndim = tensor_ndim(SELF(self));
+  const int64_t ndim = tensor_ndim(CT_SELF(self));
   if (ndim == 0) return alias(self); /* torch: a 0-dim tensor is its own mT */
-  if (ndim < 2) {
-    PyErr_Format(PyExc_RuntimeError,
+  if (ndim < 2)
+    return PyErr_Format(PyExc_RuntimeError,
                  "tensor.mT is only supported on matrices or batches of matrices. Got %lld-D tensor.",
                  (long long)ndim);
-    return NULL;
-  }
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_transpose(&out, SELF(self), -2, -1);
+  const tensor_status_t st = tensor_transpose(&out, CT_SELF(self), -2, -1);
   return ct_result(st, out, 0, NULL);
 }
 
@@ -169,7 +160,7 @@ static PyObject *ct_tensor_transpose(PyObject *self, PyObject *args, PyObject *k
   long long dim0, dim1;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:transpose", kwlist, &dim0, &dim1)) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_transpose(&out, SELF(self), dim0, dim1);
+  tensor_status_t st = tensor_transpose(&out, CT_SELF(self), dim0, dim1);
   return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
@@ -178,29 +169,22 @@ static PyObject *ct_tensor_permute(PyObject *self, PyObject *args, PyObject *kwa
   int64_t dims[TENSOR_MAX_DIMS];
   const int64_t n = sizes_of(args, kwargs, names, "permute", dims);
   if (n < 0) return NULL;
-  const int64_t ndim = tensor_ndim(SELF(self));
-  if (n != ndim) {
-    PyErr_Format(PyExc_RuntimeError,
+  const int64_t ndim = tensor_ndim(CT_SELF(self));
+  if (n != ndim)
+    return PyErr_Format(PyExc_RuntimeError,
                  "permute(): number of dimensions in the tensor input does not match the length of "
                  "the desired ordering of dimensions i.e. input.dim() = %lld is not equal to len(dims) = %lld",
                  (long long)ndim, (long long)n);
-    return NULL;
-  }
   for (int64_t i = 0; i < n; i++)
     if (ct_wrap_dim(&dims[i], ndim) < 0) return NULL;
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_permute(&out, SELF(self), n, dims);
+  const tensor_status_t st = tensor_permute(&out, CT_SELF(self), n, dims);
   return ct_result(st, out, 0, NULL);
 }
 
 static PyObject *ct_tensor_expand(PyObject *self, PyObject *args, PyObject *kwargs) {
   static const char *const names[] = {"size", NULL};
-  int64_t sizes[TENSOR_MAX_DIMS];
-  const int64_t ndim = sizes_of(args, kwargs, names, "expand", sizes);
-  if (ndim < 0) return NULL;
-  tensor_t *out = NULL;
-  const tensor_status_t st = tensor_expand(&out, SELF(self), ndim, sizes);
-  return ct_result(st, out, 0, NULL);
+  return sized(self, args, kwargs, names, "expand", tensor_expand);
 }
 
 static PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -210,7 +194,7 @@ static PyObject *ct_tensor_squeeze(PyObject *self, PyObject *args, PyObject *kwa
   int64_t dim = TENSOR_ALL_DIMS;
   if (dim_obj != Py_None && parse_int64(dim_obj, &dim) < 0) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_squeeze(&out, SELF(self), dim);
+  tensor_status_t st = tensor_squeeze(&out, CT_SELF(self), dim);
   return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
@@ -219,7 +203,7 @@ static PyObject *ct_tensor_unsqueeze(PyObject *self, PyObject *args, PyObject *k
   long long dim;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "L:unsqueeze", kwlist, &dim)) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_unsqueeze(&out, SELF(self), dim);
+  tensor_status_t st = tensor_unsqueeze(&out, CT_SELF(self), dim);
   return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
@@ -228,10 +212,10 @@ static PyObject *ct_tensor_flatten(PyObject *self, PyObject *args, PyObject *kwa
   long long start = 0, end = -1;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LL:flatten", kwlist, &start, &end)) return NULL;
   int64_t s = start, e = end;
-  const int64_t ndim = tensor_ndim(SELF(self));
+  const int64_t ndim = tensor_ndim(CT_SELF(self));
   if (ct_wrap_dim(&s, ndim) < 0 || ct_wrap_dim(&e, ndim) < 0) return NULL;
   tensor_t *out = NULL;
-  const tensor_status_t st = tensor_flatten(&out, SELF(self), s, e);
+  const tensor_status_t st = tensor_flatten(&out, CT_SELF(self), s, e);
   return ct_result(st, out, 0, NULL);
 }
 
@@ -243,30 +227,24 @@ static PyObject *ct_tensor_narrow(PyObject *self, PyObject *args, PyObject *kwar
     return NULL;
   /* torch's narrow(dim, Tensor start, length) takes only a 0-dim integer tensor */
   if (Ct_Tensor_Check(start_obj)) {
-    const tensor_t *s = SELF(start_obj);
-    if (tensor_ndim(s) != 0 || ct_dtype_is_floating(tensor_dtype(s)) || ct_dtype_is_complex(tensor_dtype(s))) {
-      PyErr_SetString(PyExc_RuntimeError, "start must be an 0-dim integral Tensor.");
-      return NULL;
-    }
+    const tensor_t *s = CT_SELF(start_obj);
+    if (tensor_ndim(s) != 0 || ct_dtype_is_floating(tensor_dtype(s)) || ct_dtype_is_complex(tensor_dtype(s)))
+      return PyErr_Format(PyExc_RuntimeError, "start must be an 0-dim integral Tensor.");
   }
   const long long start = PyLong_AsLongLong(start_obj);
   if (start == -1 && PyErr_Occurred()) return NULL;
-  if (tensor_ndim(SELF(self)) == 0) {
-    PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
-    return NULL;
-  }
+  if (tensor_ndim(CT_SELF(self)) == 0)
+    return PyErr_Format(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
   int64_t d = dim;
-  if (ct_wrap_dim(&d, tensor_ndim(SELF(self))) < 0) return NULL;
+  if (ct_wrap_dim(&d, tensor_ndim(CT_SELF(self))) < 0) return NULL;
   /* torch wraps start as a dim index (start == size stays allowed): out of that
      range is an IndexError; start + length past the end a RuntimeError (below) */
-  const int64_t size = tensor_sizes(SELF(self))[d], range = size > 0 ? size : 1;
-  if (start != size && (start < -range || start >= range)) {
-    PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+  const int64_t size = tensor_sizes(CT_SELF(self))[d], range = size > 0 ? size : 1;
+  if (start != size && (start < -range || start >= range))
+    return PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
                  (long long)-range, (long long)(range - 1), start);
-    return NULL;
-  }
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_narrow(&out, SELF(self), d, start, length);
+  tensor_status_t st = tensor_narrow(&out, CT_SELF(self), d, start, length);
   return ct_result(st, out, TENSOR_E_BOUNDS, PyExc_RuntimeError); /* torch: "exceeds dimension size" */
 }
 
@@ -275,13 +253,16 @@ static PyObject *ct_tensor_select(PyObject *self, PyObject *args, PyObject *kwar
   long long dim, index;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LL:select", kwlist, &dim, &index)) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_select(&out, SELF(self), dim, index);
+  tensor_status_t st = tensor_select(&out, CT_SELF(self), dim, index);
   return ct_result(st, out, TENSOR_E_INVALID, PyExc_IndexError);
 }
 
-/* memory_format=: contiguous_format and preserve_format; 0 (C order), 1
-   (preserve) or -1 with an exception for the channels-last formats. */
-int ct_memory_format(PyObject *format, const char *what, int fallback) {
+/* memory_format=: 0 contiguous_format (C order), 1 preserve_format, `fallback`
+   when absent or None; -1 (NotImplementedError) for the channels-last formats. */
+static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int fallback) {
+  static char *kwlist[] = {"memory_format", NULL};
+  PyObject *format = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", kwlist, &format)) return -1;
   if (!format || format == Py_None) return fallback;
   PyObject *name = PyObject_Str(format);
   if (!name) return -1;
@@ -294,22 +275,12 @@ int ct_memory_format(PyObject *format, const char *what, int fallback) {
   return contiguous ? 0 : preserve ? 1 : -1;
 }
 
-static int memory_format(PyObject *args, PyObject *kwargs, const char *what, int fallback) {
-  static char *kwlist[] = {"memory_format", NULL};
-  PyObject *format = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O", kwlist, &format)) return -1;
-  return ct_memory_format(format, what, fallback);
-}
-
 static PyObject *ct_tensor_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
   if (memory_format(args, kwargs, "contiguous", 0) < 0) return NULL;
   tensor_t *out = NULL;
-  tensor_status_t st = tensor_contiguous(&out, SELF(self));
+  tensor_status_t st = tensor_contiguous(&out, CT_SELF(self));
   if (st != TENSOR_OK) return ct_raise(st);
-  if (out == SELF(self)) { /* torch returns self itself when already contiguous */
-    tensor_release(out);
-    return Py_NewRef(self);
-  }
+  if (out == CT_SELF(self)) return tensor_release(out), Py_NewRef(self); /* torch returns self itself then */
   return ct_tensor_wrap(out);
 }
 
@@ -318,19 +289,17 @@ static PyObject *ct_tensor_clone(PyObject *self, PyObject *args, PyObject *kwarg
   if (preserve < 0) return NULL;
   if (!preserve) { /* contiguous_format: a C-order copy */
     tensor_t *out = NULL;
-    const tensor_status_t st = tensor_clone(&out, SELF(self));
+    const tensor_status_t st = tensor_clone(&out, CT_SELF(self));
     return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
   }
-  return ct_tensor_wrap(ct_copy_like(SELF(self), tensor_dtype(SELF(self))));
+  return ct_tensor_wrap(ct_copy_like(CT_SELF(self), tensor_dtype(CT_SELF(self))));
 }
 
 static PyObject *ct_tensor_copy_(PyObject *self, PyObject *src) {
-  if (!Ct_Tensor_Check(src)) {
-    PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %.200s",
+  if (!Ct_Tensor_Check(src))
+    return PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' must be Tensor, not %.200s",
                  Py_TYPE(src)->tp_name);
-    return NULL;
-  }
-  tensor_status_t st = ct_copy(SELF(self), SELF(src));
+  tensor_status_t st = ct_copy(CT_SELF(self), CT_SELF(src));
   return st == TENSOR_OK ? Py_NewRef(self) : ct_raise(st);
 }
 
@@ -338,13 +307,11 @@ static PyObject *ct_tensor_fill_(PyObject *self, PyObject *args, PyObject *kwarg
   static char *kwlist[] = {"value", NULL};
   PyObject *value;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:fill_", kwlist, &value)) return NULL;
-  if (Ct_Tensor_Check(value) && tensor_ndim(SELF(value)) != 0) {
-    PyErr_Format(PyExc_RuntimeError,
+  if (Ct_Tensor_Check(value) && tensor_ndim(CT_SELF(value)) != 0)
+    return PyErr_Format(PyExc_RuntimeError,
                  "fill_ only supports 0-dimension value tensor but got tensor with %lld dimensions.",
-                 (long long)tensor_ndim(SELF(value)));
-    return NULL;
-  }
-  return ct_fill(SELF(self), value) < 0 ? NULL : Py_NewRef(self);
+                 (long long)tensor_ndim(CT_SELF(value)));
+  return ct_fill(CT_SELF(self), value) < 0 ? NULL : Py_NewRef(self);
 }
 
 /* ---- in-place view ops ------------------------------------------------------ */
@@ -357,9 +324,9 @@ static PyObject *fn_become(PyObject *module, PyObject *args) {
   (void)module;
   PyObject *self, *view;
   if (!PyArg_ParseTuple(args, "O!O!:_become", &Ct_TensorType, &self, &Ct_TensorType, &view)) return NULL;
-  tensor_t *old = SELF(self);
-  SELF(self) = SELF(view);
-  SELF(view) = old;
+  tensor_t *old = CT_SELF(self);
+  CT_SELF(self) = CT_SELF(view);
+  CT_SELF(view) = old;
   return Py_NewRef(self);
 }
 
