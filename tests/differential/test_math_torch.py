@@ -961,3 +961,36 @@ def test_clamp_into_directly_and_through_a_result():
     np.testing.assert_array_equal(to_array(a), want[::-1])
     check(lib.tensor_clamp_into(a.handle, a.handle, lo.handle, None))  # in place
     np.testing.assert_array_equal(to_array(a), np.maximum(want[::-1], -1.0))
+
+
+def test_clamp_large_outputs_streamed():
+    """clamp's outputs of 8 MiB or more are stored with streaming stores along
+    their dense runs: the same values as PyTorch's, for number and tensor
+    bounds, NaN and infinite elements, a NaN bound, min > max, and an output
+    that starts mid cache line."""
+    rng = np.random.default_rng(14)
+    n = (3 << 20) + 37  # 12 MiB of float32
+    vals = (rng.standard_normal(n) * 3).astype(np.float32)
+    vals[rng.integers(n, size=100)] = np.nan
+    vals[rng.integers(n, size=100)] = np.inf
+    vals[rng.integers(n, size=100)] = -np.inf
+    a = from_array(vals, 6)
+    ta = torch.from_numpy(vals)
+    for lo_v, hi_v in ((-1.0, 1.0), (2.0, -2.0), (None, 0.5), (-0.25, None), (np.nan, 1.0)):
+        lo = scalar(lo_v) if lo_v is not None else None
+        hi = scalar(hi_v) if hi_v is not None else None
+        want = torch.clamp(ta, lo_v, hi_v).numpy()
+        got = new_ref(lib.tensor_clamp, a.handle, lo.handle if lo else None, hi.handle if hi else None)
+        np.testing.assert_array_equal(to_array(got), want, err_msg=str((lo_v, hi_v)))
+        dst = from_array(np.zeros(n + 1, np.float32), 6)  # written from its element 1: not on a cache line
+        tail = new_ref(lib.tensor_as_strided, dst.handle, 1, int64_array([n]), int64_array([1]), 1)
+        check(lib.tensor_clamp_into(tail.handle, a.handle, lo.handle if lo else None, hi.handle if hi else None))
+        np.testing.assert_array_equal(to_array(dst)[1:], want, err_msg=str((lo_v, hi_v)))
+        assert to_array(dst)[0] == 0
+    lo_vals = (rng.standard_normal(n) - 1).astype(np.float32)
+    hi_vals = (rng.standard_normal(n) + 1).astype(np.float32)
+    lo_vals[rng.integers(n, size=50)] = np.nan
+    tlo, thi = from_array(lo_vals, 6), from_array(hi_vals, 6)
+    got = new_ref(lib.tensor_clamp, a.handle, tlo.handle, thi.handle)
+    want = torch.clamp(ta, torch.from_numpy(lo_vals), torch.from_numpy(hi_vals)).numpy()
+    np.testing.assert_array_equal(to_array(got), want)

@@ -9,6 +9,7 @@
 #include "engine/copy.hpp"
 #include "engine/output_layout.hpp"
 #include "engine/tensor_iterator.hpp"
+#include "engine/tiled_loops.hpp"
 #include "layout/overlap.hpp"
 #include "layout/shape.hpp"
 #include "ops/elements.hpp"
@@ -145,9 +146,14 @@ void clamp_compute(const Tensor& out, const ClampArgs& c) {
   dispatch(c.common, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!is_complex<T>::value) {
-      if (c.lo && c.hi) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
-      else if (c.lo) it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
-      else it.for_each([](char** p, const int64_t* s, int64_t m) { clamp_loop<T, false, true>(p, s, m); });
+      // Large dense outputs are stored with streaming stores, as the binary ops store theirs.
+      constexpr size_t t = sizeof(T);
+      if (c.lo && c.hi)
+        for_each_tiled<4>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
+      else if (c.lo)
+        for_each_tiled<3>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
+      else
+        for_each_tiled<3>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, false, true>(p, s, m); });
     }
   });
 }

@@ -9,6 +9,7 @@
 #include "engine/copy_kernels.hpp"
 #include "engine/copy_simd.hpp"
 #include "engine/tensor_iterator.hpp"
+#include "engine/tiled_loops.hpp"  // kStreamRunBytes
 #include "layout/overlap.hpp"
 #include "ops/binary.hpp"
 #include "ops/elements.hpp"
@@ -147,10 +148,6 @@ void run(char* out, int64_t so, const char* in, int64_t si, int64_t n, UnaryMap 
     for (int64_t i = 0; i < n; ++i) write_element<Tout>(out + i * so, f(in + i * si));
   }
 }
-
-// Runs shorter than this are stored normally even in a streamed output: for
-// them staging costs more than the line reads it saves.
-constexpr int64_t kStreamRunBytes = 512;
 
 // Every element of `it`; outputs of kStreamBytes or more are stored with
 // streaming stores along their dense runs (so the output's lines are not read
