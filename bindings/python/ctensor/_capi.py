@@ -16,10 +16,13 @@ lib = ctypes.CDLL(_C.__file__)
 
 P, PP, I32, I64, SIZE = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32, ctypes.c_int64, ctypes.c_size_t
 I32P, I64P = ctypes.POINTER(I32), ctypes.POINTER(I64)
-_CODES = {"v": None, "p": P, "P": PP, "i": I32, "I": I32P, "q": I64, "Q": I64P, "z": SIZE, "s": ctypes.c_char_p}
+_CODES = {"v": None, "p": P, "P": PP, "i": I32, "I": I32P, "q": I64, "Q": I64P, "z": SIZE, "s": ctypes.c_char_p,
+          "S": ctypes.POINTER(ctypes.c_char_p), "u": ctypes.c_uint32, "U": ctypes.c_uint64, "d": ctypes.c_double}
 
-# name: return then parameter codes (v void, p pointer/handle, P pointer to one,
-# i int32 (statuses, dtypes, flags), I int32*, q int64, Q int64*, z size_t, s char*).
+# name: return then parameter codes (v void, p pointer/handle, P pointer to one or an
+# array of them, i int32 (statuses, dtypes), I int32*, q int64, Q int64*, z size_t,
+# s char*, S char**, u uint32 (flags), U uint64, d double). Every function the
+# package's Python calls is here (the loads with an options struct: ctensor/_files.py).
 _PROTOTYPES = """
 tensor_last_error s
 tensor_retain p p
@@ -52,6 +55,56 @@ tensor_from_arrow i Ppp
 tensor_from_arrow_device i Ppp
 tensor_from_arrow_variable_shape i PQpp
 tensor_arrow_list_release v pq
+tensor_to_with i Ppiiiu
+tensor_broadcast_tensors i PqP
+tensor_dtype_kind i i
+tensor_dtype_is_signed i i
+tensor_split i PqQpqq
+tensor_chunk i PqQpqq
+tensor_tensor_split i PqQpqq
+tensor_split_with_sizes i PqQpqQq
+tensor_tensor_split_indices i PqQpqQq
+tensor_unfold i Ppqqq
+tensor_diagonal i Ppqqq
+tensor_unflatten i PpqqQ
+tensor_movedim i PpqQQ
+tensor_conj i Pp
+tensor_conj_physical i Pp
+tensor_sum i PpqQi
+tensor_mean i PpqQi
+tensor_prod i PpqQi
+tensor_amax i PpqQi
+tensor_amin i PpqQi
+tensor_argmax i Ppqi
+tensor_argmin i Ppqi
+tensor_argmax_into i ppqi
+tensor_argmin_into i ppqi
+tensor_cumsum i Ppq
+tensor_cumprod i Ppq
+tensor_softmax i Ppq
+tensor_log_softmax i Ppq
+tensor_cumsum_into i ppq
+tensor_cumprod_into i ppq
+tensor_softmax_into i ppq
+tensor_log_softmax_into i ppq
+tensor_cat i PqPq
+tensor_stack i PqPq
+tensor_equal i Ipp
+tensor_allclose i Ippddi
+tensor_empty i PqQi
+tensor_save_npy i ps
+tensor_safetensors_release v p
+tensor_safetensors_count q p
+tensor_safetensors_name s pq
+tensor_safetensors_get i Pps
+tensor_safetensors_metadata s ps
+tensor_safetensors_metadata_count q p
+tensor_safetensors_metadata_key s pq
+tensor_safetensors_save i sqSPqSS
+tensor_storage_fd i p
+tensor_storage_move_to_shared i p
+tensor_storage_from_fd i Pizu
+tensor_storage_map_file i PsUUu
 """
 
 for _line in _PROTOTYPES.strip().splitlines():

@@ -26,21 +26,11 @@ class _LoadOptions(ctypes.Structure):
 
 
 _P, _S, _I32, _I64 = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int32, ctypes.c_int64
-for _name, _ret, _args in [
-        ("tensor_load_npy_with", _I32, [ctypes.POINTER(_P), _S, ctypes.c_uint32, ctypes.POINTER(_LoadOptions)]),
-        ("tensor_save_npy", _I32, [_P, _S]),
-        ("tensor_safetensors_open_with", _I32, [ctypes.POINTER(_P), _S, ctypes.c_uint32, ctypes.POINTER(_LoadOptions)]),
-        ("tensor_safetensors_release", None, [_P]),
-        ("tensor_safetensors_count", _I64, [_P]),
-        ("tensor_safetensors_name", _S, [_P, _I64]),
-        ("tensor_safetensors_get", _I32, [ctypes.POINTER(_P), _P, _S]),
-        ("tensor_safetensors_metadata", _S, [_P, _S]),
-        ("tensor_safetensors_metadata_count", _I64, [_P]),
-        ("tensor_safetensors_metadata_key", _S, [_P, _I64]),
-        ("tensor_safetensors_save", _I32, [_S, _I64, ctypes.POINTER(_S), ctypes.POINTER(_P), _I64,
-                                           ctypes.POINTER(_S), ctypes.POINTER(_S)])]:
+# The loads take tensor_load_options_t, a struct of this module (the rest of the
+# C functions called here are prototyped in ctensor/_capi.py).
+for _name in ("tensor_load_npy_with", "tensor_safetensors_open_with"):
     _fn = getattr(_lib, _name)
-    _fn.restype, _fn.argtypes = _ret, _args
+    _fn.restype, _fn.argtypes = _I32, [ctypes.POINTER(_P), _S, ctypes.c_uint32, ctypes.POINTER(_LoadOptions)]
 
 
 def _check_path(status, path):
@@ -247,14 +237,6 @@ def save_file(tensors, filename, metadata=None):
 
 _TENSOR_E_INVALID, _TENSOR_E_BOUNDS = 1, 3
 _MAP_READ, _MAP_WRITE, _MAP_PRIVATE = 1, 2, 4
-for _name, _ret, _args in [
-        ("tensor_storage_fd", _I32, [_P]),
-        ("tensor_storage_move_to_shared", _I32, [_P]),
-        ("tensor_storage_from_fd", _I32, [ctypes.POINTER(_P), _I32, ctypes.c_size_t, ctypes.c_uint32]),
-        ("tensor_storage_map_file", _I32, [ctypes.POINTER(_P), _S, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_uint32]),
-        ("tensor_empty", _I32, [ctypes.POINTER(_P), _I64, ctypes.POINTER(_I64), _I32])]:
-    _fn = getattr(_lib, _name)
-    _fn.restype, _fn.argtypes = _ret, _args
 
 
 def _from_storage(storage, dtype, sizes, strides, offset):

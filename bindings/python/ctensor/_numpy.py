@@ -9,7 +9,6 @@ import sys
 from ctensor import _C, _capi
 
 _broadcast = _capi.lib.tensor_broadcast_tensors
-_broadcast.restype, _broadcast.argtypes = _capi.I32, [_capi.PP, _capi.I64, _capi.PP]
 
 
 def __array__(self, dtype=None, copy=None):

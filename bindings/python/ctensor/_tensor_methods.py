@@ -44,7 +44,6 @@ def _false(self):
 # tensor_to_with(out, t, dtype, TENSOR_COPY_ALWAYS, TENSOR_PRESERVE_FORMAT, TENSOR_CONVERT_TORCH_X86):
 # a writable copy in dtype with torch's preserve_format strides and x86 conversions.
 _TO_WITH = lib.tensor_to_with
-_TO_WITH.restype, _TO_WITH.argtypes = I32, [PP, P, I32, I32, I32, ctypes.c_uint32]
 _PYTHON_DTYPES = {builtins.bool: _C.bool, builtins.int: _C.int64, builtins.float: _C.float64}
 
 
@@ -148,7 +147,6 @@ def zero_(self):
 # ---- views --------------------------------------------------------------------
 
 _IS_CONJ = lib.tensor_is_conj
-_IS_CONJ.restype, _IS_CONJ.argtypes = I32, [P]
 
 
 def _conjugated(view):
@@ -243,15 +241,9 @@ def unbind(self, dim=0):
 
 # ---- splits: tuples of views from the C API's splits (asked for their count, then filled)
 
-def _prototype(name, *argtypes):
-    fn = getattr(lib, name)
-    fn.restype, fn.argtypes = I32, list(argtypes)
-    return fn
-
-
-_BY_NUMBER = {name: _prototype(name, PP, I64, I64P, P, I64, I64) for name in
+_BY_NUMBER = {name: getattr(lib, name) for name in
               ("tensor_split", "tensor_chunk", "tensor_tensor_split")}
-_BY_LIST = {name: _prototype(name, PP, I64, I64P, P, I64, I64P, I64) for name in
+_BY_LIST = {name: getattr(lib, name) for name in
             ("tensor_split_with_sizes", "tensor_tensor_split_indices")}
 
 
@@ -334,11 +326,11 @@ def tensor_split(self, indices_or_sections, dim=0):
 
 # ---- the views of ctensor.h's experimental section, through ctensor._capi ------
 
-_UNFOLD = _prototype("tensor_unfold", PP, P, I64, I64, I64)
-_DIAGONAL = _prototype("tensor_diagonal", PP, P, I64, I64, I64)
-_UNFLATTEN = _prototype("tensor_unflatten", PP, P, I64, I64, I64P)
-_MOVEDIM = _prototype("tensor_movedim", PP, P, I64, I64P, I64P)
-_CONJ = {name: _prototype(name, PP, P) for name in ("tensor_conj", "tensor_conj_physical")}
+_UNFOLD = lib.tensor_unfold
+_DIAGONAL = lib.tensor_diagonal
+_UNFLATTEN = lib.tensor_unflatten
+_MOVEDIM = lib.tensor_movedim
+_CONJ = {name: getattr(lib, name) for name in ("tensor_conj", "tensor_conj_physical")}
 _MAX_DIMS = 64  # TENSOR_MAX_DIMS
 
 
@@ -563,7 +555,7 @@ def _converted(t, dtype):
 
 
 def _reduction(name, c_name, doc):
-    fn = _prototype(c_name, PP, P, I64, I64P, I32)
+    fn = getattr(lib, c_name)
 
     def reduce(self, *args, **kwargs):  # also NumPy's spelling (axis=, keepdims=, out=None), as np.sum(t) passes it
         dim, keepdim, dtype, axis, keepdims, out = _reduce_args(*args, **kwargs)
@@ -586,7 +578,7 @@ def _out(out, name):
 
 
 def _arg_extreme(name, c_names, doc):
-    fn, into = _prototype(c_names[0], PP, P, I64, I32), _prototype(c_names[1], P, P, I64, I32)
+    fn, into = getattr(lib, c_names[0]), getattr(lib, c_names[1])
 
     def arg_extreme(self, dim=None, keepdim=False, *, out=None):
         dim = _ALL_DIMS if dim is None else operator.index(dim)
@@ -601,7 +593,7 @@ def _arg_extreme(name, c_names, doc):
 
 
 def _along_dim(name, c_names, doc, dtype_positional):
-    fn, into = _prototype(c_names[0], PP, P, I64), _prototype(c_names[1], P, P, I64)
+    fn, into = getattr(lib, c_names[0]), getattr(lib, c_names[1])
 
     def run(self, dim, dtype, out):
         dim, input = operator.index(dim), _converted(self, dtype)
@@ -677,7 +669,7 @@ METHODS.update({"untyped_storage": untyped_storage, "storage": storage, "__deepc
 
 # ---- module functions -------------------------------------------------------------
 
-_JOINS = {name[len("tensor_"):]: _prototype(name, PP, I64, PP, I64) for name in ("tensor_cat", "tensor_stack")}
+_JOINS = {name[len("tensor_"):]: getattr(lib, name) for name in ("tensor_cat", "tensor_stack")}
 
 
 def _join(name, doc):
@@ -699,8 +691,8 @@ def _join(name, doc):
 
 cat = _join("cat", "cat(tensors, dim=0): joined along dim, in the promoted dtype.")
 stack = _join("stack", "stack(tensors, dim=0): joined along a new dim.")
-_EQUAL = _prototype("tensor_equal", I32P, P, P)
-_ALLCLOSE = _prototype("tensor_allclose", I32P, P, P, ctypes.c_double, ctypes.c_double, I32)
+_EQUAL = lib.tensor_equal
+_ALLCLOSE = lib.tensor_allclose
 
 
 def equal(input, other, /):

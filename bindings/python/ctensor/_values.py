@@ -57,10 +57,8 @@ def _dtype_property(fn, doc):
 
 
 def _set_dtype_attributes():
-    """Prototypes the functions they call and adds the dtypes' attributes (in a
-    function: mypy reaches this module before _capi, whose `lib` it types then)."""
-    for fn in (_lib.tensor_dtype_kind, _lib.tensor_dtype_is_signed):
-        fn.restype, fn.argtypes = ctypes.c_int32, [ctypes.c_int32]
+    """Adds the dtypes' attributes (in a function: mypy reaches this module
+    before _capi, whose `lib` it types then)."""
     _C._set_dtype_attributes({
         "itemsize": _dtype_property(_lib.tensor_dtype_size, "Size of one element in bytes."),
         "is_floating_point": _dtype_property(lambda code: _kind(code) == _FLOAT, "True for float16/bfloat16/float32/float64."),
