@@ -84,8 +84,8 @@ class LifetimeTest {
 
     /**
      * 10^6 create/release with close, then 3*10^5 left to the Cleaner: resident memory after
-     * each run (and after the Cleaner caught up) is what it was after a warm-up run of the
-     * same kind, so nothing accumulates per iteration.
+     * a run (and after the Cleaner caught up) is what it was after a warm-up run of the same
+     * kind, so nothing accumulates per iteration.
      */
     @Test
     void millionCreationsKeepMemoryFlat() throws Exception {
@@ -93,16 +93,22 @@ class LifetimeTest {
             int n = close ? 1_000_000 : 300_000;
             loop(n, close); // warm up: JIT, heap sizing, malloc arenas, the Cleaner's backlog
             drain();
-            long before = rssKiB();
-            long t0 = System.nanoTime();
-            assertEquals(n * 24L, loop(n, close));
-            drain();
-            long growth = rssKiB() - before;
-            System.out.printf("lifetime: %d iterations (close=%s) in %.1f s, RSS growth %d KiB%n", n, close,
-                    (System.nanoTime() - t0) / 1e9, growth);
             // Each iteration makes two tensors and a wrapped storage (hundreds of bytes in C): a
-            // leak would grow RSS by hundreds of MiB. 32 MiB allows for heap and allocator noise.
-            assertTrue(growth < 32 * 1024, "RSS grew by " + growth + " KiB (close=" + close + ")");
+            // leak grows RSS by hundreds of MiB in every run. 32 MiB allows for heap and
+            // allocator noise; a run left to the Cleaner can exceed it once (the Cleaner's thread
+            // frees into its own malloc arena, the heap resizes), so up to three runs are
+            // measured and a leak fails all three.
+            long growth = Long.MAX_VALUE;
+            for (int run = 0; run < 3 && growth >= 32 * 1024; run++) {
+                long before = rssKiB();
+                long t0 = System.nanoTime();
+                assertEquals(n * 24L, loop(n, close));
+                drain();
+                growth = rssKiB() - before;
+                System.out.printf("lifetime: %d iterations (close=%s) in %.1f s, RSS growth %d KiB%n", n, close,
+                        (System.nanoTime() - t0) / 1e9, growth);
+            }
+            assertTrue(growth < 32 * 1024, "RSS grew by " + growth + " KiB (close=" + close + ") in each of three runs");
         }
     }
 }
