@@ -1414,7 +1414,8 @@ CTENSOR_API tensor_status_t tensor_log10(tensor_t **out, const tensor_t *a);
 /**
  * log(1 + a), element-wise in a new tensor (tensor_unary with
  * TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
- * 1.0 ULP (SLEEF u10).
+ * 1.0 ULP (SLEEF u10; beyond 1e30 (float32) or 1e300 (float64), log(a), where
+ * SLEEF's log1p and PyTorch 1.13's vector path give inf from ~1e38 / ~1e307).
  * @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
  *         (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  * @since 0.2

@@ -963,30 +963,50 @@ def test_clamp_into_directly_and_through_a_result():
     np.testing.assert_array_equal(to_array(a), np.maximum(want[::-1], -1.0))
 
 
-def test_clamp_large_outputs_streamed():
-    """clamp's outputs of 8 MiB or more are stored with streaming stores along
-    their dense runs: the same values as PyTorch's, for number and tensor
-    bounds, NaN and infinite elements, a NaN bound, min > max, and an output
-    that starts mid cache line."""
+def assert_same_with_zero_signs(got, want, err_msg):
+    """Equal values (NaN where NaN), and the same sign on every zero."""
+    np.testing.assert_array_equal(got, want, err_msg=err_msg)
+    zeros = want == 0
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(want[zeros]), err_msg=err_msg)
+
+
+@pytest.mark.parametrize("n", [1000 + 3, (3 << 20) + 37])
+@pytest.mark.parametrize("d", [6, 7])
+def test_clamp_number_bounds_vector_forms(d, n):
+    """clamp with number bounds over float32 and float64: outputs of 8 MiB or
+    more are stored with streaming stores (from the vector form where the CPU
+    has one), smaller ones with plain stores; the same values as PyTorch's, for
+    NaN, infinite and signed-zero elements and bounds, a NaN bound, min > max,
+    one bound absent, and an output that starts mid cache line."""
     rng = np.random.default_rng(14)
-    n = (3 << 20) + 37  # 12 MiB of float32
-    vals = (rng.standard_normal(n) * 3).astype(np.float32)
-    vals[rng.integers(n, size=100)] = np.nan
-    vals[rng.integers(n, size=100)] = np.inf
-    vals[rng.integers(n, size=100)] = -np.inf
-    a = from_array(vals, 6)
+    vals = (rng.standard_normal(n) * 3).astype(STORE[d])
+    for special in (np.nan, np.inf, -np.inf, 0.0, -0.0):
+        vals[rng.integers(n, size=100)] = special
+    a = from_array(vals, d)
     ta = torch.from_numpy(vals)
-    for lo_v, hi_v in ((-1.0, 1.0), (2.0, -2.0), (None, 0.5), (-0.25, None), (np.nan, 1.0)):
+    for lo_v, hi_v in ((-1.0, 1.0), (2.0, -2.0), (None, 0.5), (-0.25, None), (np.nan, 1.0), (None, np.nan),
+                       (0.0, None), (-0.0, None), (None, 0.0), (None, -0.0), (-0.0, 0.0), (-np.inf, np.inf)):
         lo = scalar(lo_v) if lo_v is not None else None
         hi = scalar(hi_v) if hi_v is not None else None
         want = torch.clamp(ta, lo_v, hi_v).numpy()
         got = new_ref(lib.tensor_clamp, a.handle, lo.handle if lo else None, hi.handle if hi else None)
-        np.testing.assert_array_equal(to_array(got), want, err_msg=str((lo_v, hi_v)))
-        dst = from_array(np.zeros(n + 1, np.float32), 6)  # written from its element 1: not on a cache line
+        assert_same_with_zero_signs(to_array(got), want, str((lo_v, hi_v)))
+        dst = from_array(np.zeros(n + 1, STORE[d]), d)  # written from its element 1: not on a cache line
         tail = new_ref(lib.tensor_as_strided, dst.handle, 1, int64_array([n]), int64_array([1]), 1)
         check(lib.tensor_clamp_into(tail.handle, a.handle, lo.handle if lo else None, hi.handle if hi else None))
-        np.testing.assert_array_equal(to_array(dst)[1:], want, err_msg=str((lo_v, hi_v)))
+        assert_same_with_zero_signs(to_array(dst)[1:], want, str((lo_v, hi_v)))
         assert to_array(dst)[0] == 0
+
+
+def test_clamp_large_outputs_streamed():
+    """clamp's outputs of 8 MiB or more are stored with streaming stores along
+    their dense runs, with tensor bounds too (the scalar loop, staged)."""
+    rng = np.random.default_rng(14)
+    n = (3 << 20) + 37  # 12 MiB of float32
+    vals = (rng.standard_normal(n) * 3).astype(np.float32)
+    vals[rng.integers(n, size=100)] = np.nan
+    a = from_array(vals, 6)
+    ta = torch.from_numpy(vals)
     lo_vals = (rng.standard_normal(n) - 1).astype(np.float32)
     hi_vals = (rng.standard_normal(n) + 1).astype(np.float32)
     lo_vals[rng.integers(n, size=50)] = np.nan

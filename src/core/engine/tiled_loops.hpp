@@ -104,8 +104,13 @@ void loop_streamed(char** data, const int64_t* s, int64_t n, size_t out_item, co
 // whole share: the iterator hands a loop a few KiB at a time where it converts
 // an input through its buffers, and a fence per call then cost more than the
 // streaming saved.
-template <int N, class Loop>
-void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop) {
+//
+// `stream_direct(p, s, n)` may store a dense output run itself with streaming
+// stores straight from the inputs (a vector form that streams, as the unary
+// ops' do) and return true; where it returns false the run is staged.
+template <int N, class Loop, class StreamDirect>
+void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop,
+                    const StreamDirect& stream_direct) {
   const size_t scratch = tile_scratch<N>(it, item);
   const auto r = static_cast<int64_t>(out_item);
   if (scratch > 0 || !simd::can_stream() || it.numel() * r < kStreamBytes) {
@@ -118,11 +123,17 @@ void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, cons
   it.parallel_chunks([&](const TensorIterator& chunk) {
     chunk.serial_for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
       if (strides[0] != r || n0 * r < kStreamRunBytes) return loop_2d<N>(data, strides, n0, n1, item, nullptr, loop);
-      loop_2d<N>(data, strides, n0, n1, item, nullptr,
-                 [&](char** p, const int64_t* s, int64_t n) { loop_streamed<N>(p, s, n, out_item, loop); });
+      loop_2d<N>(data, strides, n0, n1, item, nullptr, [&](char** p, const int64_t* s, int64_t n) {
+        if (!stream_direct(p, s, n)) loop_streamed<N>(p, s, n, out_item, loop);
+      });
     });
     simd::fence();
   });
+}
+
+template <int N, class Loop>
+void for_each_tiled(const TensorIterator& it, size_t item, size_t out_item, const Loop& loop) {
+  for_each_tiled<N>(it, item, out_item, loop, [](char**, const int64_t*, int64_t) { return false; });
 }
 
 }  // namespace ctensor::core

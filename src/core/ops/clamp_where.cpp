@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "cpu.hpp"
 #include "engine/copy.hpp"
 #include "engine/output_layout.hpp"
 #include "engine/tensor_iterator.hpp"
@@ -15,6 +16,7 @@
 #include "ops/elements.hpp"
 #include "ops/operand.hpp"
 #include "ops/promotion.hpp"
+#include "ops/unary_vec.hpp"
 
 namespace ctensor::core {
 
@@ -50,41 +52,90 @@ C clamp_one(C x, C lo, C hi) noexcept {
   return x;
 }
 
-// out[i] = clamp(a[i], lo[i], hi[i]) with the bounds that are present
-// (operands: out, a, then lo and/or hi).
+// clamp's vector forms for storage type T on this CPU (ops/unary_vec.hpp): both
+// null where it has none (dtypes other than float and double, no SLEEF build).
+struct ClampForms {
+  ClampMap plain = nullptr, streamed = nullptr;
+};
+
+template <class T>
+ClampForms clamp_forms() noexcept {
+#if defined(CTENSOR_UNARY_SIMD)
+  const ClampMaps* maps = cpu_has_avx512() ? &kClampAvx512 : cpu_has_avx2() ? &kClampAvx2 : nullptr;
+  if constexpr (std::is_same_v<T, float>)
+    if (maps) return {maps->f32, maps->f32_streamed};
+  if constexpr (std::is_same_v<T, double>)
+    if (maps) return {maps->f64, maps->f64_streamed};
+#endif
+  return {};
+}
+
+// Whether the run of n elements (operands: out, a, then lo and/or hi) is
+// dense with number bounds (stride 0), whose values it then reads into lo and hi.
 template <class T, bool kLo, bool kHi>
-void clamp_loop(char** data, const int64_t* s, int64_t n) {
+bool number_bounds(char** data, const int64_t* s, compute_t<T>& lo, compute_t<T>& hi) noexcept {
+  constexpr int k_hi = kLo ? 3 : 2;
+  constexpr int64_t t = sizeof(T);
+  if (s[0] != t || s[1] != t || (kLo && s[2] != 0) || (kHi && s[k_hi] != 0)) return false;
+  if constexpr (kLo) lo = read_element<T>(data[2]);
+  if constexpr (kHi) hi = read_element<T>(data[k_hi]);
+  return true;
+}
+
+// map(a, out) over a dense run with number bounds, if `map` is given, both
+// arrays are aligned for T (the map reads and writes its tail as T) and the
+// bounds are not NaN (they then give NaN, which the scalar loop writes).
+template <class T, bool kLo, bool kHi>
+bool clamp_mapped(char** data, const int64_t* s, int64_t n, ClampMap map) noexcept {
+  using C = compute_t<T>;
+  C lo{}, hi{};
+  if (!map || (reinterpret_cast<uintptr_t>(data[0]) | reinterpret_cast<uintptr_t>(data[1])) % alignof(T) != 0 ||
+      !number_bounds<T, kLo, kHi>(data, s, lo, hi) || nan_bound<C, kLo, kHi>(lo, hi))
+    return false;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  map(data[1], data[0], n, kLo ? lo : -inf, kHi ? hi : inf);
+  return true;
+}
+
+// out[i] = clamp(a[i], lo[i], hi[i]) with the bounds that are present
+// (operands: out, a, then lo and/or hi); `map` is the vector form or null.
+template <class T, bool kLo, bool kHi>
+void clamp_loop(char** data, const int64_t* s, int64_t n, ClampMap map) {
   using C = compute_t<T>;
   constexpr int k_hi = kLo ? 3 : 2;
   constexpr int64_t t = sizeof(T);
   constexpr C nan = std::numeric_limits<C>::quiet_NaN();
-  if (s[0] == t && s[1] == t && (!kLo || s[2] == 0) && (!kHi || s[k_hi] == 0)) {
+  C lo{}, hi{};
+  if (number_bounds<T, kLo, kHi>(data, s, lo, hi)) {
     // Number bounds over a dense run: read once, so that the loop vectorises.
-    const C lo = kLo ? read_element<T>(data[2]) : C{}, hi = kHi ? read_element<T>(data[k_hi]) : C{};
     if (nan_bound<C, kLo, kHi>(lo, hi)) {
       for (int64_t i = 0; i < n; ++i) write_element<T>(data[0] + i * t, nan);
       return;
     }
-    const bool aligned = (reinterpret_cast<uintptr_t>(data[0]) | reinterpret_cast<uintptr_t>(data[1])) % alignof(T) == 0;
-    if constexpr (std::is_same_v<T, C>) {
-      if (aligned) {  // plain numbers in place: the loop the compiler vectorises (copies through memcpy it did not)
-        T* out = reinterpret_cast<T*>(data[0]);
-        const T* in = reinterpret_cast<const T*>(data[1]);
-        for (int64_t i = 0; i < n; ++i) out[i] = clamp_one<C, kLo, kHi>(in[i], lo, hi);
-        return;
-      }
-    }
-    {
-      for (int64_t i = 0; i < n; ++i) write_element<T>(data[0] + i * t, clamp_one<C, kLo, kHi>(read_element<T>(data[1] + i * t), lo, hi));
-    }
+    if (clamp_mapped<T, kLo, kHi>(data, s, n, map)) return;
+    for (int64_t i = 0; i < n; ++i)
+      write_element<T>(data[0] + i * t, clamp_one<C, kLo, kHi>(read_element<T>(data[1] + i * t), lo, hi));
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
-    const C lo = kLo ? read_element<T>(data[2] + i * s[2]) : C{};
-    const C hi = kHi ? read_element<T>(data[k_hi] + i * s[k_hi]) : C{};
+    lo = kLo ? read_element<T>(data[2] + i * s[2]) : C{};
+    hi = kHi ? read_element<T>(data[k_hi] + i * s[k_hi]) : C{};
     const C x = read_element<T>(data[1] + i * s[1]);
     write_element<T>(data[0] + i * s[0], nan_bound<C, kLo, kHi>(lo, hi) ? nan : clamp_one<C, kLo, kHi>(x, lo, hi));
   }
+}
+
+// clamp_loop over every element of `it` with bounds kLo/kHi; large dense
+// outputs are stored with streaming stores, as the binary ops store theirs
+// (straight from the vector form where there is one).
+template <class T, bool kLo, bool kHi>
+void clamp_all(const TensorIterator& it) {
+  constexpr size_t t = sizeof(T);
+  constexpr int n = 2 + kLo + kHi;
+  const ClampForms forms = clamp_forms<T>();
+  for_each_tiled<n>(
+      it, t, t, [&](char** p, const int64_t* s, int64_t m) { clamp_loop<T, kLo, kHi>(p, s, m, forms.plain); },
+      [&](char** p, const int64_t* s, int64_t m) { return clamp_mapped<T, kLo, kHi>(p, s, m, forms.streamed); });
 }
 
 // out[i] = cond[i] ? a[i] : b[i], moving `Size`-byte elements.
@@ -146,14 +197,9 @@ void clamp_compute(const Tensor& out, const ClampArgs& c) {
   dispatch(c.common, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!is_complex<T>::value) {
-      // Large dense outputs are stored with streaming stores, as the binary ops store theirs.
-      constexpr size_t t = sizeof(T);
-      if (c.lo && c.hi)
-        for_each_tiled<4>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, true>(p, s, m); });
-      else if (c.lo)
-        for_each_tiled<3>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, true, false>(p, s, m); });
-      else
-        for_each_tiled<3>(it, t, t, [](char** p, const int64_t* s, int64_t m) { clamp_loop<T, false, true>(p, s, m); });
+      if (c.lo && c.hi) clamp_all<T, true, true>(it);
+      else if (c.lo) clamp_all<T, true, false>(it);
+      else clamp_all<T, false, true>(it);
     }
   });
 }

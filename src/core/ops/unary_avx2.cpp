@@ -19,6 +19,7 @@ struct F32 {
   using T = float;
   using V = __m256;
   static constexpr double kSleefExpLimit = 88.0;  // SLEEF's sinhf/coshf bound: |x| <= 88.5
+  static constexpr double kSleefLog1pLimit = 1e30;  // SLEEF's log1pf gives inf above 1e38
   static constexpr int N = 8;
   static V load(const T* p) { return _mm256_loadu_ps(p); }
   static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
@@ -29,6 +30,7 @@ struct F32 {
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V div(V a, V b) { return _mm256_div_ps(a, b); }
   static V max(V a, V b) { return _mm256_max_ps(a, b); }
+  static V min(V a, V b) { return _mm256_min_ps(a, b); }
   static V neg(V x) { return _mm256_xor_ps(x, _mm256_set1_ps(-0.0f)); }
   static V abs(V x) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x); }
   static V copysign(V mag, V sign) { return _mm256_or_ps(abs(mag), _mm256_and_ps(sign, _mm256_set1_ps(-0.0f))); }
@@ -48,6 +50,7 @@ struct F64 {
   using T = double;
   using V = __m256d;
   static constexpr double kSleefExpLimit = 709.0;  // SLEEF's sinh/cosh bound: |x| <= 709
+  static constexpr double kSleefLog1pLimit = 1e300;  // SLEEF's log1p gives inf above 1e307
   static constexpr int N = 4;
   static V load(const T* p) { return _mm256_loadu_pd(p); }
   static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
@@ -58,6 +61,7 @@ struct F64 {
   static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V div(V a, V b) { return _mm256_div_pd(a, b); }
   static V max(V a, V b) { return _mm256_max_pd(a, b); }
+  static V min(V a, V b) { return _mm256_min_pd(a, b); }
   static V neg(V x) { return _mm256_xor_pd(x, _mm256_set1_pd(-0.0)); }
   static V abs(V x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
   static V copysign(V mag, V sign) { return _mm256_or_pd(abs(mag), _mm256_and_pd(sign, _mm256_set1_pd(-0.0))); }
@@ -77,4 +81,5 @@ struct F64 {
 }  // namespace ctensor::core
 
 #define CTENSOR_UNARY_TABLE kUnaryAvx2
+#define CTENSOR_CLAMP_MAPS kClampAvx2
 #include "ops/unary_simd.inc"

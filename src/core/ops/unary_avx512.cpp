@@ -19,6 +19,7 @@ struct F32 {
   using T = float;
   using V = __m512;
   static constexpr double kSleefExpLimit = 88.0;  // SLEEF's sinhf/coshf bound: |x| <= 88.5
+  static constexpr double kSleefLog1pLimit = 1e30;  // SLEEF's log1pf gives inf above 1e38
   static constexpr int N = 16;
   static V load(const T* p) { return _mm512_loadu_ps(p); }
   static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
@@ -29,6 +30,7 @@ struct F32 {
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V div(V a, V b) { return _mm512_div_ps(a, b); }
   static V max(V a, V b) { return _mm512_max_ps(a, b); }
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }
   static V neg(V x) { return _mm512_xor_ps(x, _mm512_set1_ps(-0.0f)); }
   static V abs(V x) { return _mm512_andnot_ps(_mm512_set1_ps(-0.0f), x); }
   static V copysign(V mag, V sign) { return _mm512_or_ps(abs(mag), _mm512_and_ps(sign, _mm512_set1_ps(-0.0f))); }
@@ -48,6 +50,7 @@ struct F64 {
   using T = double;
   using V = __m512d;
   static constexpr double kSleefExpLimit = 709.0;  // SLEEF's sinh/cosh bound: |x| <= 709
+  static constexpr double kSleefLog1pLimit = 1e300;  // SLEEF's log1p gives inf above 1e307
   static constexpr int N = 8;
   static V load(const T* p) { return _mm512_loadu_pd(p); }
   static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
@@ -58,6 +61,7 @@ struct F64 {
   static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
   static V div(V a, V b) { return _mm512_div_pd(a, b); }
   static V max(V a, V b) { return _mm512_max_pd(a, b); }
+  static V min(V a, V b) { return _mm512_min_pd(a, b); }
   static V neg(V x) { return _mm512_xor_pd(x, _mm512_set1_pd(-0.0)); }
   static V abs(V x) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), x); }
   static V copysign(V mag, V sign) { return _mm512_or_pd(abs(mag), _mm512_and_pd(sign, _mm512_set1_pd(-0.0))); }
@@ -77,4 +81,5 @@ struct F64 {
 }  // namespace ctensor::core
 
 #define CTENSOR_UNARY_TABLE kUnaryAvx512
+#define CTENSOR_CLAMP_MAPS kClampAvx512
 #include "ops/unary_simd.inc"

@@ -26,6 +26,16 @@ struct UnaryMaps {
 extern const UnaryMaps kUnaryAvx2[kNumUnaryOps];
 extern const UnaryMaps kUnaryAvx512[kNumUnaryOps];
 
+// y[i] = clamp(x[i], lo, hi) over dense float or double arrays (lo and hi
+// converted to the type: -inf and inf stand for an absent bound; neither is
+// NaN), y may be x; ops/clamp_where.cpp's number bounds.
+using ClampMap = void (*)(const void* x, void* y, int64_t n, double lo, double hi);
+struct ClampMaps {
+  ClampMap f32, f64, f32_streamed, f64_streamed;
+};
+extern const ClampMaps kClampAvx2;
+extern const ClampMaps kClampAvx512;
+
 template <UnaryOp Op>
 struct UnaryVec {
   static constexpr bool kHas = false;
@@ -56,7 +66,10 @@ CTENSOR_UNARY_VEC(Expm1, W::expm1(x))
 CTENSOR_UNARY_VEC(Log, W::log(x))
 CTENSOR_UNARY_VEC(Log2, W::log2(x))
 CTENSOR_UNARY_VEC(Log10, W::log10(x))
-CTENSOR_UNARY_VEC(Log1p, W::log1p(x))
+// SLEEF's log1p gives inf for x beyond ~1e38 (float) and ~1e307 (double), as
+// PyTorch 1.13 does; there log1p(x) is log(x) to the last bit (1/x is far
+// below half an ULP), and below -1 both are NaN.
+CTENSOR_UNARY_VEC(Log1p, W::select_abs_gt(x, W::kSleefLog1pLimit, W::log(x), W::log1p(x)))
 CTENSOR_UNARY_VEC(Sqrt, W::sqrt(x))
 CTENSOR_UNARY_VEC(Rsqrt, W::div(W::set1(1), W::sqrt(x)))
 CTENSOR_UNARY_VEC(Sin, W::sin(x))
