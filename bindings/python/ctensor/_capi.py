@@ -55,6 +55,7 @@ tensor_from_arrow i Ppp
 tensor_from_arrow_device i Ppp
 tensor_from_arrow_variable_shape i PQpp
 tensor_arrow_list_release v pq
+tensor_to i Ppii
 tensor_to_with i Ppiiiu
 tensor_broadcast_tensors i PqP
 tensor_dtype_kind i i
@@ -92,6 +93,8 @@ tensor_stack i PqPq
 tensor_equal i Ipp
 tensor_allclose i Ippddi
 tensor_empty i PqQi
+tensor_scalar_convert_int64 i piq
+tensor_scalar_convert_float64 i pid
 tensor_save_npy i ps
 tensor_safetensors_release v p
 tensor_safetensors_count q p

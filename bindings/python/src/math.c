@@ -136,9 +136,16 @@ static PyObject *nb_pos(PyObject *self) {
   return Py_NewRef(self);
 }
 
+/* ==, !=, <, ... element-wise (NotImplemented for non-operands). */
+static PyObject *richcompare(PyObject *self, PyObject *other, int op) {
+  static const BinaryFn fns[] = {[Py_LT] = tensor_lt, [Py_LE] = tensor_le, [Py_EQ] = tensor_eq,
+                                 [Py_NE] = tensor_ne, [Py_GT] = tensor_gt, [Py_GE] = tensor_ge};
+  return binary(self, other, fns[op]);
+}
+
 void ct_math_slots(PyTypeObject *type) {
   PyNumberMethods *nb = type->tp_as_number;
-  type->tp_richcompare = ct_tensor_richcompare;
+  type->tp_richcompare = richcompare;
   nb->nb_add = nb_add;
   nb->nb_subtract = nb_sub;
   nb->nb_multiply = nb_mul;
@@ -151,12 +158,6 @@ void ct_math_slots(PyTypeObject *type) {
   nb->nb_negative = nb_neg;
   nb->nb_absolute = nb_abs;
   nb->nb_positive = nb_pos;
-}
-
-PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
-  static const BinaryFn fns[] = {[Py_LT] = tensor_lt, [Py_LE] = tensor_le, [Py_EQ] = tensor_eq,
-                                 [Py_NE] = tensor_ne, [Py_GT] = tensor_gt, [Py_GE] = tensor_ge};
-  return binary(self, other, fns[op]);
 }
 
 /* ---- module functions ---------------------------------------------------- */
