@@ -16,12 +16,10 @@ from ctensor._capi import CODES, check, lib, tensor as _made
 from ctensor._dlpack import _CAPSULE, from_dlpack
 from ctensor._files import _check_device
 from ctensor._tensor_methods import _copy, _dtype
-from ctensor._values import type_name
+from ctensor._values import numpy_type as _numpy_type, scalar_kind as _scalar_kind, type_name
 
 Tensor = _C.Tensor
 _MAX_DIMS = 64
-_BOOL, _INT, _FLOAT, _COMPLEX = 1, 2, 3, 4  # number kinds, ordered as torch's inference widens them
-_NUMPY_KINDS = {"b": _BOOL, "i": _INT, "u": _INT, "f": _FLOAT, "c": _COMPLEX}
 _EXACT = {bool: _C.bool, int: _C.int64, float: _C.float32, complex: _C.complex64}  # the common leaves
 # NumPy scalars' dtypes by their array-interface string (as dtype.c's table)
 _TYPESTRS = {"|b1": _C.bool, "|u1": _C.uint8, "|i1": _C.int8, "<i2": _C.int16, "<i4": _C.int32, "<i8": _C.int64,
@@ -38,32 +36,6 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 _is_sequence, _is_index = ctypes.pythonapi.PySequence_Check, ctypes.pythonapi.PyIndex_Check
 for _fn in (_is_sequence, _is_index):
     _fn.restype, _fn.argtypes = ctypes.c_int, [ctypes.py_object]
-
-
-def _numpy_type(obj, name):
-    numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(obj, getattr(numpy, name))
-
-
-def _scalar_kind(obj):
-    """Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor), else 0
-    (scalar.c's ct_scalar_kind)."""
-    if isinstance(obj, bool):
-        return _BOOL
-    if isinstance(obj, int):
-        return _INT
-    if isinstance(obj, float):
-        return _FLOAT
-    if isinstance(obj, complex):
-        return _COMPLEX
-    if isinstance(obj, Tensor):
-        if obj.dim() != 0:
-            return 0
-        dtype = obj.dtype
-        return _BOOL if dtype is _C.bool else _COMPLEX if dtype.is_complex else _FLOAT if dtype.is_floating_point else _INT
-    if _numpy_type(obj, "generic") or (_numpy_type(obj, "ndarray") and obj.ndim == 0):
-        return _NUMPY_KINDS.get(obj.dtype.kind, 0)
-    return 0
 
 
 def _is_nested(obj):

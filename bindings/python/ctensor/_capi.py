@@ -93,6 +93,14 @@ tensor_stack i PqPq
 tensor_equal i Ipp
 tensor_allclose i Ippddi
 tensor_empty i PqQi
+tensor_scalar_bool i Pi
+tensor_scalar_int64 i Pq
+tensor_scalar_float64 i Pd
+tensor_scalar_complex128 i Pdd
+tensor_clamp i Pppp
+tensor_clamp_into i pppp
+tensor_where i Pppp
+tensor_where_into i pppp
 tensor_scalar_convert_int64 i piq
 tensor_scalar_convert_float64 i pid
 tensor_save_npy i ps

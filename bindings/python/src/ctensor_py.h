@@ -118,7 +118,6 @@ void ct_math_slots(PyTypeObject *type);
 int ct_values_register(PyObject *module);
 int ct_views_register(PyObject *module);
 int ct_math_register(PyObject *module);
-int ct_select_ops_register(PyObject *module);
 int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
 int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
@@ -146,11 +145,6 @@ int ct_scalar_kind(PyObject *obj);
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
    with an imaginary part into a real dtype too; bool takes any value's truth. */
 tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
-
-/* math.c: a tensor for an operand: a ctensor tensor (a new reference to its
-   handle), or a Python (or NumPy) number as a wrapped number. Returns 1, 0 when
-   obj is neither (operators then return NotImplemented), -1 on error. */
-int ct_operand(PyObject *obj, tensor_t **out);
 
 /* index.c */
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,

@@ -10,7 +10,10 @@ typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-int ct_operand(PyObject *obj, tensor_t **out) {
+/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or a
+   Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is neither
+   (operators then return NotImplemented), -1 on error. */
+static int operand(PyObject *obj, tensor_t **out) {
   *out = NULL;
   if (Ct_Tensor_Check(obj)) {
     *out = tensor_retain(SELF(obj));
@@ -75,8 +78,8 @@ static int large(const tensor_t *a, const tensor_t *b) {
 /* Both operands as tensors: 1, 0 (one is neither a tensor nor a number: none held) or -1. */
 static int operands(PyObject *a, PyObject *b, tensor_t **ta, tensor_t **tb) {
   *tb = NULL;
-  int r = ct_operand(a, ta);
-  if (r > 0) r = ct_operand(b, tb);
+  int r = operand(a, ta);
+  if (r > 0) r = operand(b, tb);
   if (r <= 0) tensor_release(*ta);
   return r;
 }
