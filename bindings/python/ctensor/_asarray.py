@@ -10,6 +10,7 @@ import ctypes
 import math
 import operator
 import sys
+from typing import Any, Callable
 
 from ctensor import _C
 from ctensor._capi import CODES, check, lib, tensor as _made
@@ -258,6 +259,5 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _from_data(data, dtype)
 
 
-for _f in (asarray, tensor):
-    _f.__module__ = "ctensor"
-FUNCTIONS = {"asarray": asarray, "tensor": tensor}
+asarray.__module__ = tensor.__module__ = "ctensor"
+FUNCTIONS: dict[str, Callable[..., Any]] = {"asarray": asarray, "tensor": tensor}

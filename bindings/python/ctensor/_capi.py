@@ -9,10 +9,11 @@ status (one mapping: errors.c's, through _C._raise), `tensor(handle)` wraps a
 tensor_t* reference into a Tensor and `Tensor._handle` gives one back (borrowed).
 """
 import ctypes
+from typing import Any
 
 from ctensor import _C
 
-lib = ctypes.CDLL(_C.__file__)
+lib: ctypes.CDLL = ctypes.CDLL(_C.__file__)  # (typed: mypy may reach its users first)
 
 P, PP, I32, I64, SIZE = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32, ctypes.c_int64, ctypes.c_size_t
 I32P, I64P = ctypes.POINTER(I32), ctypes.POINTER(I64)
@@ -126,8 +127,8 @@ for _line in _PROTOTYPES.strip().splitlines():
 
 
 # dtype code -> the ctensor dtype object (_C names them as the library does), and back.
-DTYPES = {code: getattr(_C, lib.tensor_dtype_name(code).decode()) for code in range(64) if lib.tensor_dtype_name(code)}
-CODES = {dtype: code for code, dtype in DTYPES.items()}
+DTYPES: dict[int, Any] = {code: getattr(_C, lib.tensor_dtype_name(code).decode()) for code in range(64) if lib.tensor_dtype_name(code)}
+CODES: dict[Any, int] = {dtype: code for code, dtype in DTYPES.items()}
 _CPU = (1, 3, 13)  # kDLCPU, kDLCUDAHost, kDLCUDAManaged: memory the CPU reads
 
 

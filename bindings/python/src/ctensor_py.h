@@ -123,7 +123,7 @@ int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpac
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
 void ct_buffer_slots(PyTypeObject *type);   /* the buffer protocol */
 int ct_buffer_register(PyObject *module);   /* frombuffer */
-int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange, *_like */
+int ct_factories_register(PyObject *module); /* zeros, ones, empty, arange */
 void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
 int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
 int ct_testing_register(PyObject *module);  /* test hooks */
