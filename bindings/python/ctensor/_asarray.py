@@ -22,6 +22,7 @@ from ctensor._values import numpy_type as _numpy_type, scalar_kind as _scalar_ki
 Tensor = _C.Tensor
 _MAX_DIMS = 64
 _EXACT = {bool: _C.bool, int: _C.int64, float: _C.float32, complex: _C.complex64}  # the common leaves
+_EXACT_DTYPES = set(_EXACT.values())
 # NumPy scalars' dtypes by their array-interface string (as dtype.c's table)
 _TYPESTRS = {"|b1": _C.bool, "|u1": _C.uint8, "|i1": _C.int8, "<i2": _C.int16, "<i4": _C.int32, "<i8": _C.int64,
              "<u2": _C.uint16, "<u4": _C.uint32, "<u8": _C.uint64, "<f2": _C.float16, "<f4": _C.float32,
@@ -119,15 +120,21 @@ class _Leaves:
             for item in items:
                 self.visit(item, depth + 1)
             return
-        # the last dim: the leaves' types in the order they first appear, promoted
-        # as the leaves would be until one is not an exact Python number
-        for cls in dict.fromkeys(map(type, items)):
+        # the last dim: exact Python numbers by their types; the joins of their dtypes
+        # (with one of them) never fail, so their order only matters after another dtype
+        types = set(map(type, items))
+        if not types <= _EXACT.keys() or not (self.given or self.dtype is None or self.dtype in _EXACT_DTYPES):
+            types = dict.fromkeys(map(type, items))  # in the order the leaves first have them
+        for cls in types:
             if cls not in _EXACT:
                 for item in items:  # one by one, in order (dtypes seen count once)
                     self.leaf(item, depth + 1)
                 break
             self.add(_EXACT[cls])
-        self.flat.extend(items)
+        if depth == 0:  # one dim: the leaves are the sequence's items
+            self.flat = items
+        else:
+            self.flat.extend(items)
 
 
 def _checked(convert, code, value):
@@ -161,6 +168,8 @@ def _pack(flat, dtype):
     """The leaves as the bytes of the widest dtype of dtype's kind."""
     kind = _KIND[dtype]
     if kind == 0:
+        if set(map(type, flat)) <= _EXACT.keys():  # exact Python numbers: bool() is _bool
+            return array.array("B", map(bool, flat))
         return array.array("B", [_bool(x) for x in flat])
     if kind == 1:
         code, narrow = CODES[dtype], dtype in _NARROW
@@ -187,10 +196,10 @@ def _from_data(data, dtype=None):
     dtype = dtype or leaves.dtype or _C.float32  # no leaves: torch.tensor([]) is float32
     values = _pack(leaves.flat, dtype)
     wide = _WIDE[_KIND[dtype]]
-    buffer = _made(lib.tensor_empty, len(sizes), (ctypes.c_int64 * len(sizes))(*sizes), CODES[wide])
+    buffer = _C.empty(sizes, dtype=wide)  # tensor_empty, contiguous
     address, count = values.buffer_info()
     if count:
-        ctypes.memmove(lib.tensor_data(buffer._handle), address, count * values.itemsize)
+        ctypes.memmove(buffer.data_ptr(), address, count * values.itemsize)
     return buffer if dtype is wide else _copy(buffer, dtype)
 
 
