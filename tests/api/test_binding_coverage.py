@@ -113,7 +113,7 @@ PYTHON_NOT_WRAPPED = {
     "tensor_safetensors_open": "safe_open and load_file (ctensor/_files.py) call tensor_safetensors_open_with (the same open, with progress= options)",
     "tensor_thread_release_caches": "for C hosts that own their threads; the Python runtime's threads free their caches when they exit and the library frees the rest at unload",
     "tensor_storage_wrap": "Python wraps buffers with tensor_from_buffer / tensor_from_blob",
-    "tensor_from_data": "nested Python data is converted element by element into a tensor_empty result (asarray.c), numbers through tensor_scalar_* (scalar.c)",
+    "tensor_from_data": "nested Python data is converted element by element into a tensor_empty result (ctensor/_asarray.py), numbers through tensor_scalar_* (scalar.c)",
     "tensor_storage_refcount": "a debugging aid, not exposed in Python (Python objects hold the references)",
     "tensor_refcount": "a debugging aid, not exposed in Python (each Python object owns one reference)",
     "tensor_broadcast_to": "identical to tensor_expand, which the extension calls",

@@ -1,6 +1,6 @@
 """The C part of the Python extension (bindings/python/src) stays small and without a
-circle: at most LIMIT lines of .c and .h (the goal is 3,500; LIMIT is where the
-extension stands and only ever goes down); tensor_type.c (the tensor object and type)
+circle: at most LIMIT lines of .c and .h (issue 27's goal, at most 3,500, is met;
+LIMIT is where the extension stands and only ever goes down); tensor_type.c (the tensor object and type)
 names no function or variable of another file but errors.c's and dtype.c's; no file
 depends on itself through others (file A depends on file B when A names a ct_*/Ct_*
 symbol B defines); every file registers its own methods, so module.c names other files'
@@ -10,7 +10,7 @@ import pathlib
 import re
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "bindings" / "python" / "src"
-LIMIT = 3946  # goal: 3500 (lower it as files shrink; never raise it)
+LIMIT = 3417  # goal: at most 3500 (met); lower it as files shrink, never raise it
 BASE = {"tensor_type.c", "errors.c", "dtype.c"}
 
 

@@ -10,6 +10,7 @@ from ctensor import _C
 from ctensor._C import *  # noqa: F401,F403 - the public surface is _C's and the modules below
 from ctensor._C import __version__, _release_in_native_thread  # noqa: F401
 from ctensor._values import ALIASES as _ALIASES  # first: the dtypes' attributes, Tensor's complex() and format()
+from ctensor._asarray import FUNCTIONS as _ASARRAY
 from ctensor._arrow import METHODS as _ARROW_METHODS, from_arrow, from_arrow_variable_shape  # noqa: F401
 from ctensor._dlpack import METHODS as _DLPACK_METHODS, from_dlpack  # noqa: F401
 from ctensor._factories import FUNCTIONS as _FACTORIES
@@ -43,6 +44,7 @@ globals().update(_UNARY)
 globals().update(_TENSOR_FUNCTIONS)
 globals().update(_NUMPY)
 globals().update(_FACTORIES)
+globals().update(_ASARRAY)
 del _ALIASES, _FORWARDED, _COMPOSED, _LEGACY, _UNARY, _UNARY_METHODS, _TENSOR_FUNCTIONS, _NUMPY, _NUMPY_METHODS, _DLPACK_METHODS
-del _ARROW_METHODS, _FACTORIES, _STORAGE_METHODS
+del _ARROW_METHODS, _ASARRAY, _FACTORIES, _STORAGE_METHODS
 from ctensor import utils  # noqa: E402,F401 - ctensor.utils.dlpack, as torch.utils.dlpack

@@ -9,10 +9,11 @@ status (one mapping: errors.c's, through _C._raise), `tensor(handle)` wraps a
 tensor_t* reference into a Tensor and `Tensor._handle` gives one back (borrowed).
 """
 import ctypes
+from typing import Any
 
 from ctensor import _C
 
-lib = ctypes.CDLL(_C.__file__)
+lib: ctypes.CDLL = ctypes.CDLL(_C.__file__)  # (typed: mypy may reach its users first)
 
 P, PP, I32, I64, SIZE = ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32, ctypes.c_int64, ctypes.c_size_t
 I32P, I64P = ctypes.POINTER(I32), ctypes.POINTER(I64)
@@ -55,6 +56,7 @@ tensor_from_arrow i Ppp
 tensor_from_arrow_device i Ppp
 tensor_from_arrow_variable_shape i PQpp
 tensor_arrow_list_release v pq
+tensor_to i Ppii
 tensor_to_with i Ppiiiu
 tensor_broadcast_tensors i PqP
 tensor_dtype_kind i i
@@ -92,6 +94,16 @@ tensor_stack i PqPq
 tensor_equal i Ipp
 tensor_allclose i Ippddi
 tensor_empty i PqQi
+tensor_scalar_bool i Pi
+tensor_scalar_int64 i Pq
+tensor_scalar_float64 i Pd
+tensor_scalar_complex128 i Pdd
+tensor_clamp i Pppp
+tensor_clamp_into i pppp
+tensor_where i Pppp
+tensor_where_into i pppp
+tensor_scalar_convert_int64 i piq
+tensor_scalar_convert_float64 i pid
 tensor_save_npy i ps
 tensor_safetensors_release v p
 tensor_safetensors_count q p
@@ -115,8 +127,8 @@ for _line in _PROTOTYPES.strip().splitlines():
 
 
 # dtype code -> the ctensor dtype object (_C names them as the library does), and back.
-DTYPES = {code: getattr(_C, lib.tensor_dtype_name(code).decode()) for code in range(64) if lib.tensor_dtype_name(code)}
-CODES = {dtype: code for code, dtype in DTYPES.items()}
+DTYPES: dict[int, Any] = {code: getattr(_C, lib.tensor_dtype_name(code).decode()) for code in range(64) if lib.tensor_dtype_name(code)}
+CODES: dict[Any, int] = {dtype: code for code, dtype in DTYPES.items()}
 _CPU = (1, 3, 13)  # kDLCPU, kDLCUDAHost, kDLCUDAManaged: memory the CPU reads
 
 

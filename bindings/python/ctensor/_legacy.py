@@ -2,18 +2,12 @@
 FloatTensor(...) constructs as the legacy constructor in its dtype,
 isinstance(t, FloatTensor) checks the dtype, t.type(FloatTensor) converts. One
 class per name in ctensor._C._LEGACY_TYPES."""
-import ctypes
 from typing import Any
 
 from ctensor import _C
+from ctensor._asarray import _is_index, _is_sequence, tensor
 from ctensor._size import Size
 from ctensor._values import type_name as _type_name
-
-
-# The C API's own tests of the legacy constructor's arguments (sizes or data).
-_is_sequence, _is_index = ctypes.pythonapi.PySequence_Check, ctypes.pythonapi.PyIndex_Check
-for _fn in (_is_sequence, _is_index):
-    _fn.restype, _fn.argtypes = ctypes.c_int, [ctypes.py_object]
 
 
 def _new(dtype: Any, typed: bool, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -29,7 +23,7 @@ def _new(dtype: Any, typed: bool, name: str, args: tuple[Any, ...], kwargs: dict
         return first.detach()
     if args and not isinstance(first, Size) and not (_is_index(first) and not _is_sequence(first)):
         if len(args) == 1 and _is_sequence(first):  # data (arrays have __index__ too)
-            return _C.tensor(first, dtype=dtype)
+            return tensor(first, dtype=dtype)
         raise TypeError(f"new(): data must be a sequence (got {_type_name(first)})")
     try:
         return _C.empty(*(args or (0,)), dtype=dtype)

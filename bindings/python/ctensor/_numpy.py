@@ -6,7 +6,7 @@ __array_interface__) are the extension's."""
 import ctypes
 import sys
 
-from ctensor import _C, _capi
+from ctensor import _C, _asarray, _capi
 
 _broadcast = _capi.lib.tensor_broadcast_tensors
 
@@ -46,8 +46,8 @@ def as_tensor(data, dtype=None, device=None):
     when dtype allows (asarray), else tensor(data)."""
     numpy = sys.modules.get("numpy")
     if isinstance(data, _C.Tensor) or (numpy is not None and isinstance(data, numpy.ndarray)):
-        return _C.asarray(data, dtype=dtype, device=device)
-    return _C.tensor(data, dtype=dtype, device=device)
+        return _asarray.asarray(data, dtype=dtype, device=device)
+    return _asarray.tensor(data, dtype=dtype, device=device)
 
 
 def broadcast_tensors(*tensors):

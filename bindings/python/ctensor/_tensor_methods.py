@@ -12,6 +12,7 @@ from ctensor import _C
 from ctensor._capi import CODES, I32, I32P, I64, I64P, P, PP, check, check_cpu, lib, tensor as _made
 from ctensor._device import contiguous_format, device as _device
 from ctensor._storage import TypedStorage, UntypedStorage, _rebuild_tensor
+from ctensor._values import BOOL, FLOAT, INT, scalar_kind
 
 Tensor = _C.Tensor
 _NOTE = "\n\nNote: experimental: built on ctensor's experimental C API (CTENSOR_EXPERIMENTAL), which a 0.x release may change."
@@ -431,9 +432,88 @@ def repeat(self, *repeats, **kwargs):
     return tiled.clone(memory_format=contiguous_format).view([r * size for r, size in zip(repeats, sizes)])
 
 
+# ---- clamp/clip and where over tensor_clamp and tensor_where -------------------
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _operand(obj, name, arg):
+    """A tensor or number argument as a Tensor: numbers become wrapped numbers (tensor_scalar_*),
+    which promote as torch's Python numbers do (math.c's ct_operand)."""
+    if isinstance(obj, Tensor):
+        return obj
+    kind = scalar_kind(obj)
+    if kind == BOOL:
+        return _made(lib.tensor_scalar_bool, builtins.bool(obj))
+    if kind == INT:
+        value = operator.index(obj)
+        if not _INT64[0] <= value <= _INT64[1]:
+            raise RuntimeError("Overflow when unpacking long")
+        return _made(lib.tensor_scalar_int64, value)
+    if kind == FLOAT:
+        return _made(lib.tensor_scalar_float64, builtins.float(obj))
+    if kind:
+        value = builtins.complex(obj)
+        return _made(lib.tensor_scalar_complex128, value.real, value.imag)
+    raise TypeError(f"{name}(): argument '{arg}' must be Tensor or Number, not {_type_name(obj)}")
+
+
+def _check_out(out, name):
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_type_name(out)}")
+
+
+def _into(make, make_into, out, *operands):
+    """make(operands) in a new tensor, or make_into(out, operands) by the C API's _into rules, returning out."""
+    handles = [None if t is None else t._handle for t in operands]
+    if out is None:
+        return _made(make, *handles)
+    check(make_into(out._handle, *handles))
+    return out
+
+
+def _clamp(self, min, max, out, name):
+    _check_out(out, name)
+    lo = None if min is None else _operand(min, name, "min")
+    hi = None if max is None else _operand(max, name, "max")
+    return _into(lib.tensor_clamp, lib.tensor_clamp_into, out, self, lo, hi)
+
+
+def clamp(self, min=None, max=None, *, out=None):
+    """clamp(min=None, max=None, *, out=None): bounds are tensors or numbers."""
+    return _clamp(self, min, max, out, "clamp")
+
+
+def clip(self, min=None, max=None, *, out=None):
+    """clip(min=None, max=None, *, out=None): clamp."""
+    return _clamp(self, min, max, out, "clamp")  # (its messages name clamp, as before)
+
+
+def clamp_(self, min=None, max=None):
+    """clamp_(min=None, max=None): clamp in place, returns self."""
+    return _clamp(self, min, max, self, "clamp_")
+
+
+def clip_(self, min=None, max=None):
+    """clip_(min=None, max=None): clamp_."""
+    return _clamp(self, min, max, self, "clamp_")
+
+
+def _where(condition, input, other, *, out=None):
+    """where(condition, input, other, *, out=None): input where condition, else other."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' must be Tensor, not {_type_name(condition)}")
+    _check_out(out, "where")
+    return _into(lib.tensor_where, lib.tensor_where_into, out, condition,
+                 _operand(input, "where", "input"), _operand(other, "where", "other"))
+
+
+_where.__name__ = _where.__qualname__ = "where"
+
+
 def where(self, condition, other):
     """where(condition, other): self where condition, else other."""
-    return _C.where(condition, self, other)
+    return _where(condition, self, other)
 
 
 def _extreme(name, reduce, binary):
@@ -469,6 +549,7 @@ METHODS = {
     "as_strided_": as_strided_, "resolve_conj": resolve_conj, "is_conj": is_conj, "ravel": ravel, "swapaxes": swapaxes, "unbind": unbind,
     "view_as": _like("view_as", "view"), "reshape_as": _like("reshape_as", "reshape"),
     "expand_as": _like("expand_as", "expand"), "where": where,
+    "clamp": clamp, "clip": clip, "clamp_": clamp_, "clip_": clip_,
     "split": split, "chunk": chunk, "tensor_split": tensor_split, "unfold": unfold, "diagonal": diagonal,
     "unflatten": unflatten, "movedim": movedim, "moveaxis": movedim, "repeat": repeat,
     "conj": _conj("conj", "conj(): self for real dtypes; complex: the conjugates, read-only (no lazy conjugate view)."),
@@ -761,7 +842,7 @@ FUNCTIONS.update({
     "equal": equal, "allclose": allclose,
     "hsplit": _directional_split("hsplit", 1, 0, 1), "vsplit": _directional_split("vsplit", 2, 0, 0),
     "dsplit": _directional_split("dsplit", 3, 2, 2),
-    "atleast_1d": _atleast(1), "atleast_2d": _atleast(2), "atleast_3d": _atleast(3),
+    "atleast_1d": _atleast(1), "atleast_2d": _atleast(2), "atleast_3d": _atleast(3), "where": _where,
 })
 for _function in FUNCTIONS.values():
     _function.__module__ = "ctensor"

@@ -1,13 +1,16 @@
 """Tensor's value conversions that only compose C calls (complex(t), format(t,
-spec), `in`), the dtype objects' attributes (itemsize, is_floating_point, is_complex,
+spec), `in`), the kind of a Python or NumPy number, the dtype objects' attributes (itemsize, is_floating_point, is_complex,
 is_signed, pickling by name) over the C API through _capi, and torch's short
 names of the dtypes (ALIASES: ctensor.float is ctensor.float32, ...)."""
 import ctypes
+import sys
 
 from ctensor import _C
 from ctensor._capi import CODES, check_cpu, lib as _lib
 
 _FLOAT, _COMPLEX = 2, 3  # tensor_dtype_kind's TENSOR_KIND_FLOAT and TENSOR_KIND_COMPLEX
+BOOL, INT, FLOAT, COMPLEX = 1, 2, 3, 4  # number kinds (scalar_kind)
+_NUMPY_KINDS = {"b": BOOL, "i": INT, "u": INT, "f": FLOAT, "c": COMPLEX}
 
 
 def type_name(obj):
@@ -15,6 +18,33 @@ def type_name(obj):
     cls = type(obj)
     heap = cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: a class statement's type
     return cls.__name__ if heap or cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def numpy_type(obj, name):
+    """isinstance(obj, numpy.<name>), False while NumPy is not imported (obj cannot be one then)."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(obj, getattr(numpy, name))
+
+
+def scalar_kind(obj):
+    """Kind of a number (Python, NumPy scalar or 0-dim array, 0-dim tensor), else 0
+    (scalar.c's ct_scalar_kind): BOOL < INT < FLOAT < COMPLEX, as torch's inference widens them."""
+    if isinstance(obj, bool):
+        return BOOL
+    if isinstance(obj, int):
+        return INT
+    if isinstance(obj, float):
+        return FLOAT
+    if isinstance(obj, complex):
+        return COMPLEX
+    if isinstance(obj, _C.Tensor):
+        if obj.dim() != 0:
+            return 0
+        dtype = obj.dtype
+        return BOOL if dtype is _C.bool else COMPLEX if dtype.is_complex else FLOAT if dtype.is_floating_point else INT
+    if numpy_type(obj, "generic") or (numpy_type(obj, "ndarray") and obj.ndim == 0):
+        return _NUMPY_KINDS.get(obj.dtype.kind, 0)
+    return 0
 
 
 def _contains(self, value):

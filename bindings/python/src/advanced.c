@@ -21,6 +21,21 @@ static int large_work(const tensor_t *view, int64_t m, const int64_t *dims, tens
   return positions * block >= CT_NOGIL_ELEMENTS;
 }
 
+/* Values given to assignments (index.c's t[...] = v, advanced.c's index_put)
+   as torch takes them: without leading size-1 dims beyond the destination's. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim) {
+  if (!src) return NULL;
+  int64_t lead = 0;
+  const int64_t n = tensor_ndim(src);
+  while (lead < n && tensor_sizes(src)[lead] == 1 && n - lead > ndim) lead++;
+  if (lead == 0) return src;
+  tensor_t *stripped = NULL;
+  const tensor_status_t st = tensor_as_strided(&stripped, src, n - lead, tensor_sizes(src) + lead,
+                                               tensor_strides(src) + lead, tensor_storage_offset(src));
+  tensor_release(src);
+  return st == TENSOR_OK ? stripped : (tensor_t *)ct_raise(st);
+}
+
 int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, tensor_t **out) {
   const int64_t k = tensor_ndim(mask);
   const int64_t *ms = tensor_sizes(mask), *vs = tensor_sizes(view);

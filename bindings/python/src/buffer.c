@@ -100,7 +100,7 @@ static int get_bytes(PyObject *obj, Py_buffer *view, int *readonly) {
   return PyObject_GetBuffer(obj, view, PyBUF_SIMPLE);
 }
 
-PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
+static PyObject *frombuffer(PyObject *module, PyObject *args, PyObject *kwargs) {
   (void)module;
   static char *kwlist[] = {"buffer", "dtype", "count", "offset", "requires_grad", NULL};
   PyObject *obj;
@@ -220,7 +220,7 @@ static PyBufferProcs tensor_as_buffer = {
 void ct_buffer_slots(PyTypeObject *type) { type->tp_as_buffer = &tensor_as_buffer; }
 
 static PyMethodDef buffer_functions[] = {
-    CT_KWARGS("frombuffer", ct_frombuffer, "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D "
+    CT_KWARGS("frombuffer", frombuffer, "frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False): a 1-D "
               "tensor sharing a buffer-protocol object's memory; read-only exporters give read-only tensors."),
     {NULL, NULL, 0, NULL},
 };

@@ -51,10 +51,8 @@ extern PyTypeObject Ct_DtypeType;
 int ct_dtype_init(PyObject *module);
 /* Borrowed dtype object for a code (never NULL for a valid code). */
 PyObject *ct_dtype_object(tensor_dtype_t code);
-/* Parses a dtype argument: a ctensor dtype, or bool/int/float/complex as torch
-   accepts them. Returns 0 or -1 with TypeError. */
-int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out);
-/* PyArg "O&" converter for an optional dtype (None gives -1). */
+/* PyArg "O&" converter for an optional dtype argument: None gives -1; else a
+   ctensor dtype, or bool/int/float as torch accepts them (else TypeError). */
 int ct_dtype_converter(PyObject *obj, void *out);
 int ct_dtype_is_floating(tensor_dtype_t code);
 int ct_dtype_is_complex(tensor_dtype_t code);
@@ -120,19 +118,17 @@ void ct_math_slots(PyTypeObject *type);
 int ct_values_register(PyObject *module);
 int ct_views_register(PyObject *module);
 int ct_math_register(PyObject *module);
-int ct_select_ops_register(PyObject *module);
 int ct_capi_register(PyObject *module);   /* _from_handle, _raise, Tensor._handle: ctensor/_capi.py's C half */
 int ct_dlpack_register(PyObject *module); /* DLPack capsules, for ctensor/_dlpack.py */
 int ct_arrow_register(PyObject *module);  /* Arrow export capsules, for ctensor/_arrow.py */
 void ct_buffer_slots(PyTypeObject *type);   /* the buffer protocol */
 int ct_buffer_register(PyObject *module);   /* frombuffer */
-int ct_factories_register(PyObject *module); /* zeros, ones, empty, full, arange, *_like */
+int ct_factories_register(PyObject *module); /* zeros, ones, empty, arange */
 void ct_registered_slots(PyTypeObject *type); /* repr through the registered function */
 int ct_registered_register(PyObject *module); /* _set_size_type, _set_device_type, _set_repr */
 int ct_testing_register(PyObject *module);  /* test hooks */
 void ct_index_slots(PyTypeObject *type);    /* t[...], t[...] = v and the sequence protocol's item */
 int ct_numpy_register(PyObject *module);    /* from_numpy, Tensor.numpy, __array_interface__ */
-int ct_asarray_register(PyObject *module);  /* asarray and tensor */
 
 /* ---- helpers other files share ------------------------------------------- */
 /* Every element conversion of the binding is torch's (TENSOR_CONVERT_TORCH_X86). */
@@ -149,13 +145,6 @@ int ct_scalar_kind(PyObject *obj);
    tensor_scalar_convert_*): out of the dtype's range is a RuntimeError, complex
    with an imaginary part into a real dtype too; bool takes any value's truth. */
 tensor_t *ct_scalar_checked(PyObject *value, tensor_dtype_t dtype);
-
-/* math.c: a tensor for an operand: a ctensor tensor (a new reference to its
-   handle), or a Python (or NumPy) number as a wrapped number. Returns 1, 0 when
-   obj is neither (operators then return NotImplemented), -1 on error. */
-int ct_operand(PyObject *obj, tensor_t **out);
-/* math.c: ==, !=, <, ... element-wise (NotImplemented for non-operands). */
-PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op);
 
 /* index.c */
 /* dst.fill_(value): a number or a 0-dim tensor, checked as ct_scalar_checked,
@@ -176,6 +165,9 @@ tensor_t *ct_copy_like(tensor_t *t, tensor_dtype_t dtype);
 int ct_mask_to_indices(const tensor_t *mask, const tensor_t *view, int64_t dim, tensor_t **out);
 /* view[idx...] with integer index tensors idx[k] on dims[k] (ascending): a copy. */
 PyObject *ct_advanced_get(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx);
+/* src (taken over; NULL passes through) without its leading size-1 dims beyond
+   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
+tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
 /* view[idx...] = value (value broadcast to the indexing result after torch
    drops its extra leading size-1 dims). */
 int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *const *idx, tensor_t *value);
@@ -186,8 +178,6 @@ int ct_advanced_set(tensor_t *view, int64_t m, const int64_t *dims, tensor_t *co
 Py_buffer *ct_buffer_hold(Py_buffer *view);
 /* tensor_release_fn for held buffers: takes the GIL, from any thread. */
 void ct_buffer_release(void *ctx);
-/* ctensor.frombuffer(buffer, *, dtype, count=-1, offset=0) (asarray uses it too). */
-PyObject *ct_frombuffer(PyObject *module, PyObject *args, PyObject *kwargs);
 /* tensor_release_fn for a strong reference to a Python object (ctx). */
 void ct_object_release(void *ctx);
 
@@ -205,30 +195,10 @@ int ct_numpy_zero_dim(PyObject *obj, char *kind, int *itemsize);
    is not imported; -1 on error. */
 int ct_numpy_direct_read(int enable);
 
-/* asarray.c / factories.c */
-/* src (taken over; NULL passes through) without its leading size-1 dims beyond
-   `ndim` dims, as torch's assignments drop them; NULL with an exception. */
-tensor_t *ct_drop_leading_ones(tensor_t *src, int64_t ndim);
-
-/* Copies a Python scalar or nested sequence into a new tensor; dtype -1 infers. */
-tensor_t *ct_tensor_from_data(PyObject *data, tensor_dtype_t dtype);
-
-/* dlpack.c: ctensor.from_dlpack(obj) (ctensor/_dlpack.py) as a new handle, for asarray. */
-tensor_t *ct_tensor_from_dlpack_object(PyObject *obj);
-
 /* registered.c: what ctensor/__init__.py registers on import. */
 /* A ctensor.Size for a tensor's shape (or any int64 array). */
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes);
-int ct_is_size(PyObject *obj);
-int ct_is_device(PyObject *obj);
 /* Tensor.device: where t's memory lives. */
 PyObject *ct_device_of(const tensor_t *t);
-
-/* storage.c: ctensor/_storage.py's storage objects (UntypedStorage, and
-   TypedStorage reading the bytes as dtype), taking over one reference to s. */
-PyObject *ct_storage_wrap(tensor_storage_t *s);
-PyObject *ct_typed_storage_wrap(tensor_storage_t *s, tensor_dtype_t dtype);
-/* The storage a ctensor storage object holds (borrowed), or NULL. */
-tensor_storage_t *ct_storage_of(PyObject *obj);
 
 #endif /* CTENSOR_PY_H */

@@ -70,15 +70,6 @@ static PyObject *from_dlpack_capsule(PyObject *module, PyObject *capsule) {
   return st == TENSOR_OK ? ct_tensor_wrap(t) : ct_raise(st);
 }
 
-tensor_t *ct_tensor_from_dlpack_object(PyObject *obj) {
-  PyObject *dlpack = PyImport_ImportModule("ctensor._dlpack");
-  PyObject *tensor = dlpack ? PyObject_CallMethod(dlpack, "from_dlpack", "O", obj) : NULL;
-  Py_XDECREF(dlpack);
-  tensor_t *t = tensor ? tensor_retain(((TensorObject *)tensor)->t) : NULL;
-  Py_XDECREF(tensor);
-  return t;
-}
-
 static PyMethodDef dlpack_functions[] = {
     {"_dlpack_capsule", dlpack_capsule, METH_VARARGS, "_dlpack_capsule(address, versioned, copied): a DLPack capsule."},
     {"_from_dlpack_capsule", from_dlpack_capsule, METH_O, "_from_dlpack_capsule(capsule): consumes a DLPack capsule."},

@@ -81,7 +81,7 @@ PyObject *ct_dtype_object(tensor_dtype_t code) {
   return code >= 0 && code < CT_DTYPE_LIMIT ? dtypes[code] : NULL;
 }
 
-int ct_dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
+static int dtype_from_object(PyObject *obj, tensor_dtype_t *out) {
   if (PyObject_TypeCheck(obj, &Ct_DtypeType)) {
     *out = ((DtypeObject *)obj)->code;
     return 0;
@@ -102,7 +102,7 @@ int ct_dtype_converter(PyObject *obj, void *out) {
     *(tensor_dtype_t *)out = -1;
     return 1;
   }
-  return ct_dtype_from_object(obj, out) == 0;
+  return dtype_from_object(obj, out) == 0;
 }
 
 static PyObject *dtype_repr(PyObject *self) {

@@ -200,13 +200,11 @@ static PyObject *arange(PyObject *module, PyObject *args, PyObject *kwargs) {
   return st == TENSOR_OK ? ct_tensor_wrap(out) : ct_raise(st);
 }
 
-#define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))(fn), METH_VARARGS | METH_KEYWORDS, doc}
-
 static PyMethodDef factory_functions[] = {
-    KW("zeros", zeros, "zeros(*size, dtype=None): a new tensor of zeros (float32 by default)."),
-    KW("ones", ones, "ones(*size, dtype=None): a new tensor of ones."),
-    KW("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
-    KW("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
+    CT_KWARGS("zeros", zeros, "zeros(*size, dtype=None): a new tensor of zeros (float32 by default)."),
+    CT_KWARGS("ones", ones, "ones(*size, dtype=None): a new tensor of ones."),
+    CT_KWARGS("empty", empty, "empty(*size, dtype=None): a new tensor, contents unspecified."),
+    CT_KWARGS("arange", arange, "arange(start=0, end, step=1, dtype=None)."),
     {NULL, NULL, 0, NULL},
 };
 

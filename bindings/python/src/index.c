@@ -40,19 +40,30 @@ static int is_advanced(PyObject *item) {
 /* Bool and (as torch) uint8 index tensors are masks. */
 static int is_mask(const tensor_t *t) { return tensor_dtype(t) == TENSOR_BOOL || tensor_dtype(t) == TENSOR_UINT8; }
 
+/* A new handle to the tensor a function of the package (ctensor/) makes of obj
+   (and dtype, if not NULL): from_dlpack, or torch.tensor's copy of Python data. */
+static tensor_t *package_tensor(const char *module, const char *function, PyObject *obj, PyObject *dtype) {
+  PyObject *package = PyImport_ImportModule(module);
+  PyObject *made = package ? PyObject_CallMethod(package, function, dtype ? "OO" : "O", obj, dtype) : NULL;
+  Py_XDECREF(package);
+  tensor_t *t = made ? tensor_retain(CT_SELF(made)) : NULL;
+  Py_XDECREF(made);
+  return t;
+}
+
 /* An advanced index as an integer tensor of any integer dtype, or a mask. */
 static tensor_t *index_tensor(PyObject *item) {
   tensor_t *t;
   if (Ct_Tensor_Check(item)) t = tensor_retain(CT_SELF(item));
   else if (ct_is_numpy_array(item) > 0) t = ct_tensor_from_strided_buffer(item);
   else if (PyErr_Occurred()) return NULL;
-  else if (PyObject_HasAttrString(item, "__dlpack__")) t = ct_tensor_from_dlpack_object(item);
+  else if (PyObject_HasAttrString(item, "__dlpack__")) t = package_tensor("ctensor._dlpack", "from_dlpack", item, NULL);
   else {
-    t = ct_tensor_from_data(item, -1);
+    t = package_tensor("ctensor._asarray", "_from_data", item, NULL);
     /* torch makes lists of numbers int64 index tensors (1.5 truncates), unless all bools */
     if (t && (ct_dtype_is_floating(tensor_dtype(t)) || ct_dtype_is_complex(tensor_dtype(t))) && tensor_numel(t) > 0) {
       tensor_release(t);
-      t = ct_tensor_from_data(item, TENSOR_INT64);
+      t = package_tensor("ctensor._asarray", "_from_data", item, ct_dtype_object(TENSOR_INT64));
     }
   }
   if (!t) return NULL;
@@ -309,7 +320,7 @@ static int settable_number(PyObject *value) {
 static tensor_t *value_tensor(PyObject *value, tensor_dtype_t dst_dtype) {
   if (Ct_Tensor_Check(value)) return tensor_retain(CT_SELF(value));
   if (ct_is_numpy_array(value) == 0 && !PyErr_Occurred() && PyObject_HasAttrString(value, "__dlpack__"))
-    return ct_tensor_from_dlpack_object(value);
+    return package_tensor("ctensor._dlpack", "from_dlpack", value, NULL);
   if (!PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "can't assign a %.200s to a ctensor.%s", Py_TYPE(value)->tp_name,
                  ct_dtype_legacy_name(dst_dtype));

@@ -10,7 +10,10 @@ typedef tensor_status_t (*BinaryFn)(tensor_t **, const tensor_t *, const tensor_
 
 #define SELF(o) (((TensorObject *)(o))->t)
 
-int ct_operand(PyObject *obj, tensor_t **out) {
+/* A tensor for an operand: a ctensor tensor (a new reference to its handle), or a
+   Python (or NumPy) number as a wrapped number. Returns 1, 0 when obj is neither
+   (operators then return NotImplemented), -1 on error. */
+static int operand(PyObject *obj, tensor_t **out) {
   *out = NULL;
   if (Ct_Tensor_Check(obj)) {
     *out = tensor_retain(SELF(obj));
@@ -75,8 +78,8 @@ static int large(const tensor_t *a, const tensor_t *b) {
 /* Both operands as tensors: 1, 0 (one is neither a tensor nor a number: none held) or -1. */
 static int operands(PyObject *a, PyObject *b, tensor_t **ta, tensor_t **tb) {
   *tb = NULL;
-  int r = ct_operand(a, ta);
-  if (r > 0) r = ct_operand(b, tb);
+  int r = operand(a, ta);
+  if (r > 0) r = operand(b, tb);
   if (r <= 0) tensor_release(*ta);
   return r;
 }
@@ -136,9 +139,16 @@ static PyObject *nb_pos(PyObject *self) {
   return Py_NewRef(self);
 }
 
+/* ==, !=, <, ... element-wise (NotImplemented for non-operands). */
+static PyObject *richcompare(PyObject *self, PyObject *other, int op) {
+  static const BinaryFn fns[] = {[Py_LT] = tensor_lt, [Py_LE] = tensor_le, [Py_EQ] = tensor_eq,
+                                 [Py_NE] = tensor_ne, [Py_GT] = tensor_gt, [Py_GE] = tensor_ge};
+  return binary(self, other, fns[op]);
+}
+
 void ct_math_slots(PyTypeObject *type) {
   PyNumberMethods *nb = type->tp_as_number;
-  type->tp_richcompare = ct_tensor_richcompare;
+  type->tp_richcompare = richcompare;
   nb->nb_add = nb_add;
   nb->nb_subtract = nb_sub;
   nb->nb_multiply = nb_mul;
@@ -151,12 +161,6 @@ void ct_math_slots(PyTypeObject *type) {
   nb->nb_negative = nb_neg;
   nb->nb_absolute = nb_abs;
   nb->nb_positive = nb_pos;
-}
-
-PyObject *ct_tensor_richcompare(PyObject *self, PyObject *other, int op) {
-  static const BinaryFn fns[] = {[Py_LT] = tensor_lt, [Py_LE] = tensor_le, [Py_EQ] = tensor_eq,
-                                 [Py_NE] = tensor_ne, [Py_GT] = tensor_gt, [Py_GE] = tensor_ge};
-  return binary(self, other, fns[op]);
 }
 
 /* ---- module functions ---------------------------------------------------- */

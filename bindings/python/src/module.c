@@ -38,8 +38,8 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef ctensor_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "ctensor._C",
-    .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, asarray, "
-             "from_numpy, from_dlpack, views.",
+    .m_doc = "PyTorch's storage and strided-view memory model on libctensor: frombuffer, from_numpy, "
+             "views, indexing (the package ctensor adds asarray, tensor, from_dlpack).",
     .m_size = -1,
 };
 
@@ -58,11 +58,9 @@ PyMODINIT_FUNC PyInit__C(void) {
   ct_registered_slots(&Ct_TensorType);
   if (ct_dtype_init(module) < 0 || ct_tensor_init(module) < 0 || ct_add_functions(module, module_methods) < 0 ||
       ct_values_register(module) < 0 || ct_views_register(module) < 0 || ct_math_register(module) < 0 ||
-      ct_select_ops_register(module) < 0 || ct_numpy_register(module) < 0 || ct_asarray_register(module) < 0 ||
-      ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
+      ct_numpy_register(module) < 0 || ct_dlpack_register(module) < 0 || ct_capi_register(module) < 0 ||
       ct_buffer_register(module) < 0 || ct_factories_register(module) < 0 || ct_registered_register(module) < 0 ||
-      ct_testing_register(module) < 0 ||
-      ct_arrow_register(module) < 0 ||
+      ct_testing_register(module) < 0 || ct_arrow_register(module) < 0 ||
       PyModule_AddStringConstant(module, "__version__", tensor_version_string()) < 0) {
     Py_DECREF(module);
     return NULL;

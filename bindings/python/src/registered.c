@@ -19,10 +19,6 @@ static PyObject *set_size_type(PyObject *module, PyObject *type) {
   Py_RETURN_NONE;
 }
 
-int ct_is_size(PyObject *obj) {
-  return size_type && PyObject_TypeCheck(obj, (PyTypeObject *)size_type);
-}
-
 PyObject *ct_size_new(int64_t ndim, const int64_t *sizes) {
   PyObject *tuple = PyTuple_New(ndim);
   if (!tuple) return NULL;
@@ -51,10 +47,6 @@ static PyObject *set_device_type(PyObject *module, PyObject *type) {
   Py_XSETREF(device_type, Py_NewRef(type));
   Py_XSETREF(cpu_device, cpu);
   Py_RETURN_NONE;
-}
-
-int ct_is_device(PyObject *obj) {
-  return device_type && PyObject_TypeCheck(obj, (PyTypeObject *)device_type);
 }
 
 PyObject *ct_device_of(const tensor_t *t) {
