@@ -1,9 +1,16 @@
 // A small strict JSON parser (RFC 8259) for file headers such as safetensors'.
 // Objects keep their members in file order and reject duplicate keys; strings
 // must be valid UTF-8 and are unescaped; numbers keep their literal text.
+//
+// JsonReader is the one grammar: a pull reader that hands out values in file
+// order without building anything. parse_json builds a Json tree with it;
+// readers of big headers (safetensors) build their own structures with it
+// directly, skipping the tree's allocations.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,8 +30,85 @@ struct Json {
   bool as_uint64(uint64_t* out) const;
 };
 
-// Parses one JSON value followed by nothing but whitespace. Nesting deeper than
-// 64 levels is refused. Error(Format) "`op`: `what`: <reason> at byte N" otherwise.
+// A number literal (as JsonReader::text gives it) as a non-negative integer;
+// false for a sign, fraction or exponent, or a value above UINT64_MAX.
+bool json_uint64(std::string_view literal, uint64_t* out);
+
+// An insert-only set of string views (the text they view must outlive it) that
+// remembers insertion order: a scan while small (an object's few fields), an
+// open-addressing table beyond (a header's many names).
+class KeySet {
+ public:
+  // Adds `key`; false if it is already there.
+  bool insert(std::string_view key);
+  // The insertion index of `key`, or -1.
+  int64_t find(std::string_view key) const;
+
+ private:
+  static constexpr size_t kScan = 8;
+  std::string_view at(size_t i) const { return i < kScan ? small_[i] : large_[i - kScan]; }
+  size_t slot_of(std::string_view key) const;  // its slot, or the empty one it would take
+  void rehash(size_t slots);
+
+  std::array<std::string_view, kScan> small_;  // inline: a small object allocates nothing
+  std::vector<std::string_view> large_;        // keys from kScan on
+  std::vector<uint32_t> slots_;                // index + 1 (0: empty); none while scanning
+  size_t size_ = 0;
+};
+
+// Reads one JSON value from `text` in file order. Errors are Error(Format)
+// "`op`: `what`: <reason> at byte N". Nesting deeper than 64 levels is refused.
+class JsonReader {
+ public:
+  JsonReader(std::string_view text, const char* op, const char* what) : s_(text), op_(op), what_(what) {}
+
+  // Starts the next value, `depth` containers deep. A scalar is read whole (see
+  // text() and boolean()); of an object or array only the opening bracket:
+  // continue with next_key / next_item, or skip().
+  Json::Kind value(int depth);
+  // The last string's value (escapes decoded) or number's literal. Views stay
+  // valid as long as the text and this reader (or release_decoded's result) do.
+  std::string_view text() const { return text_; }
+  bool boolean() const { return boolean_; }
+
+  // The next member of the object being read: its key (added to `keys`; a
+  // duplicate is an error) and the ':' after it; false at the closing '}'.
+  // `first` starts true for each object.
+  bool next_key(bool& first, KeySet& keys, std::string_view& key);
+  // Whether the array being read has another item; false at the closing ']'.
+  bool next_item(bool& first);
+  // Reads (and checks) the rest of a value that value(depth) started.
+  void skip(Json::Kind kind, int depth);
+  // After the top-level value: nothing but whitespace may follow.
+  void finish();
+
+  [[noreturn]] void error(const char* reason) const;
+  // The storage of the decoded strings (those that had escapes), for views
+  // that must outlive the reader.
+  std::deque<std::string> release_decoded() { return std::move(decoded_); }
+
+ private:
+  void skip_space();
+  bool eat(char c);
+  void expect_word(std::string_view w);
+  bool digit() const;
+  std::string_view number();
+  std::string_view string();
+  void unescape(std::string& out);
+  unsigned hex4();
+  size_t utf8_length() const;
+
+  std::string_view s_;
+  const char* op_;
+  const char* what_;
+  size_t pos_ = 0;
+  std::string_view text_;
+  bool boolean_ = false;
+  std::deque<std::string> decoded_;  // a deque: growing it moves no string
+};
+
+// Parses one JSON value followed by nothing but whitespace into a tree (see
+// JsonReader for the errors).
 Json parse_json(std::string_view text, const char* op, const char* what);
 
 // Appends `s` to `out` as a JSON string literal (quotes and escapes included).

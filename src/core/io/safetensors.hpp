@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "io/json.hpp"
 #include "io/load_options.hpp"
 #include "layout/tensor.hpp"
 
@@ -34,17 +36,24 @@ class SafeTensors {
 
  private:
   struct Entry {
-    std::string name;
-    int code;  // index into the dtype table
-    std::vector<int64_t> shape;
+    size_t name;  // offset in names_
+    int code;     // index into the dtype table
+    size_t dims, ndim;  // shape: shapes_[dims, dims + ndim)
     uint64_t begin, end;
   };
 
   SafeTensors() = default;
+  void parse_header(const char* op);
+  uint64_t check_offsets(const char* op) const;
 
   Ref<Storage> data_;  // the data section (mapped or read)
+  std::string header_;  // the header's text: index_ views the names in it
+  std::deque<std::string> decoded_;  // names that had escapes, decoded
+  KeySet index_;  // the header's top-level keys, in order: entries_ and __metadata__
+  int64_t metadata_at_ = -1;  // __metadata__'s place among those keys, if present
   std::vector<Entry> entries_;
-  std::unordered_map<std::string, size_t> index_;
+  std::string names_;  // entry names, each followed by a NUL
+  std::vector<int64_t> shapes_;
   std::unordered_map<std::string, std::string> metadata_;
   std::vector<std::string> metadata_keys_;  // header order, each once
 };
