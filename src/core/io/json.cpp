@@ -1,5 +1,6 @@
 #include "io/json.hpp"
 
+#include <cstring>
 #include <functional>
 
 #include "error.hpp"
@@ -9,6 +10,7 @@ namespace ctensor::core {
 namespace {
 
 constexpr int kMaxDepth = 64;
+constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;  // the first byte is the lowest
 
 // Bytes a string literal holds as they are: printable ASCII but '"' and '\\'.
 constexpr std::array<bool, 256> kPlain = [] {
@@ -69,6 +71,14 @@ Json build(JsonReader& r, int depth) {
 bool json_uint64(std::string_view literal, uint64_t* out) {
   if (literal.empty() || literal[0] == '-') return false;
   uint64_t v = 0;
+  if (literal.size() <= 19) {  // below 10^19: no overflow to check for
+    for (const char c : literal) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    *out = v;
+    return true;
+  }
   for (const char c : literal) {
     if (c < '0' || c > '9') return false;  // fraction or exponent: not an integer
     const auto d = static_cast<uint64_t>(c - '0');
@@ -83,16 +93,30 @@ bool Json::as_uint64(uint64_t* out) const { return kind == Kind::Number && json_
 
 // ---- KeySet ------------------------------------------------------------------
 
-size_t KeySet::slot_of(std::string_view key) const {
+uint32_t KeySet::hash(std::string_view key) { return static_cast<uint32_t>(std::hash<std::string_view>{}(key)); }
+
+size_t KeySet::slot_of(std::string_view key, uint32_t h) const {
   const size_t mask = slots_.size() - 1;
-  size_t i = std::hash<std::string_view>{}(key) & mask;
-  while (slots_[i] != 0 && at(slots_[i] - 1) != key) i = (i + 1) & mask;
-  return i;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const uint64_t s = slots_[i];
+    if (s == 0 || ((s >> 32) == h && at(static_cast<uint32_t>(s) - 1) == key)) return i;
+  }
 }
 
 void KeySet::rehash(size_t slots) {
-  slots_.assign(slots, 0);
-  for (size_t k = 0; k < size_; ++k) slots_[slot_of(at(k))] = static_cast<uint32_t>(k + 1);
+  std::vector<uint64_t> old(slots, 0);
+  old.swap(slots_);
+  if (old.empty()) {  // leaving the scan: the small keys get their hashes
+    for (size_t k = 0; k < size_; ++k) slots_[slot_of(at(k), hash(at(k)))] = uint64_t{hash(at(k))} << 32 | (k + 1);
+    return;
+  }
+  const size_t mask = slots - 1;
+  for (const uint64_t s : old) {
+    if (s == 0) continue;
+    size_t i = (s >> 32) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
 }
 
 bool KeySet::insert(std::string_view key) {
@@ -105,10 +129,11 @@ bool KeySet::insert(std::string_view key) {
     }
     rehash(4 * kScan);
   }
-  const size_t i = slot_of(key);
+  const uint32_t h = hash(key);
+  const size_t i = slot_of(key, h);
   if (slots_[i] != 0) return false;
   large_.push_back(key);
-  slots_[i] = static_cast<uint32_t>(++size_);
+  slots_[i] = uint64_t{h} << 32 | ++size_;
   if (2 * size_ > slots_.size()) rehash(2 * slots_.size());  // at most half full: short probes
   return true;
 }
@@ -119,8 +144,8 @@ int64_t KeySet::find(std::string_view key) const {
       if (small_[k] == key) return static_cast<int64_t>(k);
     return -1;
   }
-  const size_t i = slot_of(key);
-  return static_cast<int64_t>(slots_[i]) - 1;
+  const uint64_t s = slots_[slot_of(key, hash(key))];
+  return static_cast<int64_t>(static_cast<uint32_t>(s)) - 1;
 }
 
 // ---- JsonReader ----------------------------------------------------------------
@@ -259,6 +284,21 @@ size_t JsonReader::utf8_length() const {
 std::string_view JsonReader::string() {
   const size_t start = ++pos_;  // past the opening quote
   for (;;) {
+    // Eight bytes at a time to the first that is not plain (the lowest flagged
+    // byte is a true one: the tricks' false flags only follow a true one).
+    constexpr uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
+    while (kLittleEndian && pos_ + 8 <= s_.size()) {
+      uint64_t w;
+      std::memcpy(&w, s_.data() + pos_, 8);
+      const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
+      const uint64_t flags = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                              ((w - kOnes * 0x20) & ~w) | w) & kHigh;
+      if (flags != 0) {
+        pos_ += static_cast<size_t>(__builtin_ctzll(flags)) / 8;
+        break;
+      }
+      pos_ += 8;
+    }
     while (pos_ < s_.size() && kPlain[static_cast<unsigned char>(s_[pos_])]) ++pos_;
     if (pos_ >= s_.size()) error("unterminated string");
     const auto c = static_cast<unsigned char>(s_[pos_]);

@@ -47,12 +47,16 @@ class KeySet {
  private:
   static constexpr size_t kScan = 8;
   std::string_view at(size_t i) const { return i < kScan ? small_[i] : large_[i - kScan]; }
-  size_t slot_of(std::string_view key) const;  // its slot, or the empty one it would take
+  static uint32_t hash(std::string_view key);
+  // The slot holding `key`, or the empty one it would take.
+  size_t slot_of(std::string_view key, uint32_t h) const;
   void rehash(size_t slots);
 
   std::array<std::string_view, kScan> small_;  // inline: a small object allocates nothing
   std::vector<std::string_view> large_;        // keys from kScan on
-  std::vector<uint32_t> slots_;                // index + 1 (0: empty); none while scanning
+  // (hash << 32) | (index + 1), 0 when empty; none while scanning. The stored
+  // hash spares most key compares and rehashing the keys when the table grows.
+  std::vector<uint64_t> slots_;
   size_t size_ = 0;
 };
 

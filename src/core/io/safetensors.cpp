@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <unordered_set>
@@ -91,8 +92,8 @@ struct TensorFields {
 
 // One pass over the header builds the entries; the checks are the tree-based
 // reader's, in its order (per tensor: object, fields, dtype, shape, offsets).
-void SafeTensors::parse_header(const char* op) {
-  JsonReader r(header_, op, "invalid safetensors header");
+void SafeTensors::parse_header(const char* op, size_t size) {
+  JsonReader r({header_.get(), size}, op, "invalid safetensors header");
   FirstError first_error;
   r.value(0);  // an object: the text starts with '{'
   bool first = true;
@@ -184,9 +185,13 @@ void SafeTensors::parse_header(const char* op) {
       first_error.bad(op, "tensor '", name, "': shape entries must be non-negative integers");
     else if (f.too_big != 0)
       first_error.set(Status::Overflow, op, ": tensor '", name, "': dimension ", f.too_big, " overflows");
-    entries_.push_back({names_.size(), dtype_code(f.dtype_text), dims, shapes_.size() - dims, f.offset[0],
-                        f.offset[1]});
-    names_.append(name).push_back('\0');
+    entries_.push_back({name.data(), f.offset[0], f.offset[1], static_cast<uint32_t>(dims),
+                        static_cast<uint32_t>(shapes_.size() - dims), dtype_code(f.dtype_text)});
+    // A name without escapes views the header: its closing quote, read and
+    // passed, becomes its terminating NUL (a decoded one is a std::string).
+    const std::less<const char*> before;  // a total order, also between unrelated buffers
+    if (!before(name.data(), header_.get()) && before(name.data(), header_.get() + size))
+      header_[static_cast<size_t>(name.data() - header_.get()) + name.size()] = '\0';
   }
   r.finish();
   first_error.raise();
@@ -215,7 +220,7 @@ uint64_t SafeTensors::check_offsets(const char* op) const {
   uint64_t cursor = 0;
   for (const Span& s : order) {
     const Entry& e = entries_[s.entry];
-    const char* name = names_.c_str() + e.name;
+    const char* name = e.name;
     if (e.begin != cursor || e.end < e.begin)
       bad(op, "tensor '" + std::string(name) + "': data_offsets [" + std::to_string(e.begin) + ", " +
           std::to_string(e.end) + "] do not start where the previous tensor ends (" +
@@ -246,10 +251,10 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* op, const char* path,
     fail(Status::Format, op, ": header length ", n, " passes the end of the file (", size, " bytes)");
   std::unique_ptr<SafeTensors> st(new SafeTensors());
   // Read in place: index_ views the names in it.
-  st->header_.resize(static_cast<size_t>(n));
-  file.read_at(op, st->header_.data(), st->header_.size(), 8, "the header");
-  if (st->header_.empty() || st->header_[0] != '{') bad(op, "it does not start with '{'");
-  st->parse_header(op);
+  st->header_.reset(new char[n]);  // not zeroed: the read fills it
+  file.read_at(op, st->header_.get(), static_cast<size_t>(n), 8, "the header");
+  if (n == 0 || st->header_[0] != '{') bad(op, "it does not start with '{'");
+  st->parse_header(op, static_cast<size_t>(n));
 
   const uint64_t cursor = st->check_offsets(op);
   const uint64_t data_start = 8 + n;
@@ -269,7 +274,7 @@ std::unique_ptr<SafeTensors> SafeTensors::open(const char* op, const char* path,
 
 const char* SafeTensors::name(int64_t index) const noexcept {
   if (index < 0 || index >= count()) return nullptr;
-  return names_.c_str() + entries_[static_cast<size_t>(index)].name;
+  return entries_[static_cast<size_t>(index)].name;
 }
 
 const char* SafeTensors::metadata(const char* key) const noexcept {

@@ -36,23 +36,22 @@ class SafeTensors {
 
  private:
   struct Entry {
-    size_t name;  // offset in names_
-    int code;     // index into the dtype table
-    size_t dims, ndim;  // shape: shapes_[dims, dims + ndim)
+    const char* name;  // NUL-terminated, in header_ or decoded_
     uint64_t begin, end;
+    uint32_t dims, ndim;  // shape: shapes_[dims, dims + ndim)
+    int code;             // index into the dtype table
   };
 
   SafeTensors() = default;
-  void parse_header(const char* op);
+  void parse_header(const char* op, size_t size);
   uint64_t check_offsets(const char* op) const;
 
   Ref<Storage> data_;  // the data section (mapped or read)
-  std::string header_;  // the header's text: index_ views the names in it
+  std::unique_ptr<char[]> header_;  // the header's text: index_ and entries_ view the names in it
   std::deque<std::string> decoded_;  // names that had escapes, decoded
   KeySet index_;  // the header's top-level keys, in order: entries_ and __metadata__
   int64_t metadata_at_ = -1;  // __metadata__'s place among those keys, if present
   std::vector<Entry> entries_;
-  std::string names_;  // entry names, each followed by a NUL
   std::vector<int64_t> shapes_;
   std::unordered_map<std::string, std::string> metadata_;
   std::vector<std::string> metadata_keys_;  // header order, each once
