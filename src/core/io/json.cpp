@@ -9,7 +9,6 @@ namespace ctensor::core {
 
 namespace {
 
-constexpr int kMaxDepth = 64;
 constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;  // the first byte is the lowest
 
 // Bytes a string literal holds as they are: printable ASCII but '"' and '\\'.
@@ -18,6 +17,30 @@ constexpr std::array<bool, 256> kPlain = [] {
   for (int c = 0x20; c < 0x80; ++c) t[static_cast<size_t>(c)] = c != '"' && c != '\\';
   return t;
 }();
+
+// The first byte at or after `p` that is not plain. A free function over
+// locals: through members, every char read could alias pos_ and force a reload.
+size_t plain_end(const char* s, size_t p, size_t n) {
+  // Eight bytes at a time (the lowest flagged byte is a true one: the tricks'
+  // false flags only follow a true one).
+  constexpr uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
+  while (kLittleEndian && p + 8 <= n) {
+    uint64_t w;
+    std::memcpy(&w, s + p, 8);
+    const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
+    const uint64_t flags =
+        (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) | ((w - kOnes * 0x20) & ~w) | w) & kHigh;
+    if (flags != 0) return p + static_cast<size_t>(__builtin_ctzll(flags)) / 8;
+    p += 8;
+  }
+  while (p < n && kPlain[static_cast<unsigned char>(s[p])]) ++p;
+  return p;
+}
+
+size_t digits_end(const char* s, size_t p, size_t n) {
+  while (p < n && s[p] >= '0' && s[p] <= '9') ++p;
+  return p;
+}
 
 void put_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
@@ -154,19 +177,6 @@ void JsonReader::error(const char* reason) const {
   fail(Status::Format, op_, ": ", what_, ": ", reason, " at byte ", pos_);
 }
 
-void JsonReader::skip_space() {
-  while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-    ++pos_;
-}
-
-bool JsonReader::eat(char c) {
-  if (pos_ < s_.size() && s_[pos_] == c) {
-    ++pos_;
-    return true;
-  }
-  return false;
-}
-
 void JsonReader::expect_word(std::string_view w) {
   if (s_.substr(pos_, w.size()) != w) error("invalid literal");
   pos_ += w.size();
@@ -174,50 +184,17 @@ void JsonReader::expect_word(std::string_view w) {
 
 bool JsonReader::digit() const { return pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9'; }
 
-Json::Kind JsonReader::value(int depth) {
-  if (depth > kMaxDepth) error("nesting too deep");
-  skip_space();
-  if (pos_ >= s_.size()) error("unexpected end");
-  switch (s_[pos_]) {
-    case '{': ++pos_; return Json::Kind::Object;
-    case '[': ++pos_; return Json::Kind::Array;
-    case '"': text_ = string(); return Json::Kind::String;
-    case 't': expect_word("true"); boolean_ = true; return Json::Kind::Bool;
-    case 'f': expect_word("false"); boolean_ = false; return Json::Kind::Bool;
-    case 'n': expect_word("null"); return Json::Kind::Null;
-    default: text_ = number(); return Json::Kind::Number;
-  }
+void JsonReader::duplicate(std::string_view key) const {
+  error(("duplicate key \"" + std::string(key) + "\"").c_str());
 }
 
-bool JsonReader::next_key(bool& first, KeySet& keys, std::string_view& key) {
-  skip_space();
-  if (eat('}')) return false;
-  if (!first && !eat(',')) error("expected ',' or '}'");
-  first = false;
-  skip_space();
-  if (pos_ >= s_.size() || s_[pos_] != '"') error("expected a string key");
-  key = string();
-  if (!keys.insert(key)) error(("duplicate key \"" + std::string(key) + "\"").c_str());
-  skip_space();
-  if (!eat(':')) error("expected ':'");
-  return true;
-}
-
-bool JsonReader::next_item(bool& first) {
-  skip_space();
-  if (eat(']')) return false;
-  if (!first && !eat(',')) error("expected ',' or ']'");
-  first = false;
-  return true;
-}
-
-void JsonReader::skip(Json::Kind kind, int depth) {
+void JsonReader::skip_container(Json::Kind kind, int depth) {
   if (kind == Json::Kind::Object) {
     bool first = true;
     KeySet keys;
     std::string_view key;
     while (next_key(first, keys, key)) skip(value(depth + 1), depth + 1);
-  } else if (kind == Json::Kind::Array) {
+  } else {
     bool first = true;
     while (next_item(first)) skip(value(depth + 1), depth + 1);
   }
@@ -233,15 +210,15 @@ std::string_view JsonReader::number() {
   eat('-');
   if (!digit()) error("invalid value");
   if (!eat('0'))
-    while (digit()) ++pos_;
+    pos_ = digits_end(s_.data(), pos_, s_.size());
   if (eat('.')) {
     if (!digit()) error("invalid number");
-    while (digit()) ++pos_;
+    pos_ = digits_end(s_.data(), pos_, s_.size());
   }
   if (eat('e') || eat('E')) {
     if (!eat('+')) eat('-');
     if (!digit()) error("invalid number");
-    while (digit()) ++pos_;
+    pos_ = digits_end(s_.data(), pos_, s_.size());
   }
   return s_.substr(start, pos_ - start);
 }
@@ -284,22 +261,7 @@ size_t JsonReader::utf8_length() const {
 std::string_view JsonReader::string() {
   const size_t start = ++pos_;  // past the opening quote
   for (;;) {
-    // Eight bytes at a time to the first that is not plain (the lowest flagged
-    // byte is a true one: the tricks' false flags only follow a true one).
-    constexpr uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
-    while (kLittleEndian && pos_ + 8 <= s_.size()) {
-      uint64_t w;
-      std::memcpy(&w, s_.data() + pos_, 8);
-      const uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
-      const uint64_t flags = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                              ((w - kOnes * 0x20) & ~w) | w) & kHigh;
-      if (flags != 0) {
-        pos_ += static_cast<size_t>(__builtin_ctzll(flags)) / 8;
-        break;
-      }
-      pos_ += 8;
-    }
-    while (pos_ < s_.size() && kPlain[static_cast<unsigned char>(s_[pos_])]) ++pos_;
+    pos_ = plain_end(s_.data(), pos_, s_.size());
     if (pos_ >= s_.size()) error("unterminated string");
     const auto c = static_cast<unsigned char>(s_[pos_]);
     if (c == '"') return s_.substr(start, pos_++ - start);

@@ -43,6 +43,12 @@ class KeySet {
   bool insert(std::string_view key);
   // The insertion index of `key`, or -1.
   int64_t find(std::string_view key) const;
+  // Empties it for the next object (cheaper than a new one in a hot loop).
+  void clear() noexcept {
+    size_ = 0;
+    large_.clear();
+    slots_.clear();
+  }
 
  private:
   static constexpr size_t kScan = 8;
@@ -69,7 +75,20 @@ class JsonReader {
   // Starts the next value, `depth` containers deep. A scalar is read whole (see
   // text() and boolean()); of an object or array only the opening bracket:
   // continue with next_key / next_item, or skip().
-  Json::Kind value(int depth);
+  Json::Kind value(int depth) {
+    if (depth > kMaxDepth) error("nesting too deep");
+    skip_space();
+    if (pos_ >= s_.size()) error("unexpected end");
+    switch (s_[pos_]) {
+      case '{': ++pos_; return Json::Kind::Object;
+      case '[': ++pos_; return Json::Kind::Array;
+      case '"': text_ = string(); return Json::Kind::String;
+      case 't': expect_word("true"); boolean_ = true; return Json::Kind::Bool;
+      case 'f': expect_word("false"); boolean_ = false; return Json::Kind::Bool;
+      case 'n': expect_word("null"); return Json::Kind::Null;
+      default: text_ = number(); return Json::Kind::Number;
+    }
+  }
   // The last string's value (escapes decoded) or number's literal. Views stay
   // valid as long as the text and this reader (or release_decoded's result) do.
   std::string_view text() const { return text_; }
@@ -78,11 +97,31 @@ class JsonReader {
   // The next member of the object being read: its key (added to `keys`; a
   // duplicate is an error) and the ':' after it; false at the closing '}'.
   // `first` starts true for each object.
-  bool next_key(bool& first, KeySet& keys, std::string_view& key);
+  bool next_key(bool& first, KeySet& keys, std::string_view& key) {
+    skip_space();
+    if (eat('}')) return false;
+    if (!first && !eat(',')) error("expected ',' or '}'");
+    first = false;
+    skip_space();
+    if (pos_ >= s_.size() || s_[pos_] != '"') error("expected a string key");
+    key = string();
+    if (!keys.insert(key)) duplicate(key);
+    skip_space();
+    if (!eat(':')) error("expected ':'");
+    return true;
+  }
   // Whether the array being read has another item; false at the closing ']'.
-  bool next_item(bool& first);
+  bool next_item(bool& first) {
+    skip_space();
+    if (eat(']')) return false;
+    if (!first && !eat(',')) error("expected ',' or ']'");
+    first = false;
+    return true;
+  }
   // Reads (and checks) the rest of a value that value(depth) started.
-  void skip(Json::Kind kind, int depth);
+  void skip(Json::Kind kind, int depth) {
+    if (kind == Json::Kind::Object || kind == Json::Kind::Array) skip_container(kind, depth);
+  }
   // After the top-level value: nothing but whitespace may follow.
   void finish();
 
@@ -92,8 +131,25 @@ class JsonReader {
   std::deque<std::string> release_decoded() { return std::move(decoded_); }
 
  private:
-  void skip_space();
-  bool eat(char c);
+  // The hot steps are inline here (the callers are in other files); they read
+  // through locals where a char read could otherwise alias pos_.
+  static constexpr int kMaxDepth = 64;
+  void skip_space() {
+    const char* s = s_.data();
+    const size_t n = s_.size();
+    size_t p = pos_;
+    while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r')) ++p;
+    pos_ = p;
+  }
+  bool eat(char c) {
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  [[noreturn]] void duplicate(std::string_view key) const;
+  void skip_container(Json::Kind kind, int depth);
   void expect_word(std::string_view w);
   bool digit() const;
   std::string_view number();

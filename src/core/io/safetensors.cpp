@@ -98,6 +98,7 @@ void SafeTensors::parse_header(const char* op, size_t size) {
   r.value(0);  // an object: the text starts with '{'
   bool first = true;
   std::string_view name;
+  KeySet fields;  // of the tensor being read, reused
   while (r.next_key(first, index_, name)) {
     const Json::Kind kind = r.value(1);
     if (name == kMetadataKey) {
@@ -130,9 +131,9 @@ void SafeTensors::parse_header(const char* op, size_t size) {
     TensorFields f;
     const size_t dims = shapes_.size();
     bool first_field = true;
-    KeySet keys;
+    fields.clear();
     std::string_view field;
-    while (r.next_key(first_field, keys, field)) {
+    while (r.next_key(first_field, fields, field)) {
       const Json::Kind v = r.value(2);
       if (field == "dtype") {
         f.dtype = v;
