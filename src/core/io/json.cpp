@@ -1,7 +1,6 @@
 #include "io/json.hpp"
 
 #include <cstring>
-#include <functional>
 
 #include "error.hpp"
 
@@ -91,32 +90,9 @@ Json build(JsonReader& r, int depth) {
 
 }  // namespace
 
-bool json_uint64(std::string_view literal, uint64_t* out) {
-  if (literal.empty() || literal[0] == '-') return false;
-  uint64_t v = 0;
-  if (literal.size() <= 19) {  // below 10^19: no overflow to check for
-    for (const char c : literal) {
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + static_cast<uint64_t>(c - '0');
-    }
-    *out = v;
-    return true;
-  }
-  for (const char c : literal) {
-    if (c < '0' || c > '9') return false;  // fraction or exponent: not an integer
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return true;
-}
-
 bool Json::as_uint64(uint64_t* out) const { return kind == Kind::Number && json_uint64(text, out); }
 
 // ---- KeySet ------------------------------------------------------------------
-
-uint32_t KeySet::hash(std::string_view key) { return static_cast<uint32_t>(std::hash<std::string_view>{}(key)); }
 
 size_t KeySet::slot_of(std::string_view key, uint32_t h) const {
   const size_t mask = slots_.size() - 1;
@@ -182,8 +158,6 @@ void JsonReader::expect_word(std::string_view w) {
   pos_ += w.size();
 }
 
-bool JsonReader::digit() const { return pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9'; }
-
 void JsonReader::duplicate(std::string_view key) const {
   error(("duplicate key \"" + std::string(key) + "\"").c_str());
 }
@@ -206,21 +180,30 @@ void JsonReader::finish() {
 }
 
 std::string_view JsonReader::number() {
-  const size_t start = pos_;
-  eat('-');
-  if (!digit()) error("invalid value");
-  if (!eat('0'))
-    pos_ = digits_end(s_.data(), pos_, s_.size());
-  if (eat('.')) {
-    if (!digit()) error("invalid number");
-    pos_ = digits_end(s_.data(), pos_, s_.size());
+  const char* s = s_.data();
+  const size_t n = s_.size(), start = pos_;
+  size_t p = start;
+  const auto digit = [&] { return p < n && s[p] >= '0' && s[p] <= '9'; };
+  const auto fail_at = [&](const char* reason) {
+    pos_ = p;
+    error(reason);
+  };
+  if (p < n && s[p] == '-') ++p;
+  if (!digit()) fail_at("invalid value");
+  p = s[p] == '0' ? p + 1 : digits_end(s, p, n);
+  if (p < n && s[p] == '.') {
+    ++p;
+    if (!digit()) fail_at("invalid number");
+    p = digits_end(s, p, n);
   }
-  if (eat('e') || eat('E')) {
-    if (!eat('+')) eat('-');
-    if (!digit()) error("invalid number");
-    pos_ = digits_end(s_.data(), pos_, s_.size());
+  if (p < n && (s[p] == 'e' || s[p] == 'E')) {
+    ++p;
+    if (p < n && (s[p] == '+' || s[p] == '-')) ++p;
+    if (!digit()) fail_at("invalid number");
+    p = digits_end(s, p, n);
   }
-  return s_.substr(start, pos_ - start);
+  pos_ = p;
+  return s_.substr(start, p - start);
 }
 
 unsigned JsonReader::hex4() {

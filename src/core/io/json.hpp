@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -32,7 +33,19 @@ struct Json {
 
 // A number literal (as JsonReader::text gives it) as a non-negative integer;
 // false for a sign, fraction or exponent, or a value above UINT64_MAX.
-bool json_uint64(std::string_view literal, uint64_t* out);
+inline bool json_uint64(std::string_view literal, uint64_t* out) {
+  if (literal.empty() || literal[0] == '-') return false;
+  const bool may_overflow = literal.size() > 19;  // 19 digits stay below 10^19
+  uint64_t v = 0;
+  for (const char c : literal) {
+    if (c < '0' || c > '9') return false;  // fraction or exponent: not an integer
+    const auto d = static_cast<uint64_t>(c - '0');
+    if (may_overflow && v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return true;
+}
 
 // An insert-only set of string views (the text they view must outlive it) that
 // remembers insertion order: a scan while small (an object's few fields), an
@@ -53,7 +66,26 @@ class KeySet {
  private:
   static constexpr size_t kScan = 8;
   std::string_view at(size_t i) const { return i < kScan ? small_[i] : large_[i - kScan]; }
-  static uint32_t hash(std::string_view key);
+  // Eight bytes a step (a multiply-xor mix); keys are names, not adversaries'
+  // choice alone: a collision costs a probe, never a wrong answer.
+  static uint32_t hash(std::string_view key) {
+    constexpr uint64_t kMul = 0x9E3779B97F4A7C15;
+    uint64_t h = key.size() * kMul;
+    size_t i = 0;
+    for (; i + 8 <= key.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, key.data() + i, 8);
+      h = (h ^ w) * kMul;
+      h ^= h >> 29;
+    }
+    if (i < key.size()) {
+      uint64_t w = 0;
+      std::memcpy(&w, key.data() + i, key.size() - i);
+      h = (h ^ w) * kMul;
+    }
+    h ^= h >> 32;
+    return static_cast<uint32_t>(h * kMul >> 32);
+  }
   // The slot holding `key`, or the empty one it would take.
   size_t slot_of(std::string_view key, uint32_t h) const;
   void rehash(size_t slots);
@@ -98,6 +130,12 @@ class JsonReader {
   // duplicate is an error) and the ':' after it; false at the closing '}'.
   // `first` starts true for each object.
   bool next_key(bool& first, KeySet& keys, std::string_view& key) {
+    return next_key(first, key, [&keys](std::string_view k) { return keys.insert(k); });
+  }
+  // The same with the caller's own record of the keys: `unique(key)` notes a
+  // key and says whether it is new.
+  template <typename Unique>
+  bool next_key(bool& first, std::string_view& key, Unique&& unique) {
     skip_space();
     if (eat('}')) return false;
     if (!first && !eat(',')) error("expected ',' or '}'");
@@ -105,7 +143,7 @@ class JsonReader {
     skip_space();
     if (pos_ >= s_.size() || s_[pos_] != '"') error("expected a string key");
     key = string();
-    if (!keys.insert(key)) duplicate(key);
+    if (!unique(key)) duplicate(key);
     skip_space();
     if (!eat(':')) error("expected ':'");
     return true;
@@ -151,7 +189,6 @@ class JsonReader {
   [[noreturn]] void duplicate(std::string_view key) const;
   void skip_container(Json::Kind kind, int depth);
   void expect_word(std::string_view w);
-  bool digit() const;
   std::string_view number();
   std::string_view string();
   void unescape(std::string& out);

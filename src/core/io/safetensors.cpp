@@ -1,6 +1,7 @@
 #include "io/safetensors.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -28,7 +29,7 @@ constexpr const char* kMetadataKey = "__metadata__";
 // whose descending order is the order tensors are written in), with their
 // element sizes and ctensor's dtype (-1: ctensor has none).
 struct STDtype {
-  const char* name;
+  std::string_view name;  // a view: compares without strlen
   size_t size;
   DType dtype;
 };
@@ -42,9 +43,24 @@ constexpr STDtype kDtypes[] = {
 };
 constexpr int kDtypeCount = static_cast<int>(sizeof kDtypes / sizeof kDtypes[0]);
 
+// A dtype name of up to 7 bytes as one integer, its length in the top byte
+// (so "F32" and "F32\0" differ). Every dtype name fits.
+constexpr uint64_t pack(std::string_view name) {
+  uint64_t v = 0;
+  for (size_t i = name.size(); i-- > 0;) v = v << 8 | static_cast<unsigned char>(name[i]);
+  return v | uint64_t{name.size()} << 56;
+}
+
 int dtype_code(std::string_view name) {
+  static constexpr auto packed = [] {
+    std::array<uint64_t, kDtypeCount> p{};
+    for (int i = 0; i < kDtypeCount; ++i) p[static_cast<size_t>(i)] = pack(kDtypes[i].name);  // each <= 7 bytes
+    return p;
+  }();
+  if (name.size() > 7) return -1;
+  const uint64_t v = pack(name);
   for (int i = 0; i < kDtypeCount; ++i)
-    if (name == kDtypes[i].name) return i;
+    if (packed[static_cast<size_t>(i)] == v) return i;
   return -1;
 }
 
@@ -98,7 +114,7 @@ void SafeTensors::parse_header(const char* op, size_t size) {
   r.value(0);  // an object: the text starts with '{'
   bool first = true;
   std::string_view name;
-  KeySet fields;  // of the tensor being read, reused
+  KeySet others;  // a tensor's other fields, reused
   while (r.next_key(first, index_, name)) {
     const Json::Kind kind = r.value(1);
     if (name == kMetadataKey) {
@@ -130,15 +146,27 @@ void SafeTensors::parse_header(const char* op, size_t size) {
     }
     TensorFields f;
     const size_t dims = shapes_.size();
+    // The three fields read are told apart once, as their keys are checked
+    // for duplicates: a bit each; any other key goes into a KeySet.
+    enum Field { kOther, kDtype, kShape, kOffsets } which = kOther;
+    unsigned seen = 0;
+    others.clear();
+    const auto unique = [&](std::string_view key) {
+      which = key == "dtype" ? kDtype : key == "shape" ? kShape : key == "data_offsets" ? kOffsets : kOther;
+      if (which == kOther) return others.insert(key);
+      const unsigned bit = 1u << which;
+      if (seen & bit) return false;
+      seen |= bit;
+      return true;
+    };
     bool first_field = true;
-    fields.clear();
     std::string_view field;
-    while (r.next_key(first_field, fields, field)) {
+    while (r.next_key(first_field, field, unique)) {
       const Json::Kind v = r.value(2);
-      if (field == "dtype") {
+      if (which == kDtype) {
         f.dtype = v;
         if (v == Json::Kind::String) f.dtype_text = r.text();
-      } else if (field == "shape") {
+      } else if (which == kShape) {
         f.shape = v;
         if (v == Json::Kind::Array) {
           for (bool first_dim = true; r.next_item(first_dim);) {
@@ -155,7 +183,7 @@ void SafeTensors::parse_header(const char* op, size_t size) {
           }
           continue;
         }
-      } else if (field == "data_offsets") {
+      } else if (which == kOffsets) {
         f.offsets = v;
         if (v == Json::Kind::Array) {
           for (bool first_offset = true; r.next_item(first_offset);) {
@@ -170,11 +198,12 @@ void SafeTensors::parse_header(const char* op, size_t size) {
       }
       r.skip(v, 2);
     }
+    const int code = dtype_code(f.dtype_text);
     if (!f.dtype || !f.shape || !f.offsets)
       first_error.bad(op, "tensor '", name, "' lacks dtype, shape or data_offsets");
     else if (*f.dtype != Json::Kind::String)
       first_error.bad(op, "tensor '", name, "': dtype is not a string");
-    else if (dtype_code(f.dtype_text) < 0)
+    else if (code < 0)
       first_error.bad(op, "tensor '", name, "': unknown dtype '", f.dtype_text, "'");
     else if (*f.shape != Json::Kind::Array)
       first_error.bad(op, "tensor '", name, "': shape is not an array");
@@ -186,8 +215,14 @@ void SafeTensors::parse_header(const char* op, size_t size) {
       first_error.bad(op, "tensor '", name, "': shape entries must be non-negative integers");
     else if (f.too_big != 0)
       first_error.set(Status::Overflow, op, ": tensor '", name, "': dimension ", f.too_big, " overflows");
-    entries_.push_back({name.data(), f.offset[0], f.offset[1], static_cast<uint32_t>(dims),
-                        static_cast<uint32_t>(shapes_.size() - dims), dtype_code(f.dtype_text)});
+    // Filled in place: a braced temporary was copied with a slow `rep movs`.
+    Entry& e = entries_.emplace_back();
+    e.name = name.data();
+    e.begin = f.offset[0];
+    e.end = f.offset[1];
+    e.dims = static_cast<uint32_t>(dims);
+    e.ndim = static_cast<uint32_t>(shapes_.size() - dims);
+    e.code = code;
     // A name without escapes views the header: its closing quote, read and
     // passed, becomes its terminating NUL (a decoded one is a std::string).
     const std::less<const char*> before;  // a total order, also between unrelated buffers
