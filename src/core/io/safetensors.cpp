@@ -104,6 +104,83 @@ struct TensorFields {
   uint64_t too_big = 0;  // ...and none past INT64_MAX (the first such, if nonzero)
 };
 
+// Reads a tensor's object (value() has read its '{'), its dims onto `shapes`.
+// The three fields read are told apart once, as their keys are checked for
+// duplicates: a bit each; any other key goes into `others`.
+TensorFields read_tensor(JsonReader& r, KeySet& others, std::vector<int64_t>& shapes) {
+  TensorFields f;
+  enum Field { kOther, kDtype, kShape, kOffsets } which = kOther;
+  unsigned seen = 0;
+  others.clear();
+  const auto unique = [&](std::string_view key) {
+    which = key == "dtype" ? kDtype : key == "shape" ? kShape : key == "data_offsets" ? kOffsets : kOther;
+    if (which == kOther) return others.insert(key);
+    const unsigned bit = 1u << which;
+    if (seen & bit) return false;
+    seen |= bit;
+    return true;
+  };
+  // Depths: the header's object is 0, a tensor's 1, its fields' values 2.
+  bool first_field = true;
+  std::string_view field;
+  while (r.next_key(first_field, field, unique)) {
+    const Json::Kind v = r.value(2);
+    if (which == kDtype) {
+      f.dtype = v;
+      if (v == Json::Kind::String) f.dtype_text = r.text();
+      r.skip(v, 2);
+    } else if (which == kShape && v == Json::Kind::Array) {
+      f.shape = v;
+      for (bool first_dim = true; r.next_item(first_dim);) {
+        const Json::Kind d = r.value(3);
+        uint64_t n = 0;
+        if (d != Json::Kind::Number || !json_uint64(r.text(), &n)) {
+          f.shape_ok = f.shape_ok && f.too_big != 0;  // an earlier overflow comes first
+          r.skip(d, 3);
+        } else if (n > static_cast<uint64_t>(INT64_MAX)) {
+          if (f.shape_ok && f.too_big == 0) f.too_big = n;
+        } else {
+          shapes.push_back(static_cast<int64_t>(n));
+        }
+      }
+    } else if (which == kOffsets && v == Json::Kind::Array) {
+      f.offsets = v;
+      for (bool first_offset = true; r.next_item(first_offset);) {
+        const Json::Kind o = r.value(3);
+        if (f.n_offsets < 2)
+          f.offsets_ok = f.offsets_ok && o == Json::Kind::Number && json_uint64(r.text(), &f.offset[f.n_offsets]);
+        ++f.n_offsets;
+        r.skip(o, 3);
+      }
+    } else {
+      if (which == kShape) f.shape = v;
+      if (which == kOffsets) f.offsets = v;
+      r.skip(v, 2);
+    }
+  }
+  return f;
+}
+
+// The tree reader's checks of one tensor, in its order; the first failure is kept.
+void judge(const char* op, std::string_view name, const TensorFields& f, int code, FirstError& error) {
+  if (!f.dtype || !f.shape || !f.offsets)
+    error.bad(op, "tensor '", name, "' lacks dtype, shape or data_offsets");
+  else if (*f.dtype != Json::Kind::String)
+    error.bad(op, "tensor '", name, "': dtype is not a string");
+  else if (code < 0)
+    error.bad(op, "tensor '", name, "': unknown dtype '", f.dtype_text, "'");
+  else if (*f.shape != Json::Kind::Array)
+    error.bad(op, "tensor '", name, "': shape is not an array");
+  else if (*f.offsets != Json::Kind::Array || f.n_offsets != 2)
+    error.bad(op, "tensor '", name, "': data_offsets is not [begin, end]");
+  else if (!f.offsets_ok)
+    error.bad(op, "tensor '", name, "': data_offsets must be non-negative integers");
+  else if (!f.shape_ok)
+    error.bad(op, "tensor '", name, "': shape entries must be non-negative integers");
+  else if (f.too_big != 0)
+    error.set(Status::Overflow, op, ": tensor '", name, "': dimension ", f.too_big, " overflows");
+}
+
 }  // namespace
 
 // One pass over the header builds the entries; the checks are the tree-based
@@ -144,77 +221,10 @@ void SafeTensors::parse_header(const char* op, size_t size) {
       r.skip(kind, 1);
       continue;
     }
-    TensorFields f;
     const size_t dims = shapes_.size();
-    // The three fields read are told apart once, as their keys are checked
-    // for duplicates: a bit each; any other key goes into a KeySet.
-    enum Field { kOther, kDtype, kShape, kOffsets } which = kOther;
-    unsigned seen = 0;
-    others.clear();
-    const auto unique = [&](std::string_view key) {
-      which = key == "dtype" ? kDtype : key == "shape" ? kShape : key == "data_offsets" ? kOffsets : kOther;
-      if (which == kOther) return others.insert(key);
-      const unsigned bit = 1u << which;
-      if (seen & bit) return false;
-      seen |= bit;
-      return true;
-    };
-    bool first_field = true;
-    std::string_view field;
-    while (r.next_key(first_field, field, unique)) {
-      const Json::Kind v = r.value(2);
-      if (which == kDtype) {
-        f.dtype = v;
-        if (v == Json::Kind::String) f.dtype_text = r.text();
-      } else if (which == kShape) {
-        f.shape = v;
-        if (v == Json::Kind::Array) {
-          for (bool first_dim = true; r.next_item(first_dim);) {
-            const Json::Kind d = r.value(3);
-            uint64_t n = 0;
-            if (d != Json::Kind::Number || !json_uint64(r.text(), &n)) {
-              f.shape_ok = f.shape_ok && f.too_big != 0;  // an earlier overflow comes first
-              r.skip(d, 3);
-            } else if (n > static_cast<uint64_t>(INT64_MAX)) {
-              if (f.shape_ok && f.too_big == 0) f.too_big = n;
-            } else {
-              shapes_.push_back(static_cast<int64_t>(n));
-            }
-          }
-          continue;
-        }
-      } else if (which == kOffsets) {
-        f.offsets = v;
-        if (v == Json::Kind::Array) {
-          for (bool first_offset = true; r.next_item(first_offset);) {
-            const Json::Kind o = r.value(3);
-            if (f.n_offsets < 2)
-              f.offsets_ok = f.offsets_ok && o == Json::Kind::Number && json_uint64(r.text(), &f.offset[f.n_offsets]);
-            ++f.n_offsets;
-            r.skip(o, 3);
-          }
-          continue;
-        }
-      }
-      r.skip(v, 2);
-    }
+    const TensorFields f = read_tensor(r, others, shapes_);
     const int code = dtype_code(f.dtype_text);
-    if (!f.dtype || !f.shape || !f.offsets)
-      first_error.bad(op, "tensor '", name, "' lacks dtype, shape or data_offsets");
-    else if (*f.dtype != Json::Kind::String)
-      first_error.bad(op, "tensor '", name, "': dtype is not a string");
-    else if (code < 0)
-      first_error.bad(op, "tensor '", name, "': unknown dtype '", f.dtype_text, "'");
-    else if (*f.shape != Json::Kind::Array)
-      first_error.bad(op, "tensor '", name, "': shape is not an array");
-    else if (*f.offsets != Json::Kind::Array || f.n_offsets != 2)
-      first_error.bad(op, "tensor '", name, "': data_offsets is not [begin, end]");
-    else if (!f.offsets_ok)
-      first_error.bad(op, "tensor '", name, "': data_offsets must be non-negative integers");
-    else if (!f.shape_ok)
-      first_error.bad(op, "tensor '", name, "': shape entries must be non-negative integers");
-    else if (f.too_big != 0)
-      first_error.set(Status::Overflow, op, ": tensor '", name, "': dimension ", f.too_big, " overflows");
+    judge(op, name, f, code, first_error);
     // Filled in place: a braced temporary was copied with a slow `rep movs`.
     Entry& e = entries_.emplace_back();
     e.name = name.data();
