@@ -1,5 +1,6 @@
 #include "io/json.hpp"
 
+#include <chrono>
 #include <cstring>
 
 #include "error.hpp"
@@ -93,6 +94,10 @@ Json build(JsonReader& r, int depth) {
 bool Json::as_uint64(uint64_t* out) const { return kind == Kind::Number && json_uint64(text, out); }
 
 // ---- KeySet ------------------------------------------------------------------
+
+// The address (randomised by ASLR) and the start time: a seed that never throws.
+const uint64_t KeySet::seed_ = reinterpret_cast<uintptr_t>(&KeySet::seed_) ^
+                               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 
 size_t KeySet::slot_of(std::string_view key, uint32_t h) const {
   const size_t mask = slots_.size() - 1;

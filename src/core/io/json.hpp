@@ -66,11 +66,12 @@ class KeySet {
  private:
   static constexpr size_t kScan = 8;
   std::string_view at(size_t i) const { return i < kScan ? small_[i] : large_[i - kScan]; }
-  // Eight bytes a step (a multiply-xor mix); keys are names, not adversaries'
-  // choice alone: a collision costs a probe, never a wrong answer.
+  // Eight bytes a step (a multiply-xor mix), seeded per process so that a
+  // file cannot be written to collide on purpose (collisions cost probes,
+  // never a wrong answer; a flood of them would make inserts quadratic).
   static uint32_t hash(std::string_view key) {
     constexpr uint64_t kMul = 0x9E3779B97F4A7C15;
-    uint64_t h = key.size() * kMul;
+    uint64_t h = (key.size() ^ seed_) * kMul;
     size_t i = 0;
     for (; i + 8 <= key.size(); i += 8) {
       uint64_t w;
@@ -90,6 +91,7 @@ class KeySet {
   size_t slot_of(std::string_view key, uint32_t h) const;
   void rehash(size_t slots);
 
+  static const uint64_t seed_;
   std::array<std::string_view, kScan> small_;  // inline: a small object allocates nothing
   std::vector<std::string_view> large_;        // keys from kScan on
   // (hash << 32) | (index + 1), 0 when empty; none while scanning. The stored
