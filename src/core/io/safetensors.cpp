@@ -421,8 +421,10 @@ void save_safetensors(const char* path, int64_t n, const char* const* names,
   }
   header += '}';
   header.append((8 - header.size() % 8) % 8, ' ');
-  try {
-    (void)parse_json(header, kSave, "header");  // names and metadata must be valid UTF-8
+  try {  // names and metadata must be valid UTF-8: read it all, building nothing
+    JsonReader r(header, kSave, "header");
+    r.skip(r.value(0), 0);
+    r.finish();
   } catch (const Error&) {
     fail(Status::Invalid, kSave, ": a name or metadata string is not valid UTF-8");
   }
