@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Differential check of two libctensor builds on safetensors headers.
 
-  scripts/safetensors-header-diff.py OLD/libctensor.so NEW/libctensor.so
+  scripts/safetensors-header-diff.py OLD/libctensor.so NEW/libctensor.so [CORPUS_DIR...]
       opens ~3300 headers (hand-picked malformed and valid ones, every
       truncation and 3000 seeded random mutations of a valid header) with each
       library, in a process of its own, and compares the statuses, messages,
       names, metadata and tensor_safetensors_get results; exits 1 on a difference.
+      Each CORPUS_DIR's files (fuzz_safetensors inputs: a flags byte, then the
+      file) are compared too, e.g. fuzz/corpus/fuzz_safetensors.
   scripts/safetensors-header-diff.py --emit-c LIB tests/safetensors_header_cases.h
       records LIB's outcomes for the hand-picked headers and one mutation per
       distinct outcome as the C table test_files.c checks.
@@ -37,7 +39,7 @@ def outcome(lib, raw):
     with open(PATH, "wb") as f: f.write(raw)
     st = ctypes.c_void_p()
     s = lib.tensor_safetensors_open(ctypes.byref(st), PATH, 0)
-    if s: return ("err", s, lib.tensor_last_error())
+    if s: return ("err", s, lib.tensor_last_error().replace(PATH, b"<file>"))  # each process has its own
     res = ["ok", lib.tensor_safetensors_count(st)]
     for i in range(lib.tensor_safetensors_count(st)):
         nm = lib.tensor_safetensors_name(st, i); t = ctypes.c_void_p()
@@ -54,6 +56,7 @@ def outcome(lib, raw):
     lib.tensor_safetensors_release(st)
     return tuple(res)
 def image(header, data_len):
+    if data_len is None: return header  # a whole file (a fuzz input's)
     h = header if isinstance(header, bytes) else header.encode()
     return struct.pack("<Q", len(h)) + h + b"\0" * data_len
 
@@ -140,8 +143,8 @@ for _ in range(3000):
         else: del b[k]
     add(bytes(b), 24)
 import pickle, subprocess
-def run_one(lib):
-    return pickle.loads(subprocess.run([sys.executable, __file__, "--one", lib], check=True, capture_output=True).stdout)
+def run_one(lib, dirs=()):
+    return pickle.loads(subprocess.run([sys.executable, __file__, "--one", lib, *dirs], check=True, capture_output=True).stdout)
 
 
 def c_str(b):
@@ -194,13 +197,18 @@ static const struct {
 """
 
 def main():
+    for directory in sys.argv[3:] if sys.argv[1] != "--emit-c" else []:
+        for name in sorted(os.listdir(directory)):
+            with open(os.path.join(directory, name), "rb") as f:
+                raw = f.read()[1:]
+            cases.append((raw, None))
     if sys.argv[1] == "--one":
         pickle.dump([outcome(load(sys.argv[2]), image(h, n)) for h, n in cases], sys.stdout.buffer)
         return 0
     if sys.argv[1] == "--emit-c":
         emit_c(sys.argv[2], sys.argv[3])
         return 0
-    old, new = run_one(sys.argv[1]), run_one(sys.argv[2])
+    old, new = run_one(sys.argv[1], sys.argv[3:]), run_one(sys.argv[2], sys.argv[3:])
     bad = 0
     for (h, n), a, b in zip(cases, old, new):
         if a != b:
