@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "safetensors_header_cases.h"
 
 /* A pointer no call returns, to see that failures write NULL into *out. */
 #define SENTINEL_ANY ((void *)(uintptr_t)0x1)
@@ -918,6 +919,105 @@ START_TEST(safetensors_refuses_malicious_headers) {
 }
 END_TEST
 
+/* Many tensors (the name index past its small-object scan, grown several
+   times) with the metadata first, as saved, and in the middle of a header:
+   every name finds its own tensor. */
+START_TEST(safetensors_many_tensors_each_found_by_name) {
+  make_dir();
+  enum { N = 300 };
+  tensor_t *ts[N];
+  const tensor_t *cts[N];
+  char bufs[N][32];
+  const char *names[N];
+  for (int i = 0; i < N; ++i) {
+    ts[i] = arange_f32(i + 1);
+    ((float *)tensor_data(ts[i]))[0] = (float)(1000 + i);
+    cts[i] = ts[i];
+    snprintf(bufs[i], sizeof bufs[i], "model.layers.%d.weight", i);
+    names[i] = bufs[i];
+  }
+  const char *keys[] = {"format"}, *values[] = {"pt"};
+  ck_ok(tensor_safetensors_save(in_dir("many.safetensors"), N, names, cts, 1, keys, values));
+  tensor_safetensors_t *st = NULL;
+  ck_ok(tensor_safetensors_open(&st, in_dir("many.safetensors"), 0));
+  ck_assert_int_eq(tensor_safetensors_count(st), N);
+  for (int i = N - 1; i >= 0; --i) {
+    tensor_t *t = NULL;
+    ck_ok(tensor_safetensors_get(&t, st, names[i]));
+    ck_assert_int_eq(tensor_numel(t), i + 1);
+    ck_assert(((const float *)tensor_data(t))[0] == (float)(1000 + i));
+    tensor_release(t);
+  }
+  tensor_t *t = NULL;
+  ck_status(tensor_safetensors_get(&t, st, "__metadata__"), TENSOR_E_INVALID);
+  ck_status(tensor_safetensors_get(&t, st, "model.layers.300.weight"), TENSOR_E_INVALID);
+  tensor_safetensors_release(st);
+  /* __metadata__ between tensors: names before and after it both map right */
+  static unsigned char image[1 << 14];
+  unsigned char data[40];
+  for (int i = 0; i < 40; ++i) data[i] = (unsigned char)i;
+  char header[8192] = "{";
+  for (int i = 0; i < 40; ++i) {
+    char item[160];
+    snprintf(item, sizeof item, "%s\"t%d\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[%d,%d]}%s",
+             i ? "," : "", i, i, i + 1, i == 19 ? ",\"__metadata__\":{\"k\":\"v\"}" : "");
+    strcat(header, item);
+  }
+  strcat(header, "}");
+  write_bytes(in_dir("mid.safetensors"), image, st_image(image, header, data, 40));
+  ck_ok(tensor_safetensors_open(&st, in_dir("mid.safetensors"), 0));
+  ck_assert_int_eq(tensor_safetensors_count(st), 40);
+  ck_assert_str_eq(tensor_safetensors_metadata(st, "k"), "v");
+  for (int i = 0; i < 40; ++i) {
+    char name[16];
+    snprintf(name, sizeof name, "t%d", i);
+    ck_assert_str_eq(tensor_safetensors_name(st, i), name);
+    ck_ok(tensor_safetensors_get(&t, st, name));
+    ck_assert_int_eq(*(const uint8_t *)tensor_data(t), i);
+    tensor_release(t);
+  }
+  tensor_safetensors_release(st);
+  for (int i = 0; i < N; ++i) tensor_release(ts[i]);
+  remove_dir();
+}
+END_TEST
+
+START_TEST(safetensors_headers_judged_as_the_tree_reader_did) {
+  make_dir();
+  static unsigned char image[8 + 4096 + 64];
+  static const unsigned char data[64] = {0};
+  for (size_t i = 0; i < sizeof st_header_cases / sizeof *st_header_cases; ++i) {
+    ck_assert_uint_le(strlen(st_header_cases[i].header), 4096);
+    size_t n = st_image(image, st_header_cases[i].header, data, st_header_cases[i].data_len);
+    write_bytes(in_dir("h.safetensors"), image, n);
+    tensor_safetensors_t *st = NULL;
+    tensor_status_t status = tensor_safetensors_open(&st, in_dir("h.safetensors"), 0);
+    ck_assert_msg(status == st_header_cases[i].status, "case %zu: %s (%s)", i, tensor_status_name(status),
+                  status ? tensor_last_error() : "");
+    if (status) {
+      ck_assert_msg(strcmp(tensor_last_error(), st_header_cases[i].expect) == 0, "case %zu: %s", i,
+                    tensor_last_error());
+      continue;
+    }
+    /* the names in order, each with what tensor_safetensors_get says of it */
+    char names[4096] = "";
+    for (int64_t k = 0; k < tensor_safetensors_count(st); ++k) {
+      const char *name = tensor_safetensors_name(st, k);
+      tensor_t *t = NULL;
+      const tensor_status_t got = tensor_safetensors_get(&t, st, name);
+      tensor_release(t);
+      const size_t used = strlen(names);
+      snprintf(names + used, sizeof names - used, "%s%s\037%d", k ? "\036" : "", name, (int)got);
+    }
+    ck_assert_msg(strcmp(names, st_header_cases[i].expect) == 0, "case %zu: names %s", i, names);
+    tensor_t *t = NULL;
+    ck_status(tensor_safetensors_get(&t, st, "__metadata__"), TENSOR_E_INVALID);
+    tensor_safetensors_release(st);
+  }
+  remove_dir();
+}
+END_TEST
+
 START_TEST(safetensors_every_truncation_fails_cleanly) {
   make_dir();
   tensor_t *a = arange_f32(5), *b = arange_f32(2);
@@ -1297,6 +1397,8 @@ static Suite *files_suite(void) {
   tcase_add_test(tc, safetensors_metadata_keys_from_the_handle);
   tcase_add_test(tc, safetensors_unaligned_tensor_is_copied);
   tcase_add_test(tc, safetensors_refuses_malicious_headers);
+  tcase_add_test(tc, safetensors_many_tensors_each_found_by_name);
+  tcase_add_test(tc, safetensors_headers_judged_as_the_tree_reader_did);
   tcase_add_test(tc, safetensors_every_truncation_fails_cleanly);
   tcase_add_test(tc, safetensors_save_refusals);
   tcase_add_test(tc, no_descriptor_leaks_across_everything);

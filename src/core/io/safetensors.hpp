@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "io/json.hpp"
 #include "io/load_options.hpp"
 #include "layout/tensor.hpp"
 
@@ -34,17 +36,23 @@ class SafeTensors {
 
  private:
   struct Entry {
-    std::string name;
-    int code;  // index into the dtype table
-    std::vector<int64_t> shape;
+    const char* name;  // NUL-terminated, in header_ or decoded_
     uint64_t begin, end;
+    uint32_t dims, ndim;  // shape: shapes_[dims, dims + ndim)
+    int code;             // index into the dtype table
   };
 
   SafeTensors() = default;
+  void parse_header(const char* op, size_t size);
+  uint64_t check_offsets(const char* op) const;
 
   Ref<Storage> data_;  // the data section (mapped or read)
+  std::unique_ptr<char[]> header_;  // the header's text: index_ and entries_ view the names in it
+  std::deque<std::string> decoded_;  // names that had escapes, decoded
+  KeySet index_;  // the header's top-level keys, in order: entries_ and __metadata__
+  int64_t metadata_at_ = -1;  // __metadata__'s place among those keys, if present
   std::vector<Entry> entries_;
-  std::unordered_map<std::string, size_t> index_;
+  std::vector<int64_t> shapes_;
   std::unordered_map<std::string, std::string> metadata_;
   std::vector<std::string> metadata_keys_;  // header order, each once
 };
