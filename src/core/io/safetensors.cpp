@@ -64,6 +64,9 @@ int dtype_code(std::string_view name) {
   return -1;
 }
 
+// A text up to its first NUL (how a message shows a name that holds one).
+std::string_view until_nul(std::string_view text) { return text.substr(0, text.find('\0')); }
+
 [[noreturn]] void bad(const char* op, const std::string& what) {
   fail(Status::Format, op, ": invalid safetensors header: ", what);
 }
@@ -210,12 +213,19 @@ void SafeTensors::parse_header(const char* op, size_t size) {
         if (value != Json::Kind::String) {
           first_error.bad(op, "__metadata__ value of '", key, "' is not a string");
           r.skip(value, 2);
+        } else if (key.find('\0') != key.npos || r.text().find('\0') != std::string_view::npos) {
+          // The C API hands keys and values out as C strings: a NUL would cut them short.
+          first_error.bad(op, "__metadata__ entry '", until_nul(key), "' holds a NUL character (\\u0000), "
+                          "which a C string cannot carry");
         } else if (metadata_.emplace(key, r.text()).second) {
           metadata_keys_.emplace_back(key);
         }
       }
       continue;
     }
+    if (name.find('\0') != name.npos)  // two names would read alike as C strings ("a\u0000b" and "a")
+      first_error.bad(op, "tensor name '", until_nul(name), "' holds a NUL character (\\u0000), which a C "
+                      "string cannot carry");
     if (kind != Json::Kind::Object) {
       first_error.bad(op, "tensor '", name, "' is not an object");
       r.skip(kind, 1);
