@@ -13,10 +13,22 @@
  * measures both vendors' paths; every row names its kind. With
  * CTENSOR_FORCE_COPY_KIND already set, only that kind runs.
  *
- * usage: bench_copies [--min] [filter]   (a substring of the row's name, e.g. "b." or "4K->H")
+ * --traffic: each row is also run with CTENSOR_FORCE_COPY_KIND=traffic-<kind>,
+ * the library's replay of that kind's memory traffic alone (the transposes'
+ * loads, prefetches and streamed stores in the same order, and those of the
+ * [:, ::2] and [:, ::3] gathers, without the register shuffles; the output is
+ * garbage), in a child process of its own right after the kind's, and its
+ * "into" ratio to memcpy is printed beside the case's ("tr"). A case over the
+ * target whose replay is over it too is held back by its memory order on this
+ * machine; one whose replay is under it, by the kernel's compute. Rows without
+ * a replayed kernel (a, f's fill, g's casts) run the same code twice.
+ *
+ * usage: bench_copies [--min] [--traffic] [filter]
+ *   filter: a substring of the row's name, e.g. "b." or "4K->H"
  * Prints median milliseconds (with --min the fastest repetition, steadier on a
- * shared machine) and the ratio to memcpy (target <= 1.15x; a '!' marks a ratio over it): CPU time of the calling thread at 1 thread, wall
- * clock at all threads. Uses only the public header. */
+ * shared machine) and the ratio to memcpy (target <= 1.15x; a '!' marks a ratio
+ * over it): CPU time of the calling thread at 1 thread, wall clock at all
+ * threads. Uses only the public header. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,60 +244,93 @@ static copy_case make_case(const case_shape *k, page_kind src_kind, page_kind ds
 
 static void print_ratio(double r) { printf(" %5.2f%s", r, r > TARGET ? "!" : " "); }
 
-static void bench_copies(const char *filter, const char *kind, int all_threads) {
-  if (all_threads > MAX_THREADS) all_threads = MAX_THREADS;
+/* One row's times (seconds) at 1 thread ([0]) and at all threads ([1]). */
+typedef struct {
+  double mem[2], into[2], fresh[2];
+  int with_new, all_threads;
+} row_times;
+
+/* Times case i in page mix `mix` round-robin with memcpy of its traffic, at 1
+ * thread and at all_threads; "new" too when `with_new` and the output is huge pages. */
+static row_times time_row(int i, int mix, int all_threads, int with_new) {
+  const page_kind src_kind = mixes[mix][0], dst_kind = mixes[mix][1];
+  copy_case c = make_case(&cases[i], src_kind, dst_kind);
+  row_times r = {{0, 0}, {0, 0}, {0, 0}, with_new && dst_kind == HUGE_PAGES, all_threads};
+  memcpy_buffers m = memcpy_for_traffic(c.read_bytes + c.write_bytes, src_kind, dst_kind);
+  bench_fn fns[] = {run_memcpy, run_into, run_new};
+  void *args[] = {&m.run, &c, &c};
+  for (int t = 0; t < 2; ++t) {
+    const int threads = t == 0 ? 1 : all_threads;
+    check(tensor_set_num_threads(threads), "set_num_threads");
+    m.run.threads = threads;
+    bench_clock = t == 0 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    double medians[3];
+    time_medians(r.with_new ? 3 : 2, fns, args, medians);
+    r.mem[t] = medians[0];
+    r.into[t] = medians[1];
+    if (r.with_new) r.fresh[t] = medians[2];
+  }
+  unmap_pages(m.dst);
+  unmap_pages(m.src);
+  tensor_release(c.src);
+  tensor_release(c.dst);
+  check(tensor_set_num_threads(all_threads), "set_num_threads");
+  bench_clock = CLOCK_THREAD_CPUTIME_ID;
+  return r;
+}
+
+/* --traffic: beside each "into" ratio, the ratio of the kind's traffic replay. */
+static int with_traffic = 0;
+
+static void print_header(const char *kind, int all_threads) {
   printf("Copies, transpose kind %s: %s ms (1T: CPU time of the thread; %dT: wall clock);\n"
          "x = ratio to memcpy of the same traffic between the same page kinds (source->output: H huge\n"
          "pages, 4K 4 KiB pages) with the same thread count; target x <= %.2f, '!' marks one over it;\n"
          "\"new\" makes the library's own output, so it is shown on ->H rows only\n",
          kind, report_min ? "fastest" : "median", all_threads, TARGET);
-  printf("%-14s %-34s %7s %7s %6s %7s %6s | %7s %7s %6s %7s %6s\n", "kind", "case", "memcpy", "into", "x",
-         "new", "x", "memcpyN", "intoN", "x", "newN", "x");
-  for (int i = 0; i < N_CASES; ++i) {
+  if (with_traffic)
+    printf("tr = \"into\" with CTENSOR_FORCE_COPY_KIND=traffic-%s (its memory traffic alone: same loads,\n"
+           "prefetches and stores, no transpose or gather shuffles), over its own memcpy; - where not run\n",
+           kind);
+  printf("%-14s %-34s %7s %7s %6s%s %7s %6s | %7s %7s %6s%s %7s %6s\n", "kind", "case", "memcpy", "into", "x",
+         with_traffic ? "     tr" : "", "new", "x", "memcpyN", "intoN", "x", with_traffic ? "     tr" : "", "newN",
+         "x");
+}
+
+static void print_row(const char *kind, const char *name, const row_times *r, const row_times *traffic) {
+  printf("%-14s %-34s", kind, name);
+  for (int t = 0; t < 2; ++t) {
+    printf("%s %7.2f %7.2f", t ? " |" : "", 1e3 * r->mem[t], 1e3 * r->into[t]);
+    print_ratio(r->into[t] / r->mem[t]);
+    if (with_traffic) {
+      if (traffic)
+        print_ratio(traffic->into[t] / traffic->mem[t]);
+      else
+        printf(" %6s", "-");
+    }
+    if (r->with_new) {
+      printf(" %7.2f", 1e3 * r->fresh[t]);
+      print_ratio(r->fresh[t] / r->mem[t]);
+    } else {
+      printf(" %7s %6s", "-", "-");
+    }
+  }
+  printf("\n");
+  fflush(stdout);
+}
+
+/* Every row in this process, printed as it is measured. */
+static void bench_copies(const char *filter, const char *kind, int all_threads) {
+  if (all_threads > MAX_THREADS) all_threads = MAX_THREADS;
+  print_header(kind, all_threads);
+  for (int i = 0; i < N_CASES; ++i)
     for (int mix = 0; mix < N_MIXES; ++mix) {
-      const page_kind src_kind = mixes[mix][0], dst_kind = mixes[mix][1];
       char name[64];
       case_name(name, sizeof name, i, mix);
       if (filter && !strstr(name, filter)) continue;
-      copy_case c = make_case(&cases[i], src_kind, dst_kind);
-      const int with_new = dst_kind == HUGE_PAGES;
-      const double traffic = c.read_bytes + c.write_bytes;
-      double mem[2], into[2], fresh[2] = {0, 0};
-      memcpy_buffers m = memcpy_for_traffic(traffic, src_kind, dst_kind);
-      bench_fn fns[] = {run_memcpy, run_into, run_new};
-      void *args[] = {&m.run, &c, &c};
-      for (int t = 0; t < 2; ++t) {
-        const int threads = t == 0 ? 1 : all_threads;
-        check(tensor_set_num_threads(threads), "set_num_threads");
-        m.run.threads = threads;
-        bench_clock = t == 0 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
-        double medians[3];
-        time_medians(with_new ? 3 : 2, fns, args, medians);
-        mem[t] = medians[0];
-        into[t] = medians[1];
-        if (with_new) fresh[t] = medians[2];
-      }
-      unmap_pages(m.dst);
-      unmap_pages(m.src);
-      printf("%-14s %-34s", kind, name);
-      for (int t = 0; t < 2; ++t) {
-        printf("%s %7.2f %7.2f", t ? " |" : "", 1e3 * mem[t], 1e3 * into[t]);
-        print_ratio(into[t] / mem[t]);
-        if (with_new) {
-          printf(" %7.2f", 1e3 * fresh[t]);
-          print_ratio(fresh[t] / mem[t]);
-        } else {
-          printf(" %7s %6s", "-", "-");
-        }
-      }
-      printf("\n");
-      fflush(stdout);
-      tensor_release(c.src);
-      tensor_release(c.dst);
+      const row_times r = time_row(i, mix, all_threads, 1);
+      print_row(kind, name, &r, NULL);
     }
-  }
-  check(tensor_set_num_threads(all_threads), "set_num_threads");
-  bench_clock = CLOCK_THREAD_CPUTIME_ID;
 }
 
 /* The transpose kinds this CPU runs, as CTENSOR_FORCE_COPY_KIND names them. */
@@ -304,37 +349,89 @@ static int copy_kinds(const char **out) {
   return n;
 }
 
-/* Each kind in a child process that sets CTENSOR_FORCE_COPY_KIND before its
- * first call into the library (the parent makes none before the children, so
- * no thread pool is forked). */
-static void bench_copies_per_kind(const char *filter) {
-  const char *forced = getenv("CTENSOR_FORCE_COPY_KIND");
-  if (forced) {
-    bench_copies(filter, forced, tensor_get_num_threads());
-    return;
+/* Runs fn in a child process with CTENSOR_FORCE_COPY_KIND set to `kind` (left
+ * unset for "portable") before its first call into the library (the parent
+ * makes none before the children, so no thread pool is forked). */
+static void in_child(const char *kind, void (*fn)(void *), void *arg) {
+  fflush(stdout);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    exit(1);
   }
-  const char *kinds[3];
-  const int n = copy_kinds(kinds);
-  for (int k = 0; k < n; ++k) {
+  if (pid == 0) {
+    if (strcmp(kind, "portable") != 0) setenv("CTENSOR_FORCE_COPY_KIND", kind, 1);
+    fn(arg);
     fflush(stdout);
-    const pid_t pid = fork();
-    if (pid < 0) {
-      perror("fork");
-      exit(1);
+    _exit(0);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "the run of kind %s failed\n", kind);
+    exit(1);
+  }
+}
+
+typedef struct {
+  const char *filter, *kind;
+  int i, mix, with_new;
+  row_times *out; /* shared with the parent */
+} child_job;
+
+static void all_rows_child(void *arg) {
+  const child_job *j = arg;
+  bench_copies(j->filter, j->kind, tensor_get_num_threads());
+}
+
+static void one_row_child(void *arg) {
+  const child_job *j = arg;
+  int threads = tensor_get_num_threads();
+  if (threads > MAX_THREADS) threads = MAX_THREADS;
+  *j->out = time_row(j->i, j->mix, threads, j->with_new);
+}
+
+/* Each kind in child processes of its own. Without --traffic, one child runs
+ * all of a kind's rows. With it, every row takes two children, the kind's
+ * and its traffic replay's ("traffic-<kind>"), one after the other, so that
+ * both see the same moment of a shared machine, and the parent prints the row. */
+static void bench_copies_per_kind(const char *filter) {
+  const char *kinds[3];
+  const char *forced = getenv("CTENSOR_FORCE_COPY_KIND");
+  const int n = forced ? (kinds[0] = forced, 1) : copy_kinds(kinds);
+  row_times *shared = mmap(NULL, 2 * sizeof(row_times), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) {
+    perror("mmap");
+    exit(1);
+  }
+  for (int k = 0; k < n; ++k) {
+    if (!with_traffic) {
+      child_job job = {filter, kinds[k], 0, 0, 1, NULL};
+      in_child(kinds[k], all_rows_child, &job);
+      printf("\n");
+      continue;
     }
-    if (pid == 0) {
-      if (strcmp(kinds[k], "portable") != 0) setenv("CTENSOR_FORCE_COPY_KIND", kinds[k], 1);
-      bench_copies(filter, kinds[k], tensor_get_num_threads());
-      fflush(stdout);
-      _exit(0);
-    }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      fprintf(stderr, "the run of kind %s failed\n", kinds[k]);
-      exit(1);
-    }
+    /* No replay of the portable loops, nor of a replay. */
+    const int replays = strcmp(kinds[k], "portable") != 0 && strncmp(kinds[k], "traffic-", 8) != 0;
+    char traffic_kind[64];
+    snprintf(traffic_kind, sizeof traffic_kind, "traffic-%s", kinds[k]);
+    int header = 0;
+    for (int i = 0; i < N_CASES; ++i)
+      for (int mix = 0; mix < N_MIXES; ++mix) {
+        char name[64];
+        case_name(name, sizeof name, i, mix);
+        if (filter && !strstr(name, filter)) continue;
+        child_job job = {filter, kinds[k], i, mix, 1, &shared[0]};
+        in_child(kinds[k], one_row_child, &job);
+        if (replays) {
+          child_job replay = {filter, traffic_kind, i, mix, 0, &shared[1]};
+          in_child(traffic_kind, one_row_child, &replay);
+        }
+        if (!header) print_header(kinds[k], shared[0].all_threads), header = 1;
+        print_row(kinds[k], name, &shared[0], replays ? &shared[1] : NULL);
+      }
     printf("\n");
   }
+  munmap(shared, 2 * sizeof(row_times));
 }
 
 /* ---- small ops ---------------------------------------------------------------- */
@@ -376,7 +473,16 @@ static void bench_small_ops(void) {
 
 int main(int argc, char **argv) {
   int arg = 1;
-  if (arg < argc && strcmp(argv[arg], "--min") == 0) report_min = 1, ++arg;
+  for (; arg < argc && strncmp(argv[arg], "--", 2) == 0; ++arg) {
+    if (strcmp(argv[arg], "--min") == 0) {
+      report_min = 1;
+    } else if (strcmp(argv[arg], "--traffic") == 0) {
+      with_traffic = 1;
+    } else {
+      fprintf(stderr, "usage: %s [--min] [--traffic] [filter]\n", argv[0]);
+      return 2;
+    }
+  }
   const char *filter = arg < argc ? argv[arg] : NULL;
   bench_copies_per_kind(filter);
   if (!filter || strstr("small", filter)) bench_small_ops();

@@ -432,11 +432,13 @@ int simd_stream_float_to_bfloat16_kernels(StreamCastKernel* out) noexcept {
 // CTENSOR_FORCE_COPY_KIND (the copy engine's benchmark and testing knob, read
 // once) names, so that one machine measures each: "avx2", "avx512-halves" (the
 // AVX-512 kind without the BF16 instruction) or "avx512-lines" (with it, where
-// the CPU has it).
+// the CPU has it). The copy engine's "traffic-<kind>" replays (benchmarks
+// only) have no cast kernel of their own: they take <kind>'s.
 static StreamCastKernel chosen_float_to_bfloat16() noexcept {
   StreamCastKernel kernels[3];
   int n = simd_stream_float_to_bfloat16_kernels(kernels);
   if (const char* kind = std::getenv("CTENSOR_FORCE_COPY_KIND")) {
+    if (std::strncmp(kind, "traffic-", 8) == 0) kind += 8;
     if (std::strcmp(kind, "avx2") == 0) n = std::min(n, 1);
     if (std::strcmp(kind, "avx512-halves") == 0) n = std::min(n, 2);
   }

@@ -128,6 +128,41 @@ CTENSOR_AVX2 void gather4_stride3(char* dst, const char* src, int64_t n, bool st
   for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
 }
 
+// The "traffic" replays of the two gathers above (a measuring tool: see
+// "The traffic kinds" below): the same head, loads, prefetches and streamed
+// stores, without the shuffles; each store writes the first load as it is.
+namespace traffic {
+CTENSOR_AVX2 void gather4_stride2(char* dst, const char* src, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+  for (; j + 8 < n; j += 8) {
+    __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 8 * j));
+    __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 8 * j + 32));
+    asm volatile("" : "+x"(lo), "+x"(hi));  // both loads, in order, though one is not stored
+    store32(dst + 4 * j, lo, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 8 * j, 4);
+}
+
+CTENSOR_AVX2 void gather4_stride3(char* dst, const char* src, int64_t n, bool stream) {
+  const int64_t head = head_elements(dst, 4, n, stream);
+  int64_t j = 0;
+  for (; j < head; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
+  const int64_t prefetch_end = n - 1 - kGatherPrefetchBytes / 12;
+  for (; j + 8 < n; j += 8) {
+    const char* s = src + 12 * j;
+    if (j < prefetch_end) _mm_prefetch(s + kGatherPrefetchBytes, _MM_HINT_T0);
+    __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+    __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 32));
+    __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 64));
+    asm volatile("" : "+x"(a), "+x"(b), "+x"(c));  // all three loads, in order, though two are not stored
+    store32(dst + 4 * j, a, stream);
+  }
+  for (; j < n; ++j) std::memcpy(dst + 4 * j, src + 12 * j, 4);
+}
+}  // namespace traffic
+
 CTENSOR_AVX2 inline int32_t load4(const char* p) {
   int32_t v;
   std::memcpy(&v, p, 4);
@@ -431,6 +466,74 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
   }
 }
 
+// ---- The traffic kinds: a measuring tool, not a copy ----------------------
+// CTENSOR_FORCE_COPY_KIND=traffic-<kind> (benchmarks only; nothing else names
+// it) runs <kind>'s transpose loops with every register kernel below in place
+// of the one of the same name: the same loads (widths, rows, order) and the
+// same stores (widths, destination lines, order, streamed or not), storing the
+// registers as they were loaded, with no transpose between. Everything around
+// the kernels (block and strip order, prefetches, page priming, the skew ring)
+// is the same code (copy_transpose_loops.inc). The output is garbage; only the
+// time counts: bench_copies --traffic prints it beside the real kernel's, so a
+// case over its target is either held back by its memory order (the replay
+// alone is over) or by the kernel's compute (the replay is under).
+namespace traffic {
+CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                         bool stream) {
+  __m256i lo[16], hi[16];
+  for (int k = 0; k < 16; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < 16; ++k)
+    hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 16) * s_inner));
+  for (int k = 0; k < 16; ++k) {
+    store32(dst + k * d_outer, lo[k], stream);
+    store32(dst + k * d_outer + 32, hi[k], stream);
+  }
+}
+
+CTENSOR_AVX2 inline void transpose_8x16(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                        bool stream) {
+  __m256i lo[8], hi[8];
+  for (int k = 0; k < 8; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < 8; ++k) hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 8) * s_inner));
+  for (int k = 0; k < 8; ++k) {
+    store32(dst + k * d_outer, lo[k], stream);
+    store32(dst + k * d_outer + 32, hi[k], stream);
+  }
+}
+
+CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                       bool stream) {
+  __m256i lo[4], hi[4];
+  for (int k = 0; k < 4; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < 4; ++k) hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 4) * s_inner));
+  for (int k = 0; k < 4; ++k) {
+    store32(dst + k * d_outer, lo[k], stream);
+    store32(dst + k * d_outer + 32, hi[k], stream);
+  }
+}
+
+// Rows k and k + 8 joined into one register by the load itself (vinsertf32x8
+// from memory), as in the kernel; one 64-byte store per destination line.
+CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                               bool stream) {
+  __m512 z[8];
+  for (int k = 0; k < 8; ++k)
+    z[k] = _mm512_insertf32x8(
+        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
+        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+  for (int c = 0; c < 8; ++c) store64(dst + c * d_outer, z[c], stream);
+}
+
+// The kernel's store order: destination lines 4l + c, c outer.
+CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
+                                                bool stream) {
+  __m512 z[16];
+  for (int k = 0; k < 16; ++k) z[k] = _mm512_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner));
+  for (int c = 0; c < 4; ++c)
+    for (int l = 0; l < 4; ++l) store64(dst + (4 * l + c) * d_outer, z[4 * l + c], stream);
+}
+}  // namespace traffic
+
 #pragma GCC diagnostic pop
 
 // Whether every destination line a tile writes starts a 64-byte cache line,
@@ -453,6 +556,20 @@ namespace avx2 {
 constexpr Blocks4 kBlocks4 = Blocks4::avx2;
 #include "engine/copy_transpose_loops.inc"
 }  // namespace avx2
+// The traffic kinds' loops: the same code with the replays of namespace
+// traffic in place of the register kernels (the using-declarations hide the
+// kernels of the same names).
+#define CTENSOR_TRAFFIC_KERNELS                                                                    \
+  using traffic::transpose_16x32;                                                                  \
+  using traffic::transpose_8x16;                                                                   \
+  using traffic::transpose_4x8;                                                                    \
+  using traffic::transpose_8x16_wide;                                                              \
+  using traffic::transpose_16x16_wide;
+namespace traffic_avx2 {
+CTENSOR_TRAFFIC_KERNELS
+constexpr Blocks4 kBlocks4 = Blocks4::avx2;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace traffic_avx2
 #if defined(__clang__)
 #pragma clang attribute pop
 #pragma clang attribute push(__attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512vl"))), apply_to = function)
@@ -469,11 +586,90 @@ namespace avx512_lines {
 constexpr Blocks4 kBlocks4 = Blocks4::lines512;
 #include "engine/copy_transpose_loops.inc"
 }  // namespace avx512_lines
+namespace traffic_avx512_halves {
+CTENSOR_TRAFFIC_KERNELS
+constexpr Blocks4 kBlocks4 = Blocks4::halves512;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace traffic_avx512_halves
+namespace traffic_avx512_lines {
+CTENSOR_TRAFFIC_KERNELS
+constexpr Blocks4 kBlocks4 = Blocks4::lines512;
+#include "engine/copy_transpose_loops.inc"
+}  // namespace traffic_avx512_lines
+#undef CTENSOR_TRAFFIC_KERNELS
 #if defined(__clang__)
 #pragma clang attribute pop
 #else
 #pragma GCC pop_options
 #endif
+
+// The kind of transpose blocks CTENSOR_FORCE_COPY_KIND names (see copy_tile),
+// and whether it asks for that kind's traffic replay ("traffic-<kind>").
+struct CopyKind {
+  Blocks4 blocks;
+  bool traffic;
+};
+
+// The AVX-512 blocks of 4-byte elements are measured per vendor, one thread,
+// both build orders:
+// - AMD (Zen 5): 16 x 16 in blocks and strips. Against 8 x 16 blocks and AVX2
+//   strips: [4096,4096].t() 0.92-0.94 of the time in the four page mixes,
+//   [256]^3.permute(1,2,0) 0.86-0.99, (2,0,1) 0.93-1.0.
+// - Elsewhere (the Intel Xeon measured): 8 x 16 blocks ([4096,4096].t()
+//   0.82-0.90 of AVX2's time, [256]^3.permute(2,0,1) unchanged), AVX2 strips;
+//   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
+//   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
+//   strips measured 0.9-1.03.
+//
+// CTENSOR_FORCE_COPY_KIND (a benchmark and testing knob, read once) overrides
+// the vendor's choice: "avx2", "avx512-halves" (Intel's) or "avx512-lines"
+// (AMD's), so that one machine measures the other vendor's path. Prefixed with
+// "traffic-" (benchmarks only: the output is garbage), it also replaces the
+// transposes' register kernels and the [:, ::2] and [:, ::3] gathers with
+// their memory traffic alone (the replays in namespace traffic). Any other
+// value is ignored. AVX-512 blocks still need a CPU with AVX-512.
+CopyKind chosen_kind() noexcept {
+  if (const char* kind = std::getenv("CTENSOR_FORCE_COPY_KIND")) {
+    const bool traffic = std::strncmp(kind, "traffic-", 8) == 0;
+    const char* name = traffic ? kind + 8 : kind;
+    if (std::strcmp(name, "avx2") == 0) return {Blocks4::avx2, traffic};
+    if (std::strcmp(name, "avx512-halves") == 0) return {Blocks4::halves512, traffic};
+    if (std::strcmp(name, "avx512-lines") == 0) return {Blocks4::lines512, traffic};
+  }
+  return {cpu_is_amd() ? Blocks4::lines512 : Blocks4::halves512, false};
+}
+
+const CopyKind& copy_kind() noexcept {
+  static const CopyKind kind = chosen_kind();
+  return kind;
+}
+
+TileDone tile_of_kind(Blocks4 wide_blocks, bool traffic, size_t item, char* dst, int64_t d_outer,
+                      int64_t d_inner, const char* src, int64_t s_outer, int64_t s_inner, int64_t n_outer,
+                      int64_t n_inner, bool stream) noexcept {
+  const auto item_bytes = static_cast<int64_t>(item);
+  if (!cpu_has_avx2() || (item != 2 && item != 4 && item != 8) || d_inner != item_bytes ||
+      s_outer != item_bytes)
+    return {0, 0};
+  // Streaming stores need every destination line of a block 32-byte aligned.
+  if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
+  const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
+  const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
+  if (done.outer == 0 || done.inner == 0) return done;
+  const bool wide = item == 4 && wide_blocks != Blocks4::avx2 && cpu_has_avx512() &&
+                    whole_lines_or_cached(dst, d_outer, stream);
+  const int64_t o = done.outer, i = done.inner;
+  if (wide && wide_blocks == Blocks4::lines512)
+    traffic ? traffic_avx512_lines::tile(item, dst, d_outer, src, s_inner, o, i, stream)
+            : avx512_lines::tile(item, dst, d_outer, src, s_inner, o, i, stream);
+  else if (wide && !walks_in_strips(item_bytes, done.inner))
+    traffic ? traffic_avx512_halves::tile(item, dst, d_outer, src, s_inner, o, i, stream)
+            : avx512_halves::tile(item, dst, d_outer, src, s_inner, o, i, stream);
+  else
+    traffic ? traffic_avx2::tile(item, dst, d_outer, src, s_inner, o, i, stream)
+            : avx2::tile(item, dst, d_outer, src, s_inner, o, i, stream);
+  return done;
+}
 
 }  // namespace
 
@@ -489,9 +685,9 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
   } else if (ss == 0) {
     fill(dst, src, item, n, stream);
   } else if (item == 4 && ss == 8) {
-    gather4_stride2(dst, src, n, stream);
+    (copy_kind().traffic ? traffic::gather4_stride2 : gather4_stride2)(dst, src, n, stream);
   } else if (item == 4 && ss == 12) {
-    gather4_stride3(dst, src, n, stream);
+    (copy_kind().traffic ? traffic::gather4_stride3 : gather4_stride3)(dst, src, n, stream);
   } else if (item == 4) {
     gather4(dst, src, ss, n, stream);
   } else if (item == 8) {
@@ -505,54 +701,15 @@ bool copy_run(size_t item, char* dst, int64_t ds, const char* src, int64_t ss, i
 TileDone copy_tile_with(Blocks4 wide_blocks, size_t item, char* dst, int64_t d_outer, int64_t d_inner,
                         const char* src, int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner,
                         bool stream) noexcept {
-  const auto item_bytes = static_cast<int64_t>(item);
-  if (!cpu_has_avx2() || (item != 2 && item != 4 && item != 8) || d_inner != item_bytes ||
-      s_outer != item_bytes)
-    return {0, 0};
-  // Streaming stores need every destination line of a block 32-byte aligned.
-  if (reinterpret_cast<uintptr_t>(dst) % 32 != 0 || d_outer % 32 != 0) stream = false;
-  const int64_t step_o = 32 / item_bytes, step_i = 64 / item_bytes;
-  const TileDone done{n_outer - n_outer % step_o, n_inner - n_inner % step_i};
-  if (done.outer == 0 || done.inner == 0) return done;
-  const bool wide = item == 4 && wide_blocks != Blocks4::avx2 && cpu_has_avx512() &&
-                    whole_lines_or_cached(dst, d_outer, stream);
-  if (wide && wide_blocks == Blocks4::lines512)
-    avx512_lines::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
-  else if (wide && !walks_in_strips(item_bytes, done.inner))
-    avx512_halves::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
-  else
-    avx2::tile(item, dst, d_outer, src, s_inner, done.outer, done.inner, stream);
-  return done;
-}
-
-// The AVX-512 blocks of 4-byte elements are measured per vendor, one thread,
-// both build orders:
-// - AMD (Zen 5): 16 x 16 in blocks and strips. Against 8 x 16 blocks and AVX2
-//   strips: [4096,4096].t() 0.92-0.94 of the time in the four page mixes,
-//   [256]^3.permute(1,2,0) 0.86-0.99, (2,0,1) 0.93-1.0.
-// - Elsewhere (the Intel Xeon measured): 8 x 16 blocks ([4096,4096].t()
-//   0.82-0.90 of AVX2's time, [256]^3.permute(2,0,1) unchanged), AVX2 strips;
-//   there 16 x 16 made [256]^3.permute(1,2,0) into huge pages 1.12-1.13x
-//   slower and gained nothing on [4096,4096].t(), and the 8 x 16 block in the
-//   strips measured 0.9-1.03.
-//
-// CTENSOR_FORCE_COPY_KIND (a benchmark and testing knob, read once) overrides
-// the vendor's choice: "avx2", "avx512-halves" (Intel's) or "avx512-lines"
-// (AMD's), so that one machine measures the other vendor's path; any other
-// value is ignored. AVX-512 blocks still need a CPU with AVX-512.
-static Blocks4 chosen_blocks() noexcept {
-  if (const char* kind = std::getenv("CTENSOR_FORCE_COPY_KIND")) {
-    if (std::strcmp(kind, "avx2") == 0) return Blocks4::avx2;
-    if (std::strcmp(kind, "avx512-halves") == 0) return Blocks4::halves512;
-    if (std::strcmp(kind, "avx512-lines") == 0) return Blocks4::lines512;
-  }
-  return cpu_is_amd() ? Blocks4::lines512 : Blocks4::halves512;
+  return tile_of_kind(wide_blocks, false, item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner,
+                      stream);
 }
 
 TileDone copy_tile(size_t item, char* dst, int64_t d_outer, int64_t d_inner, const char* src,
                    int64_t s_outer, int64_t s_inner, int64_t n_outer, int64_t n_inner, bool stream) noexcept {
-  static const Blocks4 blocks = chosen_blocks();
-  return copy_tile_with(blocks, item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer, n_inner, stream);
+  const CopyKind& kind = copy_kind();
+  return tile_of_kind(kind.blocks, kind.traffic, item, dst, d_outer, d_inner, src, s_outer, s_inner, n_outer,
+                      n_inner, stream);
 }
 
 bool can_stream() noexcept { return cpu_has_avx2(); }
