@@ -291,9 +291,10 @@ def main():
         print(f"median of {args.reps} repetitions each; load average {os.getloadavg()[0]:.1f} "
               f"on {os.cpu_count()} CPUs (take figures on a quiet machine); all threads = {threads}\n")
 
-        for p in (st_path, npy_path, pt_path):
-            pread_loop(p)  # allocates its buffer
-        limits = {p: measure(lambda p=p: pread_loop(p), p, dropper, args.reps) for p in (st_path, npy_path, pt_path)}
+        # First tensors before any large buffer exists in this process: while the
+        # kernel's khugepaged collapses a new multi-GiB buffer into huge pages it holds
+        # the process's mmap lock, and every mmap() waits (measured: a warm open that
+        # takes 20 us took 2.4 ms, 257 us, 89 us in the calls right after a 2 GiB read).
         print(f"{'first tensor (mapped)':44s} {'cold us':>10s} {'warm us':>10s}  target < 100 us")
         for name, fn, path in [
             ("ctensor safe_open(st).get_tensor", ct_st_first, st_path),
@@ -307,6 +308,9 @@ def main():
             marks = ["!" if v > 100e-6 else " " for v in (cold, warm)]
             print(f"{name:44s} {1e6 * cold:9.1f}{marks[0]} {1e6 * warm:9.1f}{marks[1]}")
 
+        for p in (st_path, npy_path, pt_path):
+            pread_loop(p)  # allocates its buffer
+        limits = {p: measure(lambda p=p: pread_loop(p), p, dropper, args.reps) for p in (st_path, npy_path, pt_path)}
         print(f"\n{'full load':44s} {'cold ms':>9s} {'x pread':>8s} {'warm ms':>9s} {'x pread':>8s}"
               "  (x: time over the pread loop of the same file)")
         for name, fn, path in [
