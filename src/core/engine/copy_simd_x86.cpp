@@ -478,38 +478,27 @@ CTENSOR_AVX512 inline void transpose_16x16_wide(char* dst, int64_t d_outer, cons
 // case over its target is either held back by its memory order (the replay
 // alone is over) or by the kernel's compute (the replay is under).
 namespace traffic {
-CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                                         bool stream) {
-  __m256i lo[16], hi[16];
-  for (int k = 0; k < 16; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
-  for (int k = 0; k < 16; ++k)
-    hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 16) * s_inner));
-  for (int k = 0; k < 16; ++k) {
+// N source rows' 32-byte halves (rows k, then rows k + N) loaded and stored,
+// as loaded, to N destination lines: the AVX2 kernels' traffic.
+template <int N>
+CTENSOR_AVX2 inline void rows_as_loaded(char* dst, int64_t d_outer, const char* src, int64_t s_inner, bool stream) {
+  __m256i lo[N], hi[N];
+  for (int k = 0; k < N; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
+  for (int k = 0; k < N; ++k) hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + N) * s_inner));
+  for (int k = 0; k < N; ++k) {
     store32(dst + k * d_outer, lo[k], stream);
     store32(dst + k * d_outer + 32, hi[k], stream);
   }
 }
 
-CTENSOR_AVX2 inline void transpose_8x16(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                                        bool stream) {
-  __m256i lo[8], hi[8];
-  for (int k = 0; k < 8; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
-  for (int k = 0; k < 8; ++k) hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 8) * s_inner));
-  for (int k = 0; k < 8; ++k) {
-    store32(dst + k * d_outer, lo[k], stream);
-    store32(dst + k * d_outer + 32, hi[k], stream);
-  }
+CTENSOR_AVX2 inline void transpose_16x32(char* dst, int64_t d_outer, const char* src, int64_t s_inner, bool stream) {
+  rows_as_loaded<16>(dst, d_outer, src, s_inner, stream);
 }
-
-CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
-                                       bool stream) {
-  __m256i lo[4], hi[4];
-  for (int k = 0; k < 4; ++k) lo[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k * s_inner));
-  for (int k = 0; k < 4; ++k) hi[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (k + 4) * s_inner));
-  for (int k = 0; k < 4; ++k) {
-    store32(dst + k * d_outer, lo[k], stream);
-    store32(dst + k * d_outer + 32, hi[k], stream);
-  }
+CTENSOR_AVX2 inline void transpose_8x16(char* dst, int64_t d_outer, const char* src, int64_t s_inner, bool stream) {
+  rows_as_loaded<8>(dst, d_outer, src, s_inner, stream);
+}
+CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* src, int64_t s_inner, bool stream) {
+  rows_as_loaded<4>(dst, d_outer, src, s_inner, stream);
 }
 
 // Rows k and k + 8 joined into one register by the load itself (vinsertf32x8
