@@ -5,11 +5,13 @@ zeros, ones, empty and arange stay in C (factories.c)."""
 from ctensor import Tensor, _capi, bool as _bool, complex64, empty, float32, int64, zeros
 from ctensor._files import _check_device
 from ctensor._tensor_methods import _NOTE
+from ctensor._values import BOOL, COMPLEX, FLOAT, INT, numpy_type, scalar_kind
 
 _OPTIONS = ("dtype", "device", "requires_grad", "size", "pin_memory")
 _MISSING = object()
 _FULL_USAGE = "full() takes size and fill_value: full(size, fill_value, *, dtype=None)"
 _KINDS = {bool: _bool, int: int64, float: float32, complex: complex64}
+_BY_KIND = {BOOL: _bool, INT: int64, FLOAT: float32, COMPLEX: complex64}
 _PRESERVE, _CONTIGUOUS = 0, 1  # TENSOR_PRESERVE_FORMAT, TENSOR_CONTIGUOUS_FORMAT
 
 
@@ -44,26 +46,12 @@ def _fill_dtype(value):
     dtype = _KINDS.get(type(value))
     if dtype is not None:
         return dtype
-    if isinstance(value, bool):
-        return _bool
-    if isinstance(value, int):
-        return int64
-    if isinstance(value, float):
-        return float32
-    if isinstance(value, complex):
-        return complex64
-    if isinstance(value, Tensor) and value.dim() == 0:
-        dtype = value.dtype
-        return _bool if dtype == _bool else complex64 if dtype.is_complex else float32 if dtype.is_floating_point else int64
-    kind = getattr(getattr(value, "dtype", None), "kind", None) if _is_numpy_scalar(value) else None
-    if kind in ("b", "i", "u", "f", "c"):
-        return int64 if kind in ("i", "u") else float32
+    kind = 0 if numpy_type(value, "ndarray") else scalar_kind(value)  # 0-dim arrays are refused
+    if kind and numpy_type(value, "generic"):
+        return int64 if kind == INT else float32
+    if kind:
+        return _BY_KIND[kind]
     raise TypeError(f"full(): argument 'fill_value' must be Number, not {_tp_name(value)}")
-
-
-def _is_numpy_scalar(value):
-    numpy = __import__("sys").modules.get("numpy")
-    return numpy is not None and isinstance(value, numpy.generic)
 
 
 def _sizes(size):

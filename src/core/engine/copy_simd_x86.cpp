@@ -419,6 +419,15 @@ CTENSOR_AVX512 inline void transpose_lanes4(const __m512* in, __m512* out, int g
   }
 }
 
+// Source rows k and k + 8 (8 floats each) joined into z[k], low and high 256
+// bits, by the load itself (vinsertf32x8 from memory).
+CTENSOR_AVX512 inline void load_row_pairs(const char* src, int64_t s_inner, __m512* z) {
+  for (int k = 0; k < 8; ++k)
+    z[k] = _mm512_insertf32x8(
+        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
+        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+}
+
 // 8 destination rows x 16 columns of 4-byte elements with one 64-byte store per
 // destination line: source rows k and k + 8 share register k (low and high 256
 // bits), both halves go through transpose8x8's in-lane steps at once, and one
@@ -426,10 +435,7 @@ CTENSOR_AVX512 inline void transpose_lanes4(const __m512* in, __m512* out, int g
 CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
                                                bool stream) {
   __m512 z[8];
-  for (int k = 0; k < 8; ++k)
-    z[k] = _mm512_insertf32x8(
-        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
-        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+  load_row_pairs(src, s_inner, z);
   // s[4h + c], 128-bit lane l: column 4 (l & 1) + c of rows 4h .. 4h + 3 (+ 8 for l >= 2)
   __m512 s[8];
   transpose_lanes4(z, s, 2);
@@ -506,10 +512,7 @@ CTENSOR_AVX2 inline void transpose_4x8(char* dst, int64_t d_outer, const char* s
 CTENSOR_AVX512 inline void transpose_8x16_wide(char* dst, int64_t d_outer, const char* src, int64_t s_inner,
                                                bool stream) {
   __m512 z[8];
-  for (int k = 0; k < 8; ++k)
-    z[k] = _mm512_insertf32x8(
-        _mm512_castps256_ps512(_mm256_loadu_ps(reinterpret_cast<const float*>(src + k * s_inner))),
-        _mm256_loadu_ps(reinterpret_cast<const float*>(src + (k + 8) * s_inner)), 1);
+  load_row_pairs(src, s_inner, z);
   for (int c = 0; c < 8; ++c) store64(dst + c * d_outer, z[c], stream);
 }
 
