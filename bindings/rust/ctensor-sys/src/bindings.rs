@@ -1333,7 +1333,10 @@ unsafe extern "C" {
  "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and data_offsets
  [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
  tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
- "__metadata__" maps strings to strings. No byte outside the file is ever read.
+ "__metadata__" maps strings to strings. Beyond the reference, names, metadata
+ keys and values holding a NUL character (\u0000) are refused: the handle gives
+ them out as C strings, where "a\u0000b" would read as "a" (and a get of "a" could
+ find another tensor). No byte outside the file is ever read.
  The data is mapped read-only (flags 0: tensors are read-only), copy-on-write
  (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY), once.
  @param out receives the handle; release it with tensor_safetensors_release.
@@ -1759,7 +1762,8 @@ unsafe extern "C" {
 unsafe extern "C" {
     /** log(1 + a), element-wise in a new tensor (tensor_unary with
  TENSOR_UOP_LOG1P). bool and integers give float32. float32/float64: within
- 1.0 ULP (SLEEF u10).
+ 1.0 ULP (SLEEF u10; beyond 1e30 (float32) or 1e300 (float64), log(a), where
+ SLEEF's log1p and PyTorch 1.13's vector path give inf from ~1e38 / ~1e307).
  @return TENSOR_OK; TENSOR_E_INVALID (NULL arguments); TENSOR_E_DTYPE
          (complex); TENSOR_E_DEVICE; TENSOR_E_NOMEM.
  @since 0.2*/

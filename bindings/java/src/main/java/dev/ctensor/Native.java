@@ -1857,9 +1857,12 @@ final class Native {
      * "I64", "U64", "C64", "F8_E5M2", "F8_E4M3", "F8_E8M0"), a shape of non-negative integers and
      * data_offsets [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
      * tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
-     * "__metadata__" maps strings to strings. No byte outside the file is ever read. The data is
-     * mapped read-only (flags 0: tensors are read-only), copy-on-write (TENSOR_LOAD_WRITABLE) or
-     * read into owned memory (TENSOR_LOAD_COPY), once.
+     * "__metadata__" maps strings to strings. Beyond the reference, names, metadata keys and
+     * values holding a NUL character (\u0000) are refused: the handle gives them out as C strings,
+     * where "a\u0000b" would read as "a" (and a get of "a" could find another tensor). No byte
+     * outside the file is ever read. The data is mapped read-only (flags 0: tensors are read-
+     * only), copy-on-write (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY),
+     * once.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_IO, TENSOR_E_FORMAT.
      * <p>Since 0.2.
      */
@@ -2634,7 +2637,9 @@ final class Native {
      * {@code tensor_status_t tensor_log1p(tensor_t ** out, const tensor_t * a)}
      * <p>
      * log(1 + a), element-wise in a new tensor (tensor_unary with TENSOR_UOP_LOG1P). bool and
-     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10).
+     * integers give float32. float32/float64: within 1.0 ULP (SLEEF u10; beyond 1e30 (float32) or
+     * 1e300 (float64), log(a), where SLEEF's log1p and PyTorch 1.13's vector path give inf from
+     * ~1e38 / ~1e307).
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_DTYPE, TENSOR_E_DEVICE.
      * <p>Since 0.2.
      */
