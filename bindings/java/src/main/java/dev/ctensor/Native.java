@@ -1858,11 +1858,11 @@ final class Native {
      * data_offsets [begin, end] with end - begin == numel * itemsize; sorted by offset the tensors
      * tile the data from 0 to the end of the file (no gap, no overlap, nothing after);
      * "__metadata__" maps strings to strings. Beyond the reference, names, metadata keys and
-     * values holding a NUL character (\u0000) are refused: the handle gives them out as C strings,
-     * where "a\u0000b" would read as "a" (and a get of "a" could find another tensor). No byte
-     * outside the file is ever read. The data is mapped read-only (flags 0: tensors are read-
-     * only), copy-on-write (TENSOR_LOAD_WRITABLE) or read into owned memory (TENSOR_LOAD_COPY),
-     * once.
+     * values holding a NUL character (an escaped zero in the JSON) are refused: the handle gives
+     * them out as C strings, where "a&lt;NUL&gt;b" would read as "a" (and a get of "a" could find
+     * another tensor). No byte outside the file is ever read. The data is mapped read-only (flags
+     * 0: tensors are read-only), copy-on-write (TENSOR_LOAD_WRITABLE) or read into owned memory
+     * (TENSOR_LOAD_COPY), once.
      * <p>Statuses: TENSOR_OK, TENSOR_E_INVALID, TENSOR_E_NOMEM, TENSOR_E_OVERFLOW, TENSOR_E_IO, TENSOR_E_FORMAT.
      * <p>Since 0.2.
      */
