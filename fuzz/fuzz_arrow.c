@@ -135,7 +135,14 @@ static void check_tensor(tensor_t *t) {
   if (tensor_ndim(t) >= 1) {
     struct ArrowSchema s;
     struct ArrowArray a;
-    FUZZ_CHECK(tensor_to_arrow(&s, &a, t, 0) == TENSOR_OK, "export of an imported tensor");
+    const tensor_status_t exported = tensor_to_arrow(&s, &a, t, 0);
+    if (exported == TENSOR_E_UNSUPPORTED && tensor_numel(t) == 0) {
+      /* An empty row of a variable-shape tensor may have dims whose product passes
+         the int32 list size a FixedSizeList export needs ([0, 2^27, 2^27]): refused. */
+      tensor_release(copy);
+      return;
+    }
+    FUZZ_CHECK(exported == TENSOR_OK, "export of an imported tensor");
     tensor_t *back = NULL;
     FUZZ_CHECK(tensor_from_arrow(&back, &s, &a) == TENSOR_OK, "import of an export");
     int32_t eq = 0;
